@@ -1,0 +1,14 @@
+// Errors the engine raises, each with a stable code. The server maps codes to HTTP statuses
+// in one place (server/plugins/error-handler.ts); the engine knows nothing of HTTP.
+
+export type EngineErrorCode = 'invalid_query' | 'invalid_language';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+
+  constructor(code: EngineErrorCode, message: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}

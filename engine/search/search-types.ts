@@ -1,0 +1,53 @@
+// The search request the engine executes and the result it returns (SPEC §6). The server
+// turns HTTP parameters into a SearchRequest and adds paging fields and timing around the
+// SearchResult.
+
+import type { Metadata } from '../document.ts';
+
+export type MatchMode = 'any' | 'all';
+
+export interface SearchRequest {
+  /** Query text (may be empty: match all). */
+  q: string;
+  /** `any` (default): a document matches if any positive clause does; `all`: every one must. */
+  match: MatchMode;
+  /** Hits to skip, ≥ 0. */
+  offset: number;
+  /** Hits to return, 1–100. */
+  limit: number;
+  /** Element name wrapped round matched terms in `highlight` (validated `^[a-z][a-z0-9-]*$`). */
+  highlightTag: string;
+  /** Attach a score explanation to each hit. */
+  explain?: boolean;
+}
+
+/** How a hit's score was computed (for debugging relevance). */
+export interface ScoreExplanation {
+  value: number;
+  description: string;
+  details: ScoreExplanation[];
+}
+
+export interface SearchHit {
+  id: string;
+  title: string | null;
+  score: number;
+  format: string;
+  /** Page with the best match; null for documents without pages. */
+  page: number | null;
+  page_label: string | null;
+  /** Plain-text excerpt around the best match, at most about 240 characters. */
+  snippet: string;
+  /** The same excerpt, HTML-escaped, matched terms wrapped in the highlight tag. */
+  highlight: string;
+  metadata: Metadata;
+  /** Pages where any query term matched, ascending; empty for documents without pages. */
+  matched_pages: number[];
+  explain?: ScoreExplanation;
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Exact number of matching live documents. */
+  total: number;
+}

@@ -1,0 +1,28 @@
+// Table-driven CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum every
+// storage file carries. Written here because zlib.crc32 is missing from some Node 20 releases.
+
+const IEEE_POLYNOMIAL = 0xedb88320;
+const TABLE_SIZE = 256;
+const ALL_ONES = 0xffffffff;
+
+const TABLE: Uint32Array = buildTable();
+
+function buildTable(): Uint32Array {
+  const table = new Uint32Array(TABLE_SIZE);
+  for (let n = 0; n < TABLE_SIZE; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? IEEE_POLYNOMIAL ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+}
+
+/**
+ * CRC-32 of `data`. Pass a previous result as `seed` to continue a checksum over
+ * several chunks: `crc32(b, crc32(a)) === crc32(concat(a, b))`.
+ */
+export function crc32(data: Uint8Array, seed = 0): number {
+  let crc = (seed ^ ALL_ONES) >>> 0;
+  for (let i = 0; i < data.length; i++) crc = TABLE[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ ALL_ONES) >>> 0;
+}

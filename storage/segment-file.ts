@@ -1,0 +1,210 @@
+// The container every immutable index file uses: a versioned header, named sections at 8-byte
+// aligned offsets (so roaring frozen views and memory maps can point into them), and a footer
+// with the section table and a CRC-32 over everything before it. A damaged or foreign file is
+// reported as a CorruptFileError naming its path; it is never served.
+//
+// Layout (little-endian):
+//   header   "FOLIOSEG" | u32 format version | u32 reserved (0)
+//   sections each starts at a multiple of SECTION_ALIGNMENT, zero padding between
+//   table    u32 count | per section: u8 name length, UTF-8 name, u64 offset, u64 length
+//   trailer  u32 crc32(all bytes before it) | u32 table length | "FOLIOEND"
+
+import fs from 'node:fs';
+import { crc32 } from './crc32.ts';
+import { writeFileAtomicWith } from './atomic-file.ts';
+import { CorruptFileError } from './errors.ts';
+
+/** Version of the container layout written by this code; newer files are refused. */
+export const SEGMENT_FORMAT_VERSION = 1;
+/** Every section starts at a multiple of this many bytes from the start of the file. */
+export const SECTION_ALIGNMENT = 8;
+
+const START_MAGIC = 'FOLIOSEG';
+const END_MAGIC = 'FOLIOEND';
+const MAGIC_BYTES = 8;
+const HEADER_BYTES = MAGIC_BYTES + 4 + 4;
+const TRAILER_BYTES = 4 + 4 + MAGIC_BYTES;
+const MAX_SECTION_NAME_BYTES = 255;
+const SECTION_ENTRY_FIXED_BYTES = 1 + 8 + 8;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const START_MAGIC_BYTES = encoder.encode(START_MAGIC);
+const END_MAGIC_BYTES = encoder.encode(END_MAGIC);
+
+/** A named section to write: its name and its bytes. */
+export type SegmentSection = readonly [name: string, bytes: Uint8Array];
+
+/** An opened container file. Section views share memory with the file's buffer. */
+export interface SegmentFile {
+  readonly path: string;
+  readonly byteLength: number;
+  /** The section's bytes (zero-copy view); throws CorruptFileError if there is none. */
+  section(name: string): Uint8Array;
+  has(name: string): boolean;
+  /** Section names in file order. */
+  names(): string[];
+}
+
+function padding(offset: number): number {
+  const rest = offset % SECTION_ALIGNMENT;
+  return rest === 0 ? 0 : SECTION_ALIGNMENT - rest;
+}
+
+function encodeTable(entries: ReadonlyArray<{ name: Uint8Array; offset: number; length: number }>): Uint8Array {
+  let size = 4;
+  for (const entry of entries) size += SECTION_ENTRY_FIXED_BYTES + entry.name.length;
+  const bytes = new Uint8Array(size);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, entries.length, true);
+  let pos = 4;
+  for (const entry of entries) {
+    bytes[pos++] = entry.name.length;
+    bytes.set(entry.name, pos);
+    pos += entry.name.length;
+    view.setBigUint64(pos, BigInt(entry.offset), true);
+    view.setBigUint64(pos + 8, BigInt(entry.length), true);
+    pos += 16;
+  }
+  return bytes;
+}
+
+/** Writes a container file atomically and durably; returns its length in bytes. */
+export function writeSegmentFile(path: string, sections: ReadonlyArray<SegmentSection>): number {
+  const seen = new Set<string>();
+  const names: Uint8Array[] = [];
+  for (const [name] of sections) {
+    const encoded = encoder.encode(name);
+    if (encoded.length === 0 || encoded.length > MAX_SECTION_NAME_BYTES) {
+      throw new RangeError(`section name must be 1-${MAX_SECTION_NAME_BYTES} bytes: '${name}'`);
+    }
+    if (seen.has(name)) throw new RangeError(`duplicate section name '${name}'`);
+    seen.add(name);
+    names.push(encoded);
+  }
+
+  let total = 0;
+  writeFileAtomicWith(path, (fd) => {
+    let checksum = 0;
+    let offset = 0;
+    const put = (bytes: Uint8Array): void => {
+      let written = 0;
+      while (written < bytes.length) {
+        written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      }
+      checksum = crc32(bytes, checksum);
+      offset += bytes.length;
+    };
+
+    const header = new Uint8Array(HEADER_BYTES);
+    header.set(START_MAGIC_BYTES, 0);
+    new DataView(header.buffer).setUint32(MAGIC_BYTES, SEGMENT_FORMAT_VERSION, true);
+    put(header);
+
+    const entries: { name: Uint8Array; offset: number; length: number }[] = [];
+    sections.forEach(([, bytes], i) => {
+      const pad = padding(offset);
+      if (pad > 0) put(new Uint8Array(pad));
+      entries.push({ name: names[i], offset, length: bytes.length });
+      put(bytes);
+    });
+
+    const table = encodeTable(entries);
+    put(table);
+    const trailer = new Uint8Array(TRAILER_BYTES);
+    const trailerView = new DataView(trailer.buffer);
+    trailerView.setUint32(0, checksum, true);
+    trailerView.setUint32(4, table.length, true);
+    trailer.set(END_MAGIC_BYTES, 8);
+    let written = 0;
+    while (written < trailer.length) written += fs.writeSync(fd, trailer, written, trailer.length - written);
+    total = offset + trailer.length;
+  });
+  return total;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Reads the whole file (a memory map can replace the buffer later) and returns a view. */
+function loadAligned(path: string): Uint8Array {
+  const buffer = fs.readFileSync(path);
+  if (buffer.byteOffset % SECTION_ALIGNMENT === 0) return buffer;
+  const copy = new Uint8Array(buffer.length);
+  copy.set(buffer);
+  return copy;
+}
+
+/** Parses and verifies a container held in memory; `path` is only used in errors. */
+export function parseSegmentFile(path: string, data: Uint8Array): SegmentFile {
+  const fail = (reason: string): never => {
+    throw new CorruptFileError(path, reason);
+  };
+  if (data.length < HEADER_BYTES + TRAILER_BYTES) fail(`too short (${data.length} bytes)`);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (!bytesEqual(data.subarray(0, MAGIC_BYTES), START_MAGIC_BYTES)) fail('not a Folio segment file (bad magic)');
+  const version = view.getUint32(MAGIC_BYTES, true);
+  if (version > SEGMENT_FORMAT_VERSION) {
+    fail(`unsupported version ${version} (this build reads up to ${SEGMENT_FORMAT_VERSION})`);
+  }
+  if (version === 0) fail('invalid format version 0');
+  const trailerStart = data.length - TRAILER_BYTES;
+  if (!bytesEqual(data.subarray(trailerStart + 8), END_MAGIC_BYTES)) fail('truncated or damaged footer (bad end magic)');
+  const storedChecksum = view.getUint32(trailerStart, true);
+  const tableLength = view.getUint32(trailerStart + 4, true);
+  const tableStart = trailerStart - tableLength;
+  if (tableLength < 4 || tableStart < HEADER_BYTES) fail(`footer length ${tableLength} out of bounds`);
+  const actualChecksum = crc32(data.subarray(0, trailerStart));
+  if (actualChecksum !== storedChecksum) {
+    fail(`checksum mismatch (stored ${storedChecksum.toString(16)}, computed ${actualChecksum.toString(16)})`);
+  }
+
+  const sections = new Map<string, Uint8Array>();
+  const count = view.getUint32(tableStart, true);
+  let pos = tableStart + 4;
+  for (let i = 0; i < count; i++) {
+    if (pos + 1 > trailerStart) fail('section table overruns the footer');
+    const nameLength = data[pos++];
+    if (pos + nameLength + 16 > trailerStart) fail('section table overruns the footer');
+    let name = '';
+    try {
+      name = decoder.decode(data.subarray(pos, pos + nameLength));
+    } catch {
+      fail('section name is not valid UTF-8');
+    }
+    pos += nameLength;
+    const offset = Number(view.getBigUint64(pos, true));
+    const length = Number(view.getBigUint64(pos + 8, true));
+    pos += 16;
+    if (offset < HEADER_BYTES || offset % SECTION_ALIGNMENT !== 0 || offset + length > tableStart) {
+      fail(`section '${name}' out of bounds`);
+    }
+    if (sections.has(name)) fail(`duplicate section '${name}'`);
+    sections.set(name, data.subarray(offset, offset + length));
+  }
+  if (pos !== trailerStart) fail('section table length does not match its entries');
+
+  return {
+    path,
+    byteLength: data.length,
+    section(name: string): Uint8Array {
+      const bytes = sections.get(name);
+      if (bytes === undefined) throw new CorruptFileError(path, `missing section '${name}'`);
+      return bytes;
+    },
+    has(name: string): boolean {
+      return sections.has(name);
+    },
+    names(): string[] {
+      return [...sections.keys()];
+    },
+  };
+}
+
+/** Opens and verifies a container file; throws CorruptFileError naming the path if damaged. */
+export function readSegmentFile(path: string): SegmentFile {
+  return parseSegmentFile(path, loadAligned(path));
+}
