@@ -1,0 +1,19 @@
+// Merges segments: the live documents of several segments are written as one new segment, so
+// deleted documents are dropped and the segment count stays bounded.
+
+import type { Analyzer } from './analysis/analyzer.ts';
+import type { IndexDocument } from './document.ts';
+import type { SegmentView } from './search/segment-view.ts';
+import { writeSegment } from './segment/segment-writer.ts';
+import type { SegmentWriteResult } from './segment/segment-writer.ts';
+
+export function mergeSegments(outPath: string, views: readonly SegmentView[], analyzer: Analyzer): SegmentWriteResult {
+  const docs: IndexDocument[] = [];
+  for (const { reader, deleted } of views) {
+    for (let doc = 0; doc < reader.docCount; doc++) {
+      if (deleted !== null && deleted.has(doc)) continue;
+      docs.push(reader.document(doc));
+    }
+  }
+  return writeSegment(outPath, docs, analyzer);
+}

@@ -1,0 +1,48 @@
+// A fixed-size set of doc numbers as a plain bit array: how the searcher counts matches exactly
+// (union of postings, minus exclusions and deletions) without scoring them.
+
+export class DocBitSet {
+  readonly words: Uint32Array;
+
+  constructor(readonly size: number) {
+    this.words = new Uint32Array((size + 31) >>> 5);
+  }
+
+  static fromDocs(size: number, docs: ArrayLike<number>): DocBitSet {
+    const set = new DocBitSet(size);
+    for (let i = 0; i < docs.length; i++) set.add(docs[i]);
+    return set;
+  }
+
+  add(doc: number): void {
+    this.words[doc >>> 5] |= 1 << (doc & 31);
+  }
+
+  remove(doc: number): void {
+    this.words[doc >>> 5] &= ~(1 << (doc & 31));
+  }
+
+  has(doc: number): boolean {
+    return (this.words[doc >>> 5] & (1 << (doc & 31))) !== 0;
+  }
+
+  /** Removes every member of `other`. */
+  removeAll(other: DocBitSet): void {
+    const words = this.words;
+    const others = other.words;
+    for (let i = 0; i < words.length; i++) words[i] &= ~others[i];
+  }
+
+  count(): number {
+    let total = 0;
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) {
+      let v = words[i];
+      if (v === 0) continue;
+      v -= (v >>> 1) & 0x55555555;
+      v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+      total += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    }
+    return total;
+  }
+}

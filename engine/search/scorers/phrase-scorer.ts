@@ -1,0 +1,105 @@
+// Scores an exact phrase: docs containing every term (a leapfrog conjunction over the terms'
+// postings) where the terms occur at consecutive positions. The phrase is scored with BM25F as
+// one pseudo-term whose frequency is the phrase's count and whose idf is the terms' idf sum.
+
+import type { FieldScope } from '../../query/query-types.ts';
+import type { PostingsCursor, TfBounds } from '../../segment/postings-cursor.ts';
+import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
+import type { Bm25fWeight } from '../bm25.ts';
+import type { ScoreExplanation } from '../search-types.ts';
+import type { Scorer } from './scorer.ts';
+
+export class PhraseScorer implements Scorer {
+  doc = -1;
+  readonly maxScore: number;
+  readonly cost: number;
+  private titleFreq = 0;
+  private textFreq = 0;
+  private readonly positions: number[][];
+  private readonly byCost: PostingsCursor[];
+
+  constructor(
+    private readonly label: string,
+    private readonly cursors: PostingsCursor[],
+    private readonly weight: Bm25fWeight,
+    private readonly field: FieldScope,
+    private readonly titleLengths: Uint32Array,
+    private readonly textLengths: Uint32Array,
+  ) {
+    this.positions = cursors.map(() => []);
+    this.byCost = [...cursors].sort((a, b) => a.docFreq - b.docFreq);
+    this.cost = this.byCost[0].docFreq;
+    // Phrase frequency never exceeds any term's frequency; lengths are at least each term's minimum.
+    const bounds: TfBounds = { maxTitleTf: Infinity, maxTextTf: Infinity, minTitleLength: 0, minTextLength: 0 };
+    for (const cursor of cursors) {
+      const term = cursor.termBounds();
+      bounds.maxTitleTf = Math.min(bounds.maxTitleTf, term.maxTitleTf);
+      bounds.maxTextTf = Math.min(bounds.maxTextTf, term.maxTextTf);
+      bounds.minTitleLength = Math.max(bounds.minTitleLength, term.minTitleLength);
+      bounds.minTextLength = Math.max(bounds.minTextLength, term.minTextLength);
+    }
+    this.maxScore = weight.upperBound(bounds);
+  }
+
+  next(): number {
+    return this.advance(this.doc + 1);
+  }
+
+  advance(target: number): number {
+    if (this.doc >= target) return this.doc;
+    let candidate = this.byCost[0].advance(target);
+    while (candidate !== NO_MORE_DOCS) {
+      let agreed = true;
+      for (let i = 1; i < this.byCost.length; i++) {
+        const doc = this.byCost[i].advance(candidate);
+        if (doc > candidate) {
+          candidate = this.byCost[0].advance(doc);
+          agreed = false;
+          break;
+        }
+      }
+      if (agreed) {
+        if (this.countPhrases(candidate)) return (this.doc = candidate);
+        candidate = this.byCost[0].next();
+      }
+    }
+    return (this.doc = NO_MORE_DOCS);
+  }
+
+  score(): number {
+    return this.weight.score(this.titleFreq, this.titleLengths[this.doc], this.textFreq, this.textLengths[this.doc]);
+  }
+
+  explain(): ScoreExplanation {
+    const label = this.field === 'all' ? `"${this.label}"` : `${this.field}:"${this.label}"`;
+    return this.weight.explain(label, this.titleFreq, this.titleLengths[this.doc], this.textFreq, this.textLengths[this.doc]);
+  }
+
+  /** Counts the phrase's occurrences in `doc` per field; true when the scope has any. */
+  private countPhrases(doc: number): boolean {
+    const lists = this.positions;
+    for (let i = 0; i < this.cursors.length; i++) this.cursors[i].positions(lists[i]);
+    const pointers = new Array<number>(lists.length).fill(0);
+    const titleLength = this.titleLengths[doc];
+    let titleFreq = 0;
+    let textFreq = 0;
+    outer: for (const start of lists[0]) {
+      for (let i = 1; i < lists.length; i++) {
+        const list = lists[i];
+        const wanted = start + i;
+        let p = pointers[i];
+        while (p < list.length && list[p] < wanted) p++;
+        pointers[i] = p;
+        if (p === list.length) break outer;
+        if (list[p] !== wanted) continue outer;
+      }
+      if (start < titleLength) titleFreq++;
+      else textFreq++;
+    }
+    if (this.field === 'title') textFreq = 0;
+    if (this.field === 'text') titleFreq = 0;
+    this.titleFreq = titleFreq;
+    this.textFreq = textFreq;
+    return titleFreq + textFreq > 0;
+  }
+}

@@ -1,0 +1,22 @@
+// The interface every scorer implements: an iterator over matching doc numbers of one segment,
+// ascending, that can score the current doc and bounds its best possible score (for WAND).
+
+import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
+import type { ScoreExplanation } from '../search-types.ts';
+
+export { NO_MORE_DOCS };
+
+export interface Scorer {
+  /** Current doc: -1 before the first `next`, NO_MORE_DOCS when exhausted. */
+  readonly doc: number;
+  next(): number;
+  /** Moves to the first matching doc ≥ target (stays put when already there). */
+  advance(target: number): number;
+  /** Score of the current doc. */
+  score(): number;
+  /** No doc scores more than this. */
+  readonly maxScore: number;
+  /** Rough number of docs it matches (to order conjunctions cheapest first). */
+  readonly cost: number;
+  explain(): ScoreExplanation;
+}

@@ -1,0 +1,80 @@
+// Keeps the best k hits seen so far across segments: highest score first, ties broken by the
+// caller's id (ascending) so the order is total and stable across pages. A min-heap whose root
+// is the worst kept hit; `threshold` is what a new hit must reach to have a chance.
+
+export interface ScoredDoc {
+  score: number;
+  segment: number;
+  doc: number;
+  /** Caller's id, fetched only when a tie has to be broken. */
+  id: string | null;
+}
+
+export type IdLookup = (segment: number, doc: number) => string;
+
+export class TopKCollector {
+  private readonly heap: ScoredDoc[] = [];
+
+  constructor(
+    readonly k: number,
+    private readonly idOf: IdLookup,
+  ) {}
+
+  /** Scores below this cannot enter (a score equal to it may, on its id). */
+  get threshold(): number {
+    return this.heap.length < this.k ? -Infinity : this.heap[0].score;
+  }
+
+  collect(segment: number, doc: number, score: number): void {
+    if (this.k === 0) return;
+    const candidate: ScoredDoc = { score, segment, doc, id: null };
+    if (this.heap.length < this.k) {
+      this.heap.push(candidate);
+      this.siftUp(this.heap.length - 1);
+      return;
+    }
+    if (!this.worse(this.heap[0], candidate)) return;
+    this.heap[0] = candidate;
+    this.siftDown(0);
+  }
+
+  /** The kept hits, best first. */
+  results(): ScoredDoc[] {
+    return [...this.heap].sort((a, b) => (this.worse(a, b) ? 1 : this.worse(b, a) ? -1 : 0));
+  }
+
+  /** True when `a` ranks below `b`. */
+  private worse(a: ScoredDoc, b: ScoredDoc): boolean {
+    if (a.score !== b.score) return a.score < b.score;
+    return this.idOfHit(a) > this.idOfHit(b);
+  }
+
+  private idOfHit(hit: ScoredDoc): string {
+    if (hit.id === null) hit.id = this.idOf(hit.segment, hit.doc);
+    return hit.id;
+  }
+
+  private siftUp(index: number): void {
+    const heap = this.heap;
+    while (index > 0) {
+      const parent = (index - 1) >>> 1;
+      if (!this.worse(heap[index], heap[parent])) break;
+      [heap[index], heap[parent]] = [heap[parent], heap[index]];
+      index = parent;
+    }
+  }
+
+  private siftDown(index: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = index * 2 + 1;
+      const right = left + 1;
+      let worst = index;
+      if (left < heap.length && this.worse(heap[left], heap[worst])) worst = left;
+      if (right < heap.length && this.worse(heap[right], heap[worst])) worst = right;
+      if (worst === index) return;
+      [heap[index], heap[worst]] = [heap[worst], heap[index]];
+      index = worst;
+    }
+  }
+}

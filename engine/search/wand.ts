@@ -1,0 +1,62 @@
+// WAND (Broder et al., 2003) top-k evaluation of a disjunction: scorers are kept sorted by their
+// current doc; the pivot is the first doc at which the summed score bounds could reach the
+// collector's threshold, so docs before it are skipped without being scored. Docs are scored
+// only when every scorer up to the pivot sits on them.
+
+import type { Scorer } from './scorers/scorer.ts';
+import { NO_MORE_DOCS } from './scorers/scorer.ts';
+import type { TopKCollector } from './top-k-collector.ts';
+
+/**
+ * Collects the best docs of the disjunction of `scorers` into `collector`.
+ * `accept(doc)` rejects deleted or excluded docs. Returns how many docs were scored.
+ */
+export function collectWand(
+  scorers: Scorer[],
+  accept: (doc: number) => boolean,
+  segment: number,
+  collector: TopKCollector,
+): number {
+  let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
+  let scored = 0;
+  while (active.length > 0) {
+    sortByDoc(active);
+    const threshold = collector.threshold;
+    let bound = 0;
+    let pivot = -1;
+    for (let i = 0; i < active.length; i++) {
+      bound += active[i].maxScore;
+      if (bound >= threshold) {
+        pivot = i;
+        break;
+      }
+    }
+    if (pivot < 0) break; // no remaining doc can reach the threshold
+    const pivotDoc = active[pivot].doc;
+    if (active[0].doc === pivotDoc) {
+      if (accept(pivotDoc)) {
+        let score = 0;
+        for (let i = 0; i < active.length && active[i].doc === pivotDoc; i++) score += active[i].score();
+        collector.collect(segment, pivotDoc, score);
+        scored++;
+      }
+      for (let i = 0; i < active.length && active[i].doc === pivotDoc; i++) active[i].next();
+    } else {
+      for (let i = 0; i < pivot; i++) if (active[i].doc < pivotDoc) active[i].advance(pivotDoc);
+    }
+    if (active.some((scorer) => scorer.doc === NO_MORE_DOCS)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
+  }
+  return scored;
+}
+
+function sortByDoc(scorers: Scorer[]): void {
+  for (let i = 1; i < scorers.length; i++) {
+    const scorer = scorers[i];
+    let j = i - 1;
+    while (j >= 0 && scorers[j].doc > scorer.doc) {
+      scorers[j + 1] = scorers[j];
+      j--;
+    }
+    scorers[j + 1] = scorer;
+  }
+}

@@ -1,0 +1,212 @@
+// Iterates one term's postings in a segment: `next` and `advance(target)` move through doc
+// numbers block by block, skipping whole blocks through the skip entries without decoding them;
+// term frequencies are decoded only when asked for, positions only for the docs that need them.
+
+import { BLOCK_SIZE, unpackBlock } from '../../storage/index.ts';
+import { SKIP_ENTRY_WORDS, SkipField } from './segment-format.ts';
+
+/** Doc number past every real doc: iteration is over. */
+export const NO_MORE_DOCS = 0x7fffffff;
+
+/** The byte sections a cursor reads. */
+export interface PostingsData {
+  docs: Uint8Array;
+  positions: Uint8Array;
+  skips: Uint32Array;
+}
+
+/** Extremes over a block (or a whole term) from which a score upper bound follows. */
+export interface TfBounds {
+  maxTitleTf: number;
+  maxTextTf: number;
+  minTitleLength: number;
+  minTextLength: number;
+}
+
+export class PostingsCursor {
+  doc = -1;
+  readonly blockCount: number;
+  private block = -1;
+  private blockSize = 0;
+  private index = -1;
+  private readonly docs = new Uint32Array(BLOCK_SIZE);
+  private readonly titleTfs = new Uint32Array(BLOCK_SIZE);
+  private readonly textTfs = new Uint32Array(BLOCK_SIZE);
+  private tfsDecoded = false;
+  private tfsOffset = 0;
+  private titleBits = 0;
+  private textBits = 0;
+  private positionsDoc = 0;
+  private positionsOffset = 0;
+
+  constructor(
+    private readonly data: PostingsData,
+    private readonly firstSkip: number,
+    readonly docFreq: number,
+  ) {
+    this.blockCount = Math.ceil(docFreq / BLOCK_SIZE);
+  }
+
+  next(): number {
+    if (++this.index < this.blockSize) return (this.doc = this.docs[this.index]);
+    if (this.block + 1 >= this.blockCount) {
+      this.index = this.blockSize;
+      return (this.doc = NO_MORE_DOCS);
+    }
+    this.loadBlock(this.block + 1);
+    this.index = 0;
+    return (this.doc = this.docs[0]);
+  }
+
+  /** Moves to the first doc ≥ target (stays put if already there). */
+  advance(target: number): number {
+    if (this.doc >= target) return this.doc;
+    let block = Math.max(this.block, 0);
+    while (block < this.blockCount && this.skipWord(block, SkipField.lastDoc) < target) block++;
+    if (block >= this.blockCount) {
+      this.index = this.blockSize;
+      return (this.doc = NO_MORE_DOCS);
+    }
+    if (block !== this.block) {
+      this.loadBlock(block);
+      this.index = -1;
+    }
+    const docs = this.docs;
+    let i = this.index + 1;
+    while (docs[i] < target) i++;
+    this.index = i;
+    return (this.doc = docs[i]);
+  }
+
+  titleTf(): number {
+    if (!this.tfsDecoded) this.decodeTfs();
+    return this.titleTfs[this.index];
+  }
+
+  textTf(): number {
+    if (!this.tfsDecoded) this.decodeTfs();
+    return this.textTfs[this.index];
+  }
+
+  /** Positions of the current doc, ascending, written to `out` (cleared first). */
+  positions(out: number[]): number[] {
+    if (!this.tfsDecoded) this.decodeTfs();
+    out.length = 0;
+    if (this.index < this.positionsDoc) {
+      this.positionsDoc = 0;
+      this.positionsOffset = this.skipWord(this.block, SkipField.positionsOffset);
+    }
+    const bytes = this.data.positions;
+    let offset = this.positionsOffset;
+    let skip = 0;
+    for (let i = this.positionsDoc; i < this.index; i++) skip += this.titleTfs[i] + this.textTfs[i];
+    while (skip > 0) {
+      if (bytes[offset++] < 0x80) skip--;
+    }
+    const count = this.titleTfs[this.index] + this.textTfs[this.index];
+    let position = 0;
+    for (let i = 0; i < count; i++) {
+      let byte = bytes[offset++];
+      let delta = byte & 0x7f;
+      let shift = 7;
+      while (byte >= 0x80) {
+        byte = bytes[offset++];
+        delta |= (byte & 0x7f) << shift;
+        shift += 7;
+      }
+      position += delta;
+      out.push(position);
+    }
+    this.positionsDoc = this.index + 1;
+    this.positionsOffset = offset;
+    return out;
+  }
+
+  /** Index of the block that would hold `target` (blockCount when past the end). */
+  blockFor(target: number): number {
+    let block = Math.max(this.block, 0);
+    while (block < this.blockCount && this.skipWord(block, SkipField.lastDoc) < target) block++;
+    return block;
+  }
+
+  blockLastDoc(block: number): number {
+    return block < this.blockCount ? this.skipWord(block, SkipField.lastDoc) : NO_MORE_DOCS;
+  }
+
+  blockBounds(block: number, out: TfBounds): TfBounds {
+    out.maxTitleTf = this.skipWord(block, SkipField.maxTitleTf);
+    out.maxTextTf = this.skipWord(block, SkipField.maxTextTf);
+    out.minTitleLength = this.skipWord(block, SkipField.minTitleLength);
+    out.minTextLength = this.skipWord(block, SkipField.minTextLength);
+    return out;
+  }
+
+  /** Bounds over the whole term. */
+  termBounds(): TfBounds {
+    const bounds: TfBounds = { maxTitleTf: 0, maxTextTf: 0, minTitleLength: 0x7fffffff, minTextLength: 0x7fffffff };
+    for (let block = 0; block < this.blockCount; block++) {
+      const titleTf = this.skipWord(block, SkipField.maxTitleTf);
+      const textTf = this.skipWord(block, SkipField.maxTextTf);
+      if (titleTf > bounds.maxTitleTf) bounds.maxTitleTf = titleTf;
+      if (textTf > bounds.maxTextTf) bounds.maxTextTf = textTf;
+      if (titleTf > 0) bounds.minTitleLength = Math.min(bounds.minTitleLength, this.skipWord(block, SkipField.minTitleLength));
+      if (textTf > 0) bounds.minTextLength = Math.min(bounds.minTextLength, this.skipWord(block, SkipField.minTextLength));
+    }
+    return bounds;
+  }
+
+  private skipWord(block: number, field: number): number {
+    return this.data.skips[(this.firstSkip + block) * SKIP_ENTRY_WORDS + field];
+  }
+
+  private loadBlock(block: number): void {
+    this.block = block;
+    this.blockSize = Math.min(BLOCK_SIZE, this.docFreq - block * BLOCK_SIZE);
+    const base = block === 0 ? -1 : this.skipWord(block - 1, SkipField.lastDoc);
+    let offset = this.skipWord(block, SkipField.docsOffset);
+    const bytes = this.data.docs;
+    const docs = this.docs;
+    this.positionsDoc = 0;
+    this.positionsOffset = this.skipWord(block, SkipField.positionsOffset);
+    if (this.blockSize === BLOCK_SIZE) {
+      const gapBits = bytes[offset];
+      this.titleBits = bytes[offset + 1];
+      this.textBits = bytes[offset + 2];
+      offset = unpackBlock(bytes, offset + 3, BLOCK_SIZE, gapBits, docs);
+      let doc = base;
+      for (let i = 0; i < BLOCK_SIZE; i++) {
+        doc += docs[i] + 1;
+        docs[i] = doc;
+      }
+      this.tfsOffset = offset;
+      this.tfsDecoded = false;
+      return;
+    }
+    let doc = base;
+    for (let i = 0; i < this.blockSize; i++) {
+      let value = 0;
+      for (let field = 0; field < 3; field++) {
+        let byte = bytes[offset++];
+        value = byte & 0x7f;
+        let shift = 7;
+        while (byte >= 0x80) {
+          byte = bytes[offset++];
+          value += (byte & 0x7f) * 2 ** shift;
+          shift += 7;
+        }
+        if (field === 0) {
+          doc += value + 1;
+          docs[i] = doc;
+        } else if (field === 1) this.titleTfs[i] = value;
+        else this.textTfs[i] = value;
+      }
+    }
+    this.tfsDecoded = true;
+  }
+
+  private decodeTfs(): void {
+    const offset = unpackBlock(this.data.docs, this.tfsOffset, BLOCK_SIZE, this.titleBits, this.titleTfs);
+    unpackBlock(this.data.docs, offset, BLOCK_SIZE, this.textBits, this.textTfs);
+    this.tfsDecoded = true;
+  }
+}

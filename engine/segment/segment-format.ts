@@ -1,0 +1,82 @@
+// The layout of a segment file: section names, fixed record widths and position rules shared
+// by the segment writer and reader. Bump SEGMENT_LAYOUT_VERSION on any change.
+//
+// Sections (inside storage's segment-file container):
+//   meta             JSON: counts and length sums (SegmentMeta)
+//   terms.bytes      UTF-8 bytes of every term, sorted in code-point (= UTF-8 byte) order
+//   terms.offsets    u32 × (terms + 1): where each term starts in terms.bytes
+//   terms.info       u32 × 4 per term: docFreq, first skip entry, (reserved), (reserved)
+//   postings.skips   u32 × SKIP_ENTRY_WORDS per block of BLOCK_SIZE docs (see SkipField)
+//   postings.docs    per block: full blocks bit-packed (doc gaps, title tf, text tf), the last
+//                    partial block as varints
+//   postings.positions  per doc of each term: its positions, delta-coded varints
+//   fields.lengths   u32 × docs title lengths, then u32 × docs text lengths (in tokens)
+//   ids.bytes / ids.offsets / ids.order   caller ids in doc order, and doc numbers by id
+//   stored.blocks / stored.index           compressed blocks of stored documents
+
+export const SEGMENT_LAYOUT_VERSION = 1;
+
+export const SECTION = {
+  meta: 'meta',
+  termBytes: 'terms.bytes',
+  termOffsets: 'terms.offsets',
+  termInfo: 'terms.info',
+  skips: 'postings.skips',
+  docs: 'postings.docs',
+  positions: 'postings.positions',
+  lengths: 'fields.lengths',
+  idBytes: 'ids.bytes',
+  idOffsets: 'ids.offsets',
+  idOrder: 'ids.order',
+  storedBlocks: 'stored.blocks',
+  storedIndex: 'stored.index',
+} as const;
+
+/** u32 words per term in terms.info. */
+export const TERM_INFO_WORDS = 4;
+export const TermInfoField = { docFreq: 0, firstSkip: 1 } as const;
+
+/** u32 words per skip entry in postings.skips: one entry per block of a term's postings. */
+export const SKIP_ENTRY_WORDS = 7;
+export const SkipField = {
+  /** Last doc number in the block. */
+  lastDoc: 0,
+  /** Byte offset of the block in postings.docs. */
+  docsOffset: 1,
+  /** Byte offset of the block's first position in postings.positions. */
+  positionsOffset: 2,
+  /** Largest title term frequency in the block (for block-max score bounds). */
+  maxTitleTf: 3,
+  maxTextTf: 4,
+  /** Shortest title / text length among the block's docs (for score bounds). */
+  minTitleLength: 5,
+  minTextLength: 6,
+} as const;
+
+/**
+ * Title tokens take positions 0…T-1; text tokens start at T + TITLE_TEXT_GAP, so a phrase
+ * never spans the two fields and a position < T is a title position.
+ */
+export const TITLE_TEXT_GAP = 1;
+
+/** Target raw size of a stored-fields block before compression. */
+export const STORED_BLOCK_BYTES = 16 * 1024;
+
+export interface SegmentMeta {
+  layoutVersion: number;
+  docCount: number;
+  termCount: number;
+  sumTitleLength: number;
+  sumTextLength: number;
+}
+
+/** Views a section as u32s without copying when it is 4-byte aligned (sections are 8-aligned). */
+export function u32View(bytes: Uint8Array): Uint32Array {
+  if (bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  return new Uint32Array(bytes.slice().buffer);
+}
+
+/** u32 array → bytes (little-endian platforms, which is every platform Node supports here). */
+export function u32Bytes(values: Uint32Array): Uint8Array {
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+}

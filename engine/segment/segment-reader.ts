@@ -1,0 +1,94 @@
+// Opens a segment file and gives the engine what it needs: term lookup, postings cursors, field
+// lengths, statistics, caller ids and stored documents. Everything is read through zero-copy
+// views of the file's bytes; a damaged file raises storage's CorruptFileError naming it.
+
+import { CorruptFileError, readSegmentFile } from '../../storage/index.ts';
+import type { SegmentFile } from '../../storage/index.ts';
+import type { IndexDocument } from '../document.ts';
+import { DocIds } from './doc-ids.ts';
+import { PostingsCursor } from './postings-cursor.ts';
+import type { PostingsData } from './postings-cursor.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, u32View } from './segment-format.ts';
+import type { SegmentMeta } from './segment-format.ts';
+import { StoredFieldsReader } from './stored-fields.ts';
+import type { StoredRecord } from './stored-fields.ts';
+import { TermDictionary } from './term-dictionary.ts';
+
+export class SegmentReader {
+  readonly path: string;
+  readonly byteLength: number;
+  readonly docCount: number;
+  readonly sumTitleLength: number;
+  readonly sumTextLength: number;
+  readonly terms: TermDictionary;
+  readonly titleLengths: Uint32Array;
+  readonly textLengths: Uint32Array;
+  private readonly postingsData: PostingsData;
+  private readonly ids: DocIds;
+  private readonly stored: StoredFieldsReader;
+
+  private constructor(file: SegmentFile) {
+    this.path = file.path;
+    this.byteLength = file.byteLength;
+    let meta: SegmentMeta;
+    try {
+      meta = JSON.parse(new TextDecoder().decode(file.section(SECTION.meta))) as SegmentMeta;
+    } catch {
+      throw new CorruptFileError(file.path, 'segment metadata is not valid JSON');
+    }
+    if (meta.layoutVersion !== SEGMENT_LAYOUT_VERSION) {
+      throw new CorruptFileError(file.path, `unsupported segment layout version ${meta.layoutVersion}`);
+    }
+    this.docCount = meta.docCount;
+    this.sumTitleLength = meta.sumTitleLength;
+    this.sumTextLength = meta.sumTextLength;
+    this.terms = new TermDictionary(file.section(SECTION.termBytes), file.section(SECTION.termOffsets), file.section(SECTION.termInfo));
+    const lengths = u32View(file.section(SECTION.lengths));
+    if (lengths.length !== meta.docCount * 2 || this.terms.size !== meta.termCount) {
+      throw new CorruptFileError(file.path, 'section sizes do not match the segment metadata');
+    }
+    this.titleLengths = lengths.subarray(0, meta.docCount);
+    this.textLengths = lengths.subarray(meta.docCount);
+    this.postingsData = {
+      docs: file.section(SECTION.docs),
+      positions: file.section(SECTION.positions),
+      skips: u32View(file.section(SECTION.skips)),
+    };
+    this.ids = new DocIds(file.section(SECTION.idBytes), file.section(SECTION.idOffsets), file.section(SECTION.idOrder));
+    this.stored = new StoredFieldsReader(file.section(SECTION.storedBlocks), file.section(SECTION.storedIndex));
+  }
+
+  static open(path: string): SegmentReader {
+    return new SegmentReader(readSegmentFile(path));
+  }
+
+  /** A fresh cursor over the postings of the term at `termIndex` (from `terms.find`). */
+  postings(termIndex: number): PostingsCursor {
+    return new PostingsCursor(this.postingsData, this.terms.firstSkip(termIndex), this.terms.docFreq(termIndex));
+  }
+
+  /** Local doc number of the document with caller id `id`, or -1 (deleted docs included). */
+  findDoc(id: string): number {
+    return this.ids.find(id);
+  }
+
+  /** Doc numbers in ascending caller-id order. */
+  docsByIdOrder(): Uint32Array {
+    return this.ids.byIdOrder();
+  }
+
+  docId(doc: number): string {
+    return this.ids.id(doc);
+  }
+
+  document(doc: number): IndexDocument {
+    return this.stored.read(doc).document;
+  }
+
+  storedRecord(doc: number): StoredRecord {
+    return this.stored.read(doc);
+  }
+
+  /** Releases the file's bytes (a no-op while segments are read into memory). */
+  close(): void {}
+}

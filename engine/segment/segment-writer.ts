@@ -1,0 +1,88 @@
+// Builds an immutable segment file from a batch of documents: inverts them, encodes the term
+// dictionary, postings with skip data and positions, field lengths, ids and stored fields, and
+// writes everything durably through storage's segment-file container.
+
+import { writeSegmentFile } from '../../storage/index.ts';
+import type { Analyzer } from '../analysis/analyzer.ts';
+import type { IndexDocument } from '../document.ts';
+import { encodeDocIds } from './doc-ids.ts';
+import { invertDocuments } from './inverter.ts';
+import { PostingsWriter } from './postings-writer.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, u32Bytes } from './segment-format.ts';
+import type { SegmentMeta } from './segment-format.ts';
+import { StoredFieldsWriter } from './stored-fields.ts';
+import { compareCodePoints } from './term-order.ts';
+
+export interface SegmentWriteResult {
+  docCount: number;
+  byteLength: number;
+}
+
+const encoder = new TextEncoder();
+
+/** Writes `docs` (unique ids) as a new segment at `path`; durable when it returns. */
+export function writeSegment(path: string, docs: readonly IndexDocument[], analyzer: Analyzer): SegmentWriteResult {
+  const seen = new Set<string>();
+  for (const doc of docs) {
+    if (seen.has(doc.id)) throw new Error(`duplicate document id '${doc.id}' in one segment`);
+    seen.add(doc.id);
+  }
+  const batch = invertDocuments(docs, analyzer);
+  const terms = [...batch.terms.keys()].sort(compareCodePoints);
+
+  const postings = new PostingsWriter(batch.titleLengths, batch.textLengths);
+  const termOffsets = new Uint32Array(terms.length + 1);
+  const termInfo = new Uint32Array(terms.length * TERM_INFO_WORDS);
+  const termChunks: Uint8Array[] = [];
+  let termBytesLength = 0;
+  terms.forEach((term, index) => {
+    const bytes = encoder.encode(term);
+    termOffsets[index] = termBytesLength;
+    termChunks.push(bytes);
+    termBytesLength += bytes.length;
+    const termPostings = batch.terms.get(term)!;
+    termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = termPostings.docs.length;
+    termInfo[index * TERM_INFO_WORDS + TermInfoField.firstSkip] = postings.add(termPostings);
+  });
+  termOffsets[terms.length] = termBytesLength;
+  const termBytes = new Uint8Array(termBytesLength);
+  let at = 0;
+  for (const chunk of termChunks) {
+    termBytes.set(chunk, at);
+    at += chunk.length;
+  }
+
+  const lengths = new Uint32Array(docs.length * 2);
+  lengths.set(batch.titleLengths, 0);
+  lengths.set(batch.textLengths, docs.length);
+
+  const stored = new StoredFieldsWriter();
+  docs.forEach((document, doc) => stored.add({ document, pageStarts: batch.pageStarts[doc] }));
+  const storedBytes = stored.finish();
+  const ids = encodeDocIds(docs.map((doc) => doc.id));
+
+  const meta: SegmentMeta = {
+    layoutVersion: SEGMENT_LAYOUT_VERSION,
+    docCount: docs.length,
+    termCount: terms.length,
+    sumTitleLength: batch.titleLengths.reduce((sum, n) => sum + n, 0),
+    sumTextLength: batch.textLengths.reduce((sum, n) => sum + n, 0),
+  };
+
+  const byteLength = writeSegmentFile(path, [
+    [SECTION.meta, encoder.encode(JSON.stringify(meta))],
+    [SECTION.termBytes, termBytes],
+    [SECTION.termOffsets, u32Bytes(termOffsets)],
+    [SECTION.termInfo, u32Bytes(termInfo)],
+    [SECTION.skips, postings.skipBytes()],
+    [SECTION.docs, postings.docs.finish()],
+    [SECTION.positions, postings.positions.finish()],
+    [SECTION.lengths, u32Bytes(lengths)],
+    [SECTION.idBytes, ids.bytes],
+    [SECTION.idOffsets, ids.offsets],
+    [SECTION.idOrder, ids.order],
+    [SECTION.storedBlocks, storedBytes.blocks],
+    [SECTION.storedIndex, storedBytes.index],
+  ]);
+  return { docCount: docs.length, byteLength };
+}
