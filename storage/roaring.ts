@@ -3,12 +3,13 @@
 // same magic, version and checksum protection as every other index file.
 
 import roaring from 'roaring';
+import type { RoaringBitmap32 as RoaringBitmap32Instance } from 'roaring';
 import { readSegmentFile, writeSegmentFile } from './segment-file.ts';
 import { CorruptFileError } from './errors.ts';
 
 // `roaring` is CommonJS: a named import type-checks but fails at run time.
 export const RoaringBitmap32 = roaring.RoaringBitmap32;
-export type RoaringBitmap32 = roaring.RoaringBitmap32;
+export type RoaringBitmap32 = RoaringBitmap32Instance;
 
 /** Name of the section holding the serialized bitmap. */
 export const BITMAP_SECTION = 'bitmap';

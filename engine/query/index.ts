@@ -1,0 +1,18 @@
+// Public surface of the query language: parse query text into analyzed clauses, and tell
+// which terms a query matched.
+
+export { parseQuery } from './query-parser.ts';
+export type { QueryMatchMode } from './query-parser.ts';
+export { queryTermMatcher } from './query-term-matcher.ts';
+export { lexQuery } from './query-lexer.ts';
+export type { QueryPart } from './query-lexer.ts';
+export { MAX_QUERY_CLAUSES } from './query-types.ts';
+export type {
+  AnalyzedQuery,
+  FieldScope,
+  Occur,
+  PhraseClause,
+  PrefixClause,
+  QueryClause,
+  TermClause,
+} from './query-types.ts';

@@ -1,0 +1,256 @@
+// The query language, as a user writes it (SPEC §6), and what the searcher is asked to do.
+// Each test is one rule of the manual; a fuzz test checks no input can break the parser.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Analyzer } from '../analysis/analyzer.ts';
+import { parseQuery } from './query-parser.ts';
+import { queryTermMatcher } from './query-term-matcher.ts';
+import { MAX_QUERY_CLAUSES } from './query-types.ts';
+import type { QueryClause } from './query-types.ts';
+
+const english = Analyzer.for('english');
+
+function parse(q: string, match: 'any' | 'all' = 'any'): QueryClause[] {
+  return parseQuery(q, match, english).clauses;
+}
+
+/** A small seeded PRNG (mulberry32) so the fuzz test is reproducible. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('query language: words', () => {
+  it('plain words are analyzed terms that any document may match', () => {
+    assert.deepEqual(parse('Running Dogs'), [
+      { kind: 'term', occur: 'should', field: 'all', term: 'run' },
+      { kind: 'term', occur: 'should', field: 'all', term: 'dog' },
+    ]);
+  });
+
+  it('an empty query, or only whitespace, has no clauses (match all documents)', () => {
+    assert.deepEqual(parse(''), []);
+    assert.deepEqual(parse(' \t\n '), []);
+  });
+
+  it('a word the analyzer splits becomes a phrase of its parts', () => {
+    assert.deepEqual(parse('e-mail'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['e', 'mail'] }]);
+    assert.deepEqual(parse('東京'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['東', '京'] }]);
+  });
+
+  it('a word with no letters or digits is dropped', () => {
+    assert.deepEqual(parse('-- & …'), []);
+  });
+
+  it('accents and case do not matter', () => {
+    assert.deepEqual(parse('CAFÉ'), [{ kind: 'term', occur: 'should', field: 'all', term: 'cafe' }]);
+  });
+
+  it('a repeated word is searched once', () => {
+    assert.deepEqual(parse('dog dogs Dog'), [{ kind: 'term', occur: 'should', field: 'all', term: 'dog' }]);
+  });
+});
+
+describe('query language: "exact phrase"', () => {
+  it('quoted words must appear together, in order', () => {
+    assert.deepEqual(parse('"New York" pizza'), [
+      { kind: 'phrase', occur: 'should', field: 'all', terms: ['new', 'york'] },
+      { kind: 'term', occur: 'should', field: 'all', term: 'pizza' },
+    ]);
+  });
+
+  it('a phrase of one word is just that word', () => {
+    assert.deepEqual(parse('"Dogs"'), [{ kind: 'term', occur: 'should', field: 'all', term: 'dog' }]);
+  });
+
+  it('an unterminated quote runs to the end of the query', () => {
+    assert.deepEqual(parse('cats "big red dog'), [
+      { kind: 'term', occur: 'should', field: 'all', term: 'cat' },
+      { kind: 'phrase', occur: 'should', field: 'all', terms: ['big', 'red', 'dog'] },
+    ]);
+  });
+
+  it('typographic quotes work like straight ones', () => {
+    assert.deepEqual(parse('“big dog”'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['big', 'dog'] }]);
+  });
+
+  it('an empty phrase is dropped', () => {
+    assert.deepEqual(parse('"" dog'), [{ kind: 'term', occur: 'should', field: 'all', term: 'dog' }]);
+  });
+
+  it('stop words stay in phrases', () => {
+    assert.deepEqual(parse('"to be or not to be"'), [
+      { kind: 'phrase', occur: 'should', field: 'all', terms: ['to', 'be', 'or', 'not', 'to', 'be'] },
+    ]);
+  });
+});
+
+describe('query language: -excluded and +required', () => {
+  it('-word excludes documents containing it; +word requires it', () => {
+    assert.deepEqual(parse('pizza -pineapple +cheese'), [
+      { kind: 'term', occur: 'should', field: 'all', term: 'pizza' },
+      { kind: 'term', occur: 'must_not', field: 'all', term: 'pineappl' },
+      { kind: 'term', occur: 'must', field: 'all', term: 'chees' },
+    ]);
+  });
+
+  it('signs apply to phrases and field terms too', () => {
+    assert.deepEqual(parse('-"hot dog" +title:guide'), [
+      { kind: 'phrase', occur: 'must_not', field: 'all', terms: ['hot', 'dog'] },
+      { kind: 'term', occur: 'must', field: 'title', term: 'guid' },
+    ]);
+  });
+
+  it('a sign alone, or inside a word, is not an operator', () => {
+    assert.deepEqual(parse('well-known - + dogs'), [
+      { kind: 'phrase', occur: 'should', field: 'all', terms: ['well', 'known'] },
+      { kind: 'term', occur: 'should', field: 'all', term: 'dog' },
+    ]);
+  });
+
+  it('only exclusions leave no positive clause (all documents minus those)', () => {
+    const clauses = parse('-spam -"junk mail"');
+    assert.ok(clauses.every((clause) => clause.occur === 'must_not'));
+    assert.equal(clauses.length, 2);
+  });
+});
+
+describe('query language: prefix*', () => {
+  it('a trailing star searches terms starting with the folded, unstemmed word', () => {
+    assert.deepEqual(parse('compu*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'compu' }]);
+    assert.deepEqual(parse('Élé*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'ele' }]);
+  });
+
+  it('a complete word with a star still finds its own stemmed form', () => {
+    // "computer" is indexed as "comput": the prefix is cut back to where word and stem agree.
+    assert.deepEqual(parse('computer*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'comput' }]);
+    assert.deepEqual(parse('happy*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'happ' }]);
+  });
+
+  it('a star alone is ignored, and extra stars are one', () => {
+    assert.deepEqual(parse('* dog**'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'dog' }]);
+  });
+
+  it('of a split word, the last part is the prefix', () => {
+    assert.deepEqual(parse('+e-ma*'), [
+      { kind: 'term', occur: 'must', field: 'all', term: 'e' },
+      { kind: 'prefix', occur: 'must', field: 'all', prefix: 'ma' },
+    ]);
+  });
+
+  it('signs and fields combine with prefixes', () => {
+    assert.deepEqual(parse('-title:draft*'), [{ kind: 'prefix', occur: 'must_not', field: 'title', prefix: 'draft' }]);
+  });
+});
+
+describe('query language: title: and text:', () => {
+  it('field:word looks only in that field; the name is case-insensitive', () => {
+    assert.deepEqual(parse('title:Dogs TEXT:cats'), [
+      { kind: 'term', occur: 'should', field: 'title', term: 'dog' },
+      { kind: 'term', occur: 'should', field: 'text', term: 'cat' },
+    ]);
+  });
+
+  it('field:"phrase" scopes a phrase', () => {
+    assert.deepEqual(parse('title:"user guide"'), [
+      { kind: 'phrase', occur: 'should', field: 'title', terms: ['user', 'guid'] },
+    ]);
+  });
+
+  it('an unknown field is plain text', () => {
+    assert.deepEqual(parse('author:smith'), [
+      { kind: 'phrase', occur: 'should', field: 'all', terms: ['author', 'smith'] },
+    ]);
+  });
+
+  it('a field name with nothing after it is a plain word', () => {
+    assert.deepEqual(parse('title: dogs'), [
+      { kind: 'term', occur: 'should', field: 'all', term: 'titl' },
+      { kind: 'term', occur: 'should', field: 'all', term: 'dog' },
+    ]);
+  });
+});
+
+describe('query language: match=all', () => {
+  it('makes every plain clause required and leaves exclusions alone', () => {
+    assert.deepEqual(parse('big "red dog" -cat col*', 'all'), [
+      { kind: 'term', occur: 'must', field: 'all', term: 'big' },
+      { kind: 'phrase', occur: 'must', field: 'all', terms: ['red', 'dog'] },
+      { kind: 'term', occur: 'must_not', field: 'all', term: 'cat' },
+      { kind: 'prefix', occur: 'must', field: 'all', prefix: 'col' },
+    ]);
+  });
+
+  it('collapses a word given both plainly and with +', () => {
+    assert.deepEqual(parse('dog +dog', 'all'), [{ kind: 'term', occur: 'must', field: 'all', term: 'dog' }]);
+  });
+});
+
+describe('query language: limits and robustness', () => {
+  it(`keeps at most ${MAX_QUERY_CLAUSES} clauses, in query order`, () => {
+    const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
+    const clauses = parse(words.join(' '));
+    assert.equal(clauses.length, MAX_QUERY_CLAUSES);
+    assert.deepEqual(clauses[0], { kind: 'term', occur: 'should', field: 'all', term: 'w0' });
+    assert.deepEqual(clauses.at(-1), { kind: 'term', occur: 'should', field: 'all', term: `w${MAX_QUERY_CLAUSES - 1}` });
+  });
+
+  it('never throws and always gives well-formed clauses (fuzz)', () => {
+    const pieces = ['"', '“', '”', '-', '+', ':', '*', ' ', ' ', '  ', 'title:', 'TEXT:', 'foo:', 'a', 'word', 'é',
+      'E\u0301', '東', '😀', '\ud800', '\udc00', "'", '’s', '--', '+-', 'x'.repeat(70), '\u0301', '\u3000', '\n', '…'];
+    const random = prng(99);
+    for (let run = 0; run < 5000; run++) {
+      let q = '';
+      const count = Math.floor(random() * 60);
+      for (let p = 0; p < count; p++) q += pieces[Math.floor(random() * pieces.length)];
+      for (const match of ['any', 'all'] as const) {
+        const clauses = parseQuery(q, match, english).clauses;
+        assert.ok(clauses.length <= MAX_QUERY_CLAUSES, q);
+        const keys = new Set(clauses.map((clause) => JSON.stringify(clause)));
+        assert.equal(keys.size, clauses.length, `duplicates in ${JSON.stringify(q)}`);
+        for (const clause of clauses) {
+          assert.ok(['should', 'must', 'must_not'].includes(clause.occur));
+          assert.ok(['all', 'title', 'text'].includes(clause.field));
+          if (match === 'all') assert.notEqual(clause.occur, 'should');
+          if (clause.kind === 'term') assert.ok(clause.term.length > 0);
+          else if (clause.kind === 'phrase') assert.ok(clause.terms.length >= 2 && clause.terms.every((t) => t.length > 0));
+          else assert.ok(clause.prefix.length > 0);
+        }
+      }
+    }
+  });
+});
+
+describe('queryTermMatcher', () => {
+  it('matches the terms of positive clauses, never excluded ones', () => {
+    const isMatch = queryTermMatcher(parseQuery('dogs "red fox" -cat +title:bird', 'any', english));
+    for (const term of ['dog', 'red', 'fox', 'bird']) assert.equal(isMatch(term), true, term);
+    for (const term of ['cat', 'dogg', 'do']) assert.equal(isMatch(term), false, term);
+  });
+
+  it('matches any term that starts with a positive prefix', () => {
+    const isMatch = queryTermMatcher(parseQuery('comp* -excl*', 'any', english));
+    assert.equal(isMatch('comput'), true);
+    assert.equal(isMatch('comp'), true);
+    assert.equal(isMatch('com'), false);
+    assert.equal(isMatch('exclud'), false);
+  });
+
+  it('matches nothing for a query with no positive clause', () => {
+    const isMatch = queryTermMatcher(parseQuery('-dog', 'any', english));
+    assert.equal(isMatch('dog'), false);
+  });
+
+  it('highlights what the analyzer produces from the text', () => {
+    const isMatch = queryTermMatcher(parseQuery('running', 'any', english));
+    const matched = english.tokenize('He runs; she ran; they were Running.').filter((token) => isMatch(token.term));
+    assert.deepEqual(matched.map((token) => token.term), ['run', 'run']);
+  });
+});

@@ -1,0 +1,46 @@
+// The analyzed form of a search query (SPEC §6) that the query parser produces and the
+// searcher executes: a flat list of clauses, each a term, a phrase or a prefix, with how it
+// must occur and which field it looks in.
+
+/** `should`: ranks and (with no `must`) matches; `must`: required (`+x`, match=all); `must_not`: excluded (`-x`). */
+export type Occur = 'should' | 'must' | 'must_not';
+
+/** Where a clause looks: both fields (default), or only `title:` / `text:`. */
+export type FieldScope = 'all' | 'title' | 'text';
+
+/** One analyzed (folded, stemmed) term. */
+export interface TermClause {
+  kind: 'term';
+  occur: Occur;
+  field: FieldScope;
+  term: string;
+}
+
+/** Analyzed terms at consecutive positions; always at least two. */
+export interface PhraseClause {
+  kind: 'phrase';
+  occur: Occur;
+  field: FieldScope;
+  terms: string[];
+}
+
+/** Terms starting with `prefix` (folded, unstemmed, at least one character). */
+export interface PrefixClause {
+  kind: 'prefix';
+  occur: Occur;
+  field: FieldScope;
+  prefix: string;
+}
+
+export type QueryClause = TermClause | PhraseClause | PrefixClause;
+
+/**
+ * A parsed query. With no positive clause (only `must_not`, or nothing at all) the searcher
+ * matches every document minus the exclusions.
+ */
+export interface AnalyzedQuery {
+  clauses: QueryClause[];
+}
+
+/** Clauses kept from one query; the rest of a longer query is ignored. */
+export const MAX_QUERY_CLAUSES = 64;

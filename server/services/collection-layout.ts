@@ -1,0 +1,74 @@
+// Where a collection keeps its files, and how they are named:
+//   <dataDir>/collections/<name>/collection.json   name, language, created_at
+//   …/manifest.json                                which segments and deletes are live
+//   …/seg-<n>.fseg                                 immutable segments
+//   …/seg-<n>.del-<manifest generation>           roaring deletes bitmap of segment n
+//   …/wal/wal-<generation>.log                     write-ahead log
+// Also: removing index files the manifest no longer references, and bytes on disk.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { ATOMIC_TEMP_PREFIX } from '../../storage/index.ts';
+
+export const COLLECTIONS_DIR_NAME = 'collections';
+export const COLLECTION_CONFIG_FILE = 'collection.json';
+export const WAL_DIR_NAME = 'wal';
+/** Prefixes of collection directories being created or deleted (never loaded; cleaned up). */
+export const CREATING_PREFIX = '.creating-';
+export const DELETING_PREFIX = '.deleting-';
+
+const SEGMENT_SUFFIX = '.fseg';
+const SEGMENT_FILE_PATTERN = /^seg-\d+\.fseg$/;
+const DELETES_FILE_PATTERN = /^seg-\d+\.del-\d+$/;
+
+export function segmentFileName(segmentNumber: number): string {
+  return `seg-${segmentNumber}${SEGMENT_SUFFIX}`;
+}
+
+/** Deletes bitmap of segment `segmentName` as committed by manifest generation `generation`. */
+export function deletesFileName(segmentName: string, generation: number): string {
+  const base = segmentName.endsWith(SEGMENT_SUFFIX) ? segmentName.slice(0, -SEGMENT_SUFFIX.length) : segmentName;
+  return `${base}.del-${generation}`;
+}
+
+/** Segment and deletes files (and atomic-write temporaries) that a collection directory may hold. */
+export function isIndexFileName(name: string): boolean {
+  return SEGMENT_FILE_PATTERN.test(name) || DELETES_FILE_PATTERN.test(name) || name.startsWith(ATOMIC_TEMP_PREFIX);
+}
+
+/** Deletes index files in `dir` that are not in `referenced` (leftovers of a crash); returns them. */
+export function removeUnreferencedFiles(dir: string, referenced: ReadonlySet<string>): string[] {
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    if (!isIndexFileName(name) || referenced.has(name)) continue;
+    fs.rmSync(path.join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Bytes of the regular files in `dir` and its subdirectories. */
+export function directorySizeBytes(dir: string): number {
+  let total = 0;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  for (const entry of entries) {
+    const entryPath = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      total += directorySizeBytes(entryPath);
+    } else if (entry.isFile()) {
+      try {
+        total += fs.statSync(entryPath).size;
+      } catch (error) {
+        // A file removed between listing and stat (a refresh cleaning up) counts as gone.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+  }
+  return total;
+}

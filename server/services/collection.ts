@@ -1,0 +1,318 @@
+// One collection: an independent index with its write-ahead log, pending writes, committed
+// segments and background refresh and merge. The heart of durability:
+//  - a write is validated, encoded as ONE WAL record, appended and applied to the pending
+//    buffer in the same synchronous step, and acknowledged once the append is fsynced;
+//  - a refresh rotates the WAL and takes the pending buffer in one synchronous step, so the
+//    buffer holds exactly the records of the generations before the rotation; it commits them
+//    as a new segment (manifest last), swaps the snapshot, then drops the old WAL files;
+//  - after a refresh, the merge policy may merge segments the same way.
+// Refreshes and merges of one collection never overlap (they run one after the other).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { Analyzer, searchSegments } from '../../engine/index.ts';
+import type { IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
+import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
+import { FolioError } from '../errors.ts';
+import { readCollectionConfig } from './collection-config.ts';
+import type { CollectionConfig } from './collection-config.ts';
+import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles } from './collection-layout.ts';
+import type {
+  Collection,
+  CollectionInfo,
+  DocumentInput,
+  DocumentPatch,
+  DocumentSummary,
+  StoredDocumentView,
+  WriteOptions,
+} from './collection-types.ts';
+import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './document-model.ts';
+import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
+import { commitMerge, commitRefresh } from './index-commit.ts';
+import type { CommitResult } from './index-commit.ts';
+import { DEFAULT_MERGE_POLICY, selectMerge } from './merge-policy.ts';
+import type { MergePolicyOptions } from './merge-policy.ts';
+import { PendingWrites } from './pending-writes.ts';
+import type { PendingChange, ReplacedEntry } from './pending-writes.ts';
+import { SegmentSet, emptyManifest } from './segment-set.ts';
+import { RefreshScheduler } from './refresh-scheduler.ts';
+import type { RefreshOutcome } from './refresh-scheduler.ts';
+import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
+import type { WalRecord } from './wal-records.ts';
+
+/** SPEC: a write is searchable within 1 s; the background refresh runs this soon after one. */
+export const DEFAULT_REFRESH_INTERVAL_MS = 500;
+/** Merges run back to back after one refresh at most this many times. */
+const MAX_MERGES_PER_REFRESH = 4;
+
+export interface CollectionOptions {
+  /** Delay between a write and the background refresh that makes it searchable. */
+  refreshIntervalMs: number;
+  mergePolicy: MergePolicyOptions;
+  /** Told about failures of background refreshes and merges (they are retried). */
+  onBackgroundError: (error: unknown) => void;
+}
+
+export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.freeze({
+  refreshIntervalMs: DEFAULT_REFRESH_INTERVAL_MS,
+  mergePolicy: DEFAULT_MERGE_POLICY,
+  onBackgroundError: () => {},
+});
+
+/** What one applied write changed in the pending buffer, to undo it if its append fails. */
+interface AppliedWrite {
+  seq: number;
+  replaced: { entry: ReplacedEntry; wasLive: boolean; isLive: boolean }[];
+}
+
+export class FolioCollection implements Collection {
+  readonly name: string;
+  readonly language: string;
+  readonly createdAt: string;
+  readonly dir: string;
+  private readonly analyzer: Analyzer;
+  private readonly wal: WriteAheadLog;
+  private readonly options: CollectionOptions;
+  private readonly pending = new PendingWrites();
+  private readonly scheduler: RefreshScheduler;
+  private snapshot: SegmentSet;
+  /** Live documents, acknowledged pending writes included. */
+  private documents: number;
+  /** Sequence number of the last applied write. */
+  private writeSeq = 0;
+  private closed = false;
+
+  private constructor(dir: string, config: CollectionConfig, snapshot: SegmentSet, wal: WriteAheadLog, options: CollectionOptions) {
+    this.dir = dir;
+    this.name = config.name;
+    this.language = config.language;
+    this.createdAt = config.created_at;
+    this.analyzer = Analyzer.for(config.language);
+    this.snapshot = snapshot;
+    this.documents = snapshot.liveCount;
+    this.wal = wal;
+    this.options = options;
+    this.scheduler = new RefreshScheduler({
+      intervalMs: options.refreshIntervalMs,
+      refresh: () => this.refreshOnce(),
+      onError: options.onBackgroundError,
+    });
+  }
+
+  /**
+   * Opens the collection in `dir`: reads the manifest and segments, removes files it does not
+   * reference (a crash mid-refresh), replays the WAL into the pending buffer, and schedules a
+   * refresh for what it replayed.
+   */
+  static open(dir: string, options: Partial<CollectionOptions> = {}): FolioCollection {
+    const settings: CollectionOptions = { ...DEFAULT_COLLECTION_OPTIONS, ...options };
+    const config = readCollectionConfig(dir);
+    const manifest = readManifest(dir) ?? emptyManifest();
+    const snapshot = SegmentSet.load(dir, manifest);
+    let wal: WriteAheadLog | null = null;
+    try {
+      const referenced = new Set<string>();
+      for (const segment of manifest.segments) {
+        referenced.add(segment.name);
+        if (segment.deletes !== null) referenced.add(segment.deletes);
+      }
+      removeUnreferencedFiles(dir, referenced);
+      const walDir = path.join(dir, WAL_DIR_NAME);
+      const records = WriteAheadLog.replay(walDir, manifest.walGeneration);
+      wal = WriteAheadLog.open(walDir, manifest.walGeneration);
+      wal.removeBefore(manifest.walGeneration);
+      const collection = new FolioCollection(dir, config, snapshot, wal, settings);
+      for (const bytes of records) {
+        let record: WalRecord;
+        try {
+          record = decodeWalRecord(bytes);
+        } catch (error) {
+          if (error instanceof InvalidWalRecordError) throw new CorruptFileError(walDir, error.message);
+          throw error;
+        }
+        collection.apply(record);
+      }
+      if (collection.pending.size > 0) collection.scheduler.schedule();
+      return collection;
+    } catch (error) {
+      snapshot.closeAll();
+      void wal?.close();
+      throw error;
+    }
+  }
+
+  info(): CollectionInfo {
+    return {
+      name: this.name,
+      language: this.language,
+      created_at: this.createdAt,
+      documents: this.documents,
+      size_bytes: directorySizeBytes(this.dir),
+      segments: this.snapshot.segments.length,
+    };
+  }
+
+  async upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]> {
+    this.assertOpen();
+    validateDocumentInputs(documents);
+    const indexedAt = new Date().toISOString();
+    return this.upsertIndexed(
+      documents.map((input) => buildIndexDocument(input, indexedAt)),
+      options,
+    );
+  }
+
+  /** Upserts documents the server built itself (extracted files); they must be valid. */
+  async upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<DocumentSummary[]> {
+    this.assertOpen();
+    const badId = docs.find((doc) => !isValidDocumentId(doc.id));
+    if (badId !== undefined) throw new FolioError('validation_failed', `invalid document id '${String(badId.id)}'`);
+    await this.write({ op: 'upsert', docs }, options);
+    return docs.map(toSummary);
+  }
+
+  async patch(id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary> {
+    this.assertOpen();
+    validateDocumentPatch(patch);
+    const updated = applyPatch(this.lookup(id) ?? this.notFound(id), patch, new Date().toISOString());
+    await this.write({ op: 'upsert', docs: [updated] }, options);
+    return toSummary(updated);
+  }
+
+  async deleteDocument(id: string, options: WriteOptions): Promise<void> {
+    this.assertOpen();
+    if (this.lookup(id) === null) this.notFound(id);
+    await this.write({ op: 'delete', ids: [id] }, options);
+  }
+
+  getDocument(id: string): StoredDocumentView {
+    this.assertOpen();
+    return toStoredView(this.lookup(id) ?? this.notFound(id));
+  }
+
+  async refresh(): Promise<void> {
+    this.assertOpen();
+    await this.scheduler.runNow();
+  }
+
+  async search(request: SearchRequest): Promise<SearchResult> {
+    this.assertOpen();
+    return searchSegments(this.snapshot.views, this.analyzer, request);
+  }
+
+  /** Segments of the current snapshot (for tests and stats). */
+  segmentNames(): string[] {
+    return this.snapshot.segments.map((segment) => segment.meta.name);
+  }
+
+  /** Stops timers, waits for a running refresh and for queued WAL syncs, closes files. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.scheduler.stop(new FolioError('collection_not_found', `collection '${this.name}' does not exist`));
+    await this.wal.close();
+    this.snapshot.closeAll();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new FolioError('collection_not_found', `collection '${this.name}' does not exist`);
+  }
+
+  private notFound(id: string): never {
+    throw new FolioError('document_not_found', `document '${id}' does not exist in collection '${this.name}'`);
+  }
+
+  /** Realtime view of `id`: pending writes first, then the committed segments. */
+  private lookup(id: string): IndexDocument | null {
+    const change = this.pending.lookup(id);
+    return change !== undefined ? change : this.snapshot.document(id);
+  }
+
+  private isLive(id: string): boolean {
+    const change = this.pending.lookup(id);
+    return change !== undefined ? change !== null : this.snapshot.has(id);
+  }
+
+  /**
+   * Appends the record to the WAL and applies it to the pending buffer in the same
+   * synchronous step; resolves once the append is durable (and searchable, if asked).
+   */
+  private async write(record: WalRecord, options: WriteOptions): Promise<void> {
+    const bytes = encodeWalRecord(record);
+    const durable = this.wal.append(bytes);
+    const applied = this.apply(record);
+    this.scheduler.schedule();
+    try {
+      await durable;
+    } catch (error) {
+      this.undo(applied);
+      throw error;
+    }
+    if (options.waitForRefresh) await this.scheduler.waitFor(applied.seq);
+  }
+
+  private apply(record: WalRecord): AppliedWrite {
+    const seq = ++this.writeSeq;
+    const changes: [string, PendingChange][] =
+      record.op === 'upsert' ? record.docs.map((doc) => [doc.id, doc]) : record.ids.map((id) => [id, null]);
+    const replaced: AppliedWrite['replaced'] = [];
+    for (const [id, change] of changes) {
+      const wasLive = this.isLive(id);
+      const isLive = change !== null;
+      replaced.push({ entry: this.pending.set(id, change, seq), wasLive, isLive });
+      this.documents += Number(isLive) - Number(wasLive);
+    }
+    return { seq, replaced };
+  }
+
+  /** Takes back a write whose append failed, where no later write or refresh has taken it. */
+  private undo(applied: AppliedWrite): void {
+    for (let i = applied.replaced.length - 1; i >= 0; i--) {
+      const { entry, wasLive, isLive } = applied.replaced[i];
+      if (this.pending.undo(entry)) this.documents += Number(wasLive) - Number(isLive);
+    }
+  }
+
+  /** One refresh, run by the scheduler (never two at once); merges follow as its follow-up. */
+  private async refreshOnce(): Promise<RefreshOutcome> {
+    const covered = this.writeSeq;
+    if (this.pending.size === 0) return { covered, followUp: null };
+    const walGeneration = this.wal.rotate();
+    const changes = this.pending.take();
+    let result: CommitResult;
+    try {
+      result = commitRefresh(this.dir, this.analyzer, this.snapshot, changes, walGeneration);
+    } catch (error) {
+      this.pending.restoreTaken();
+      throw error;
+    }
+    this.install(result);
+    this.pending.commitTaken();
+    this.wal.removeBefore(walGeneration);
+    return { covered, followUp: () => this.mergeWhileNeeded() };
+  }
+
+  private async mergeWhileNeeded(): Promise<void> {
+    for (let round = 0; round < MAX_MERGES_PER_REFRESH && !this.closed; round++) {
+      const selection = selectMerge(this.snapshot.manifest.segments, this.options.mergePolicy);
+      if (selection === null) return;
+      this.install(commitMerge(this.dir, this.analyzer, this.snapshot, selection.segments));
+      // Let requests run between merges.
+      if (round + 1 < MAX_MERGES_PER_REFRESH) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Swaps in a committed snapshot, then removes what it no longer uses. */
+  private install(result: CommitResult): void {
+    this.snapshot = result.snapshot;
+    for (const segment of result.retired) segment.reader.close();
+    for (const name of result.obsoleteFiles) {
+      try {
+        fs.rmSync(path.join(this.dir, name), { force: true });
+      } catch (error) {
+        // A leftover is removed at the next open; the commit itself stands.
+        this.options.onBackgroundError(error);
+      }
+    }
+  }
+}

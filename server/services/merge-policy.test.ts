@@ -1,0 +1,89 @@
+// Tests for the merge policy: delete-heavy segments are rewritten, the segment count stays
+// within budget under a long stream of small refreshes, and the bytes rewritten stay within
+// a logarithmic factor of the bytes written (no ever-growing segment rewritten each time).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { selectMerge, segmentBudget, liveBytes, SEGMENTS_PER_TIER, FLOOR_SEGMENT_BYTES } from './merge-policy.ts';
+import type { MergeCandidate } from './merge-policy.ts';
+
+const segment = (name: string, byteLength: number, docCount = 100, deletedCount = 0): MergeCandidate => ({
+  name,
+  byteLength,
+  docCount,
+  deletedCount,
+});
+
+test('few healthy segments need no merge', () => {
+  assert.equal(selectMerge([]), null);
+  const segments = Array.from({ length: SEGMENTS_PER_TIER }, (_, i) => segment(`s${i}`, 1000));
+  assert.equal(selectMerge(segments), null);
+});
+
+test('a segment with more than 30% deleted documents is merged on its own', () => {
+  const segments = [segment('a', 5000, 100, 10), segment('b', 5000, 100, 31), segment('c', 5000, 100, 60)];
+  assert.deepEqual(selectMerge(segments), { segments: ['c'], reason: 'deletes' });
+  assert.equal(selectMerge([segment('a', 5000, 100, 30)]), null, '30% exactly is still fine');
+});
+
+test('too many segments: the small similar ones are merged, not the big one', () => {
+  const big = segment('big', 4 * FLOOR_SEGMENT_BYTES);
+  const small = Array.from({ length: SEGMENTS_PER_TIER }, (_, i) => segment(`small${i}`, 2000));
+  const selection = selectMerge([big, ...small]);
+  assert.ok(selection);
+  assert.equal(selection.reason, 'segment_count');
+  assert.ok(!selection.segments.includes('big'));
+  assert.ok(selection.segments.length >= 2);
+});
+
+test('the budget grows with the index size, never below one tier', () => {
+  assert.equal(segmentBudget(0), SEGMENTS_PER_TIER);
+  assert.equal(segmentBudget(3 * FLOOR_SEGMENT_BYTES), SEGMENTS_PER_TIER);
+  assert.ok(segmentBudget(10_000 * FLOOR_SEGMENT_BYTES) > SEGMENTS_PER_TIER);
+  assert.ok(segmentBudget(10_000 * FLOOR_SEGMENT_BYTES) < 40);
+});
+
+/** Plays a stream of refreshes through the policy, merging as a collection would. */
+function simulate(refreshes: number, bytesPerRefresh: number): { maxSegments: number; maxBudget: number; amplification: number } {
+  let segments: MergeCandidate[] = [];
+  let next = 0;
+  let written = 0;
+  let rewritten = 0;
+  let maxSegments = 0;
+  let maxBudget = 0;
+  for (let r = 0; r < refreshes; r++) {
+    segments.push(segment(`seg-${next++}`, bytesPerRefresh, 10));
+    written += bytesPerRefresh;
+    for (let selection = selectMerge(segments); selection !== null; selection = selectMerge(segments)) {
+      const chosen = segments.filter((s) => selection.segments.includes(s.name));
+      const bytes = chosen.reduce((sum, s) => sum + liveBytes(s), 0);
+      const docs = chosen.reduce((sum, s) => sum + s.docCount - s.deletedCount, 0);
+      rewritten += bytes;
+      segments = segments.filter((s) => !selection.segments.includes(s.name));
+      segments.push(segment(`seg-${next++}`, bytes, docs));
+    }
+    const total = segments.reduce((sum, s) => sum + s.byteLength, 0);
+    maxSegments = Math.max(maxSegments, segments.length);
+    maxBudget = Math.max(maxBudget, segmentBudget(total));
+    assert.ok(segments.length <= segmentBudget(total), `refresh ${r}: ${segments.length} segments`);
+  }
+  return { maxSegments, maxBudget, amplification: rewritten / written };
+}
+
+test('a long stream of tiny refreshes keeps about 8 segments at a bounded cost', () => {
+  const refreshes = 5000;
+  const bytesPerRefresh = 4096;
+  const { maxSegments, amplification } = simulate(refreshes, bytesPerRefresh);
+  // 20 MB in all: one tier of eight plus a couple of floor-sized extras.
+  assert.ok(maxSegments <= SEGMENTS_PER_TIER + 2, `max ${maxSegments}`);
+  assert.ok(simulate(1000, bytesPerRefresh).maxSegments <= SEGMENTS_PER_TIER);
+  // Below the floor size segments are cheap to rewrite; the work per refresh stays bounded.
+  const rewrittenPerRefresh = amplification * bytesPerRefresh;
+  assert.ok(rewrittenPerRefresh < FLOOR_SEGMENT_BYTES / 2, `${rewrittenPerRefresh} bytes merged per refresh`);
+});
+
+test('a large index stays within its budget with logarithmic write amplification', () => {
+  const { maxSegments, maxBudget, amplification } = simulate(3000, 2 * FLOOR_SEGMENT_BYTES);
+  assert.ok(maxSegments <= maxBudget);
+  assert.ok(maxSegments < 40, `max ${maxSegments}`);
+  assert.ok(amplification < 6, `each byte rewritten ${amplification.toFixed(2)} times`);
+});

@@ -1,0 +1,115 @@
+// The merge policy: which segments of a collection to merge next, as a pure function of their
+// sizes and delete counts. Tiered, in the manner of Lucene's TieredMergePolicy:
+//  - a segment with more than DELETES_MERGE_RATIO of its documents deleted is rewritten to
+//    reclaim the space (the most delete-heavy first);
+//  - when there are more segments than the budget allows, the group of up to
+//    MAX_MERGE_AT_ONCE similarly sized segments that is cheapest to merge is merged.
+// Sizes below FLOOR_SEGMENT_BYTES count as the floor, so a stream of tiny refreshes is merged
+// in groups instead of one ever-growing segment being rewritten each time. The budget grows
+// with the logarithm of the index size, so each document is rewritten O(log n) times.
+
+/** What the policy needs to know about a segment. */
+export interface MergeCandidate {
+  name: string;
+  docCount: number;
+  deletedCount: number;
+  byteLength: number;
+}
+
+export interface MergeSelection {
+  /** Names of the segments to merge into one. */
+  segments: string[];
+  reason: 'deletes' | 'segment_count';
+}
+
+export interface MergePolicyOptions {
+  /** Segments allowed per size tier, and the least number of segments ever allowed. Default 8. */
+  segmentsPerTier: number;
+  /** Most segments merged at once. Default 8. */
+  maxMergeAtOnce: number;
+  /** Segments smaller than this count as this big. Default 1 MiB. */
+  floorSegmentBytes: number;
+  /** A segment with more than this share of deleted documents is rewritten. Default 0.3. */
+  deletesMergeRatio: number;
+}
+
+export const SEGMENTS_PER_TIER = 8;
+export const MAX_MERGE_AT_ONCE = 8;
+export const FLOOR_SEGMENT_BYTES = 1024 * 1024;
+export const DELETES_MERGE_RATIO = 0.3;
+/** Exponent that makes the policy prefer smaller merges among equally balanced ones. */
+const SIZE_PREFERENCE_EXPONENT = 0.05;
+
+export const DEFAULT_MERGE_POLICY: Readonly<MergePolicyOptions> = Object.freeze({
+  segmentsPerTier: SEGMENTS_PER_TIER,
+  maxMergeAtOnce: MAX_MERGE_AT_ONCE,
+  floorSegmentBytes: FLOOR_SEGMENT_BYTES,
+  deletesMergeRatio: DELETES_MERGE_RATIO,
+});
+
+function deletedRatio(segment: MergeCandidate): number {
+  return segment.docCount === 0 ? 1 : segment.deletedCount / segment.docCount;
+}
+
+/** Bytes the segment's live documents take, estimated from its share of deletes. */
+export function liveBytes(segment: MergeCandidate): number {
+  return segment.byteLength * (1 - deletedRatio(segment));
+}
+
+/**
+ * How many segments an index of `totalBytes` may have: `segmentsPerTier` per size tier,
+ * tiers growing by `maxMergeAtOnce` from the floor size; never fewer than `segmentsPerTier`.
+ */
+export function segmentBudget(totalBytes: number, options: MergePolicyOptions = DEFAULT_MERGE_POLICY): number {
+  let allowed = 0;
+  let levelSize = options.floorSegmentBytes;
+  let bytesLeft = totalBytes;
+  for (;;) {
+    const atThisLevel = bytesLeft / levelSize;
+    if (atThisLevel < options.segmentsPerTier) {
+      allowed += Math.ceil(atThisLevel);
+      break;
+    }
+    allowed += options.segmentsPerTier;
+    bytesLeft -= options.segmentsPerTier * levelSize;
+    levelSize *= options.maxMergeAtOnce;
+  }
+  return Math.max(allowed, options.segmentsPerTier);
+}
+
+/** The next merge to run, or null when the segments are fine as they are. */
+export function selectMerge(
+  segments: readonly MergeCandidate[],
+  options: MergePolicyOptions = DEFAULT_MERGE_POLICY,
+): MergeSelection | null {
+  const deleteHeavy = segments
+    .filter((segment) => deletedRatio(segment) > options.deletesMergeRatio)
+    .sort((a, b) => deletedRatio(b) - deletedRatio(a));
+  if (deleteHeavy.length > 0) return { segments: [deleteHeavy[0].name], reason: 'deletes' };
+
+  const effectiveSize = (segment: MergeCandidate): number => Math.max(liveBytes(segment), options.floorSegmentBytes);
+  const totalBytes = segments.reduce((sum, segment) => sum + liveBytes(segment), 0);
+  if (segments.length <= segmentBudget(totalBytes, options)) return null;
+
+  // Equal effective sizes (all below the floor) fall back to real sizes, smallest first.
+  const sorted = [...segments].sort((a, b) => effectiveSize(a) - effectiveSize(b) || liveBytes(a) - liveBytes(b));
+  const width = Math.min(options.maxMergeAtOnce, sorted.length);
+  let best: { start: number; score: number } | null = null;
+  for (let start = 0; start + width <= sorted.length; start++) {
+    let sum = 0;
+    let largest = 0;
+    for (let i = start; i < start + width; i++) {
+      const size = effectiveSize(sorted[i]);
+      sum += size;
+      largest = Math.max(largest, size);
+    }
+    // Skew: how much of the merge is its largest input (1/width is ideal: equal sizes).
+    const score = (largest / sum) * Math.pow(sum, SIZE_PREFERENCE_EXPONENT);
+    if (best === null || score < best.score) best = { start, score };
+  }
+  if (best === null || width < 2) return null;
+  return {
+    segments: sorted.slice(best.start, best.start + width).map((segment) => segment.name),
+    reason: 'segment_count',
+  };
+}

@@ -1,0 +1,71 @@
+// Tests for the pending-writes buffer: last write wins, the taken buffer stays readable during
+// a refresh, a failed refresh puts changes back under newer ones, failed writes are undone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { IndexDocument } from '../../engine/document.ts';
+import { PendingWrites } from './pending-writes.ts';
+
+const doc = (id: string, text: string): IndexDocument => ({
+  id,
+  title: null,
+  text,
+  pages: null,
+  metadata: {},
+  format: 'text',
+  bytes: 0,
+  indexedAt: '2024-01-01T00:00:00.000Z',
+});
+
+test('the last write of an id wins; deletes are null', () => {
+  const pending = new PendingWrites();
+  pending.set('a', doc('a', 'one'), 1);
+  pending.set('a', doc('a', 'two'), 2);
+  pending.set('b', null, 3);
+  assert.equal(pending.lookup('a')?.text, 'two');
+  assert.equal(pending.lookup('b'), null);
+  assert.equal(pending.lookup('c'), undefined);
+  assert.equal(pending.size, 2);
+});
+
+test('a taken buffer stays readable until committed', () => {
+  const pending = new PendingWrites();
+  pending.set('a', doc('a', 'taken'), 1);
+  const taken = pending.take();
+  assert.deepEqual([...taken.keys()], ['a']);
+  assert.equal(pending.size, 0);
+  assert.equal(pending.lookup('a')?.text, 'taken');
+  pending.set('a', doc('a', 'newer'), 2);
+  assert.equal(pending.lookup('a')?.text, 'newer');
+  assert.throws(() => pending.take(), /already/);
+  pending.commitTaken();
+  assert.equal(pending.lookup('a')?.text, 'newer');
+});
+
+test('a failed refresh restores changes under newer ones', () => {
+  const pending = new PendingWrites();
+  pending.set('a', doc('a', 'old-a'), 1);
+  pending.set('b', doc('b', 'old-b'), 2);
+  pending.take();
+  pending.set('a', null, 3);
+  pending.restoreTaken();
+  assert.equal(pending.lookup('a'), null, 'the newer delete wins');
+  assert.equal(pending.lookup('b')?.text, 'old-b');
+  assert.equal(pending.size, 2);
+});
+
+test('undo restores the previous change only if nothing replaced it', () => {
+  const pending = new PendingWrites();
+  pending.set('a', doc('a', 'first'), 1);
+  const second = pending.set('a', doc('a', 'second'), 2);
+  assert.ok(pending.undo(second));
+  assert.equal(pending.lookup('a')?.text, 'first');
+
+  const third = pending.set('a', doc('a', 'third'), 3);
+  pending.set('a', doc('a', 'fourth'), 4);
+  assert.ok(!pending.undo(third), 'a later write replaced it');
+  assert.equal(pending.lookup('a')?.text, 'fourth');
+
+  const fresh = pending.set('z', doc('z', 'new'), 5);
+  assert.ok(pending.undo(fresh));
+  assert.equal(pending.lookup('z'), undefined);
+});

@@ -1,0 +1,23 @@
+// Tests for the CRC-32 implementation against published check values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { crc32 } from './crc32.ts';
+
+const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+test('crc32 matches the standard check value', () => {
+  assert.equal(crc32(ascii('123456789')), 0xcbf43926);
+});
+
+test('crc32 of known strings', () => {
+  assert.equal(crc32(new Uint8Array(0)), 0);
+  assert.equal(crc32(ascii('a')), 0xe8b7be43);
+  assert.equal(crc32(ascii('The quick brown fox jumps over the lazy dog')), 0x414fa339);
+  assert.equal(crc32(new Uint8Array(32)), 0x190a55ad);
+});
+
+test('crc32 continues across chunks with a seed', () => {
+  const whole = ascii('hello, write-ahead world');
+  const split = 7;
+  assert.equal(crc32(whole.subarray(split), crc32(whole.subarray(0, split))), crc32(whole));
+});
