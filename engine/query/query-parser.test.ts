@@ -40,9 +40,17 @@ describe('query language: words', () => {
     assert.deepEqual(parse(' \t\n '), []);
   });
 
-  it('a word the analyzer splits becomes a phrase of its parts', () => {
-    assert.deepEqual(parse('e-mail'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['e', 'mail'] }]);
+  it('a word split at separators gives a clause per part; touching parts stay a phrase', () => {
+    assert.deepEqual(parse('e-mail'), [
+      { kind: 'term', occur: 'should', field: 'all', term: 'e' },
+      { kind: 'term', occur: 'should', field: 'all', term: 'mail' },
+    ]);
+    assert.deepEqual(parse('+IL-6'), [
+      { kind: 'term', occur: 'must', field: 'all', term: 'il' },
+      { kind: 'term', occur: 'must', field: 'all', term: '6' },
+    ]);
     assert.deepEqual(parse('東京'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['東', '京'] }]);
+    assert.deepEqual(parse('-e-mail'), [{ kind: 'phrase', occur: 'must_not', field: 'all', terms: ['e', 'mail'] }]);
   });
 
   it('a word with no letters or digits is dropped', () => {
@@ -110,7 +118,8 @@ describe('query language: -excluded and +required', () => {
 
   it('a sign alone, or inside a word, is not an operator', () => {
     assert.deepEqual(parse('well-known - + dogs'), [
-      { kind: 'phrase', occur: 'should', field: 'all', terms: ['well', 'known'] },
+      { kind: 'term', occur: 'should', field: 'all', term: 'well' },
+      { kind: 'term', occur: 'should', field: 'all', term: 'known' },
       { kind: 'term', occur: 'should', field: 'all', term: 'dog' },
     ]);
   });
@@ -166,7 +175,8 @@ describe('query language: title: and text:', () => {
 
   it('an unknown field is plain text', () => {
     assert.deepEqual(parse('author:smith'), [
-      { kind: 'phrase', occur: 'should', field: 'all', terms: ['author', 'smith'] },
+      { kind: 'term', occur: 'should', field: 'all', term: 'author' },
+      { kind: 'term', occur: 'should', field: 'all', term: 'smith' },
     ]);
   });
 

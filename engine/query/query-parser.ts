@@ -1,8 +1,11 @@
 // Turns query text (SPEC §6) into an AnalyzedQuery: lexes it into parts (query-lexer.ts),
 // runs each through the collection's analyzer, and applies the match mode. Never throws.
 //
-// - A word gives a term clause; a word the analyzer splits ("e-mail", "東京") gives a phrase of
-//   its terms; a word with no terms ("--", "…") is dropped.
+// - A word gives a term clause; a word with no terms ("--", "…") is dropped. A word the
+//   analyzer splits at separators ("e-mail", "IL-6") gives a clause per part, as Lucene's and
+//   Elasticsearch's query parsers do by default; parts that touch with no separator between
+//   them (ideographs: "東京") stay together as a phrase. Excluding a split word ("-e-mail")
+//   excludes the phrase of its parts, not each part.
 // - A phrase gives a phrase clause, or a term clause when it has a single term.
 // - `prefix*` gives a prefix clause on the folded, unstemmed word. Because indexed terms are
 //   stemmed, the prefix is cut back to where the word and its stem agree, so a complete word
@@ -76,6 +79,24 @@ function addPrefixPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer
   list.addPrefix(occur, part.field, prefix.length > 0 ? prefix : folded);
 }
 
+/** A plain word: one clause per run of touching tokens (see the top of this file). */
+function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer): void {
+  const tokens = analyzer.tokenize(part.text);
+  if (part.quoted || occur === 'must_not') {
+    list.addTerms(occur, part.field, tokens.map((token) => token.term));
+    return;
+  }
+  let run: string[] = [];
+  tokens.forEach((token, i) => {
+    if (i > 0 && token.start !== tokens[i - 1].end) {
+      list.addTerms(occur, part.field, run);
+      run = [];
+    }
+    run.push(token.term);
+  });
+  list.addTerms(occur, part.field, run);
+}
+
 /** Parses and analyzes query text `q` for a collection analyzed by `analyzer`. */
 export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer): AnalyzedQuery {
   const list = new ClauseList();
@@ -83,7 +104,7 @@ export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer)
     if (list.full) break;
     const occur: Occur = match === 'all' && part.occur === 'should' ? 'must' : part.occur;
     if (part.prefix) addPrefixPart(list, part, occur, analyzer);
-    else list.addTerms(occur, part.field, analyzer.analyzeWord(part.text));
+    else addWordPart(list, part, occur, analyzer);
   }
   return { clauses: list.clauses };
 }

@@ -40,7 +40,7 @@ test('waitFor resolves once a refresh covers the write', async () => {
   const started = Date.now();
   await scheduler.waitFor(3);
   const waited = Date.now() - started;
-  assert.ok(waited >= 15 && waited < 1000, `waited ${waited} ms for the timer`);
+  assert.ok(waited >= 15, `waited ${waited} ms for the timer, not less`);
   await scheduler.waitFor(2); // already covered: immediate
   await scheduler.stop(new Error('stopped'));
 });

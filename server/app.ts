@@ -1,0 +1,104 @@
+// Builds the Fastify application: opens the collection registry and decorates it as
+// `app.collections`, registers the error handler, authentication, the OpenAPI generator and
+// every route folder, and closes the registry (flushing pending writes) when the app closes.
+// It does not listen: server/index.ts does, and tests may call `inject` or `listen` on it.
+
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Settings } from 'typebox/system';
+import authPlugin from './plugins/auth.ts';
+import errorHandlerPlugin, { handleError } from './plugins/error-handler.ts';
+import openApiPlugin from './plugins/openapi.ts';
+import collectionRoutes from './routes/collections/index.ts';
+import documentRoutes from './routes/documents/index.ts';
+import healthRoutes from './routes/health/index.ts';
+import searchRoutes from './routes/search/index.ts';
+import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from './schemas/limits.ts';
+import { requestValidatorCompiler } from './schemas/request-validator.ts';
+import { openCollectionRegistry } from './services/collection-registry.ts';
+import type { CollectionRegistry } from './services/collection-types.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every collection of this server (server/services/collection-registry.ts). */
+    collections: CollectionRegistry;
+  }
+}
+
+/** Request properties that could carry a credential: never written to the log. */
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
+
+export interface LoggerOptions {
+  /** pino level: fatal, error, warn, info, debug, trace or silent. Default info. */
+  level?: string;
+  /** Where log lines go (default standard output); tests capture them here. */
+  stream?: { write(line: string): void };
+}
+
+export interface BuildAppOptions {
+  /** Directory holding every collection (created if missing). */
+  dataDir: string;
+  /** The master key; the only credential for now (SPEC §1). */
+  masterKey: string;
+  /** false (default) for no logging, true for info-level logs, or options. */
+  logger?: boolean | LoggerOptions;
+  /** How often buffered writes become searchable; the registry's default (≤ 1 s) otherwise. */
+  refreshIntervalMs?: number;
+}
+
+function loggerConfig(logger: BuildAppOptions['logger']) {
+  if (logger === undefined || logger === false) return false;
+  const options = logger === true ? {} : logger;
+  return {
+    level: options.level ?? 'info',
+    ...(options.stream !== undefined && { stream: options.stream }),
+    redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+  };
+}
+
+/** Like Fastify's JSON parser, but an empty body means "no body" (e.g. `POST …/refresh`). */
+function tolerantJsonParser(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  return (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
+    if (body.length === 0) return done(null, undefined);
+    return parseJson(request, body, done);
+  };
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  // Bounds the errors gathered for one invalid request (TypeBox's own DoS guard).
+  Settings.Set({ maxErrors: MAX_RAW_VALIDATION_ERRORS });
+
+  const app = Fastify({
+    logger: loggerConfig(options.logger),
+    bodyLimit: MAX_BODY_BYTES,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: handleError,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(requestValidatorCompiler);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));
+
+  const registry = await openCollectionRegistry(options.dataDir, {
+    refreshIntervalMs: options.refreshIntervalMs,
+    onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
+  });
+  app.decorate('collections', registry);
+  app.addHook('onClose', async () => registry.close());
+
+  try {
+    await app.register(errorHandlerPlugin);
+    await app.register(authPlugin, { masterKey: options.masterKey });
+    await app.register(openApiPlugin);
+
+    await app.register(healthRoutes);
+    await app.register(collectionRoutes);
+    await app.register(documentRoutes);
+    await app.register(searchRoutes);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return app;
+}

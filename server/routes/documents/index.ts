@@ -1,0 +1,153 @@
+// JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
+// JSON array or NDJSON), read, patch and delete one, and refresh a collection. Every write
+// accepts `?refresh=wait_for` (or `true`) to answer only once the change is searchable.
+// A batch is validated whole before anything is written; the collection is all-or-nothing too.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FolioError } from '../../errors.ts';
+import type { WriteOptions } from '../../services/collection-types.ts';
+import { CollectionParamsSchema } from '../../schemas/collection.ts';
+import {
+  DocumentBodySchema,
+  DocumentParamsSchema,
+  DocumentPatchBodySchema,
+  DocumentPostBodySchema,
+  DocumentSummarySchema,
+  IndexedResponseSchema,
+  RefreshResponseSchema,
+  StoredDocumentSchema,
+  WriteQuerySchema,
+} from '../../schemas/document.ts';
+import { MAX_BATCH_DOCUMENTS, MAX_BODY_BYTES } from '../../schemas/limits.ts';
+import { NoContentSchema } from '../../schemas/no-content.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
+
+const DOCUMENT_PATH = '/v1/collections/:name/documents/:id';
+
+function writeOptions(query: { refresh?: 'wait_for' | 'true' }): WriteOptions {
+  return { waitForRefresh: query.refresh !== undefined };
+}
+
+/** Refuses an oversized JSON array before validation walks it (NDJSON is counted by its parser). */
+async function limitBatchSize(request: { body: unknown }): Promise<void> {
+  if (Array.isArray(request.body) && request.body.length > MAX_BATCH_DOCUMENTS) {
+    throw new FolioError(
+      'payload_too_large',
+      `a batch may hold at most ${MAX_BATCH_DOCUMENTS} documents; this one has ${request.body.length}`,
+    );
+  }
+}
+
+const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addContentTypeParser(NDJSON_CONTENT_TYPE, { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, ndjsonParser);
+
+  app.put(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Create or replace a document',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DocumentBodySchema,
+        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const { name, id } = request.params;
+      const [summary] = await app.collections.get(name).upsert([{ id, ...request.body }], writeOptions(request.query));
+      return summary;
+    },
+  );
+
+  app.post(
+    '/v1/collections/:name/documents',
+    {
+      preValidation: limitBatchSize,
+      schema: {
+        summary: 'Write one document or a batch',
+        description: `One document, a JSON array of up to ${MAX_BATCH_DOCUMENTS}, or NDJSON (one document a line).`,
+        tags: ['documents'],
+        consumes: ['application/json', NDJSON_CONTENT_TYPE],
+        params: CollectionParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DocumentPostBodySchema,
+        response: { 200: IndexedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const documents = Array.isArray(request.body) ? request.body : [request.body];
+      const summaries = await app.collections.get(request.params.name).upsert(documents, writeOptions(request.query));
+      return { indexed: summaries.length, ids: summaries.map((summary) => summary.id) };
+    },
+  );
+
+  app.get(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Get a stored document',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        response: { 200: StoredDocumentSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => app.collections.get(request.params.name).getDocument(request.params.id),
+  );
+
+  app.patch(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Update title and merge metadata (text is kept)',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DocumentPatchBodySchema,
+        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const { name, id } = request.params;
+      return app.collections.get(name).patch(id, request.body, writeOptions(request.query));
+    },
+  );
+
+  app.delete(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Delete a document',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        querystring: WriteQuerySchema,
+        response: { 204: NoContentSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { name, id } = request.params;
+      await app.collections.get(name).deleteDocument(id, writeOptions(request.query));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/collections/:name/refresh',
+    {
+      schema: {
+        summary: 'Make every acknowledged write searchable',
+        description: 'Answers once every write acknowledged before the call is searchable. The body is ignored.',
+        tags: ['documents'],
+        params: CollectionParamsSchema,
+        response: { 200: RefreshResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      await app.collections.get(request.params.name).refresh();
+      return { refreshed: true as const };
+    },
+  );
+};
+
+export default documentRoutes;

@@ -1,0 +1,46 @@
+// Search routes (SPEC §6): GET …/search with query parameters and POST …/search with the same
+// names as a JSON body. Both answer `{ hits, facets, total, offset, limit, has_more, took_ms }`.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CollectionParamsSchema } from '../../schemas/collection.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { SearchBodySchema, SearchQuerySchema, SearchResponseSchema } from '../../schemas/search.ts';
+import { runSearch } from './run-search.ts';
+
+const SEARCH_PATH = '/v1/collections/:name/search';
+const DESCRIPTION = 'Ranked full-text search with BM25 over title and text. Non-empty `filter`, `facets` or `sort` '
+  + '(other than `_score:desc`) are refused with 400 `invalid_filter` / `invalid_sort` for now.';
+
+const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    SEARCH_PATH,
+    {
+      schema: {
+        summary: 'Search a collection',
+        description: DESCRIPTION,
+        tags: ['search'],
+        params: CollectionParamsSchema,
+        querystring: SearchQuerySchema,
+        response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => runSearch(app.collections.get(request.params.name), request.query, 'querystring'),
+  );
+
+  app.post(
+    SEARCH_PATH,
+    {
+      schema: {
+        summary: 'Search a collection (JSON body)',
+        description: DESCRIPTION,
+        tags: ['search'],
+        params: CollectionParamsSchema,
+        body: SearchBodySchema,
+        response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => runSearch(app.collections.get(request.params.name), request.body, 'body'),
+  );
+};
+
+export default searchRoutes;

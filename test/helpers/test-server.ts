@@ -1,0 +1,81 @@
+// Starts a real Folio server for HTTP tests: buildApp over a fresh temporary data directory
+// with a known master key, listening on a free loopback port. Requests go through global
+// fetch, so tests see exactly what a client sees (status, headers, bytes).
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../../server/app.ts';
+import type { LoggerOptions } from '../../server/app.ts';
+
+/** The master key every test server accepts. */
+export const TEST_MASTER_KEY = 'folio_TestMasterKey0123456789abcdefghijklmnopq';
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON for JSON and problem+json answers, else the text (or null when empty). */
+  body: any;
+  text: string;
+}
+
+/**
+ * Headers to add; a null value removes a default header (e.g. `{ authorization: null }`
+ * sends no credential).
+ */
+export type TestHeaders = Record<string, string | null>;
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  /** Object and array bodies are sent as JSON; strings and bytes as they are. */
+  request(method: string, path: string, body?: unknown, headers?: TestHeaders): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  refreshIntervalMs?: number;
+  logger?: LoggerOptions;
+}
+
+function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  headers['content-type'] ??= 'application/json';
+  return JSON.stringify(body);
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'folio-http-'));
+  const app = await buildApp({
+    dataDir,
+    masterKey: TEST_MASTER_KEY,
+    logger: options.logger ?? false,
+    refreshIntervalMs: options.refreshIntervalMs,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  async function request(method: string, path: string, body?: unknown, extra: TestHeaders = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { authorization: `Bearer ${TEST_MASTER_KEY}` };
+    for (const [name, value] of Object.entries(extra)) {
+      if (value === null) delete headers[name.toLowerCase()];
+      else headers[name.toLowerCase()] = value;
+    }
+    const payload = encodeBody(body, headers);
+    const response = await fetch(url + path, { method, headers, body: payload });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const isJson = /^application\/(problem\+)?json/.test(type) && text !== '';
+    return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text || null, text };
+  }
+
+  async function close(): Promise<void> {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  return { url, dataDir, request, close };
+}
