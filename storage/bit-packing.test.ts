@@ -4,20 +4,10 @@ import assert from 'node:assert/strict';
 import { BLOCK_SIZE, bitsForValues, packBlock, unpackBlock, packedByteLength } from './bit-packing.ts';
 import { ByteWriter } from './byte-writer.ts';
 import { ByteReader } from './byte-reader.ts';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 test('packBlock/unpackBlock round-trip every bit width and count', () => {
-  const random = prng(42);
+  const random = seededRandom(42);
   for (let bits = 0; bits <= 32; bits++) {
     for (const count of [1, 3, 31, 32, 33, 100, BLOCK_SIZE]) {
       const max = bits === 32 ? 0xffffffff : 2 ** bits - 1;
@@ -40,7 +30,7 @@ test('packBlock/unpackBlock round-trip every bit width and count', () => {
 });
 
 test('varints, fixed-width integers and strings round-trip', () => {
-  const random = prng(7);
+  const random = seededRandom(7);
   const writer = new ByteWriter(16);
   const numbers: number[] = [0, 1, 127, 128, 16383, 16384, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 53 - 1];
   for (let i = 0; i < 1000; i++) numbers.push(Math.floor(random() * 2 ** (random() * 53)));

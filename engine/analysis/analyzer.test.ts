@@ -6,24 +6,13 @@ import { describe, it } from 'node:test';
 import { EngineError } from '../errors.ts';
 import { Analyzer, MAX_TOKEN_LENGTH, SUPPORTED_LANGUAGES, isSupportedLanguage } from './analyzer.ts';
 import { foldTerm } from './fold-term.ts';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 const english = Analyzer.for('english');
 const plain = Analyzer.for('none');
 
 function terms(analyzer: Analyzer, text: string): string[] {
   return analyzer.tokenize(text).map((token) => token.term);
-}
-
-/** A small seeded PRNG (mulberry32) so property tests are reproducible. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('Analyzer: tokens', () => {
@@ -238,7 +227,7 @@ const PIECES = [
 
 describe('Analyzer: property', () => {
   it('matches a naive regex tokenizer on random Unicode text', () => {
-    const random = prng(20240611);
+    const random = seededRandom(20240611);
     for (let run = 0; run < 2000; run++) {
       let text = '';
       const pieces = Math.floor(random() * 40);
@@ -256,7 +245,7 @@ describe('Analyzer: property', () => {
   });
 
   it('gives the same terms whatever the cache state', () => {
-    const random = prng(7);
+    const random = seededRandom(7);
     const tiny = new Analyzer('english', { cacheEntries: 3 });
     for (let run = 0; run < 300; run++) {
       let text = '';

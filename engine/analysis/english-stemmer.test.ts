@@ -6,18 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { newStemmer } from 'snowball-stemmers';
 import { stemEnglish } from './english-stemmer.ts';
-
-/** A small seeded PRNG (mulberry32) so property tests are reproducible. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 describe('stemEnglish', () => {
   it('stems like the Porter2 description', () => {
@@ -36,7 +25,7 @@ describe('stemEnglish', () => {
 
   it('agrees with snowball-stemmers on generated words', () => {
     const reference = newStemmer('english');
-    const random = prng(424242);
+    const random = seededRandom(424242);
     const roots = ['run', 'hop', 'gener', 'commun', 'arsen', 'say', 'cry', 'play', 'yell', 'bye', 'abat',
       'luxur', 'relat', 'condit', 'valen', 'hesit', 'digit', 'conform', 'radic', 'differ', 'bil', 'log',
       'analog', 'fil', 'control', 'succ', 'proc', 'exc', 'inn', 'out', 'can', 'herr', 'earr', 'ski', 'ty',

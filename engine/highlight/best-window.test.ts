@@ -6,23 +6,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BestWindowFinder } from './best-window.ts';
 import type { MatchWindow } from './best-window.ts';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 interface Match {
   term: string;
   start: number;
   end: number;
-}
-
-/** A small seeded PRNG (mulberry32) so property tests are reproducible. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function find(matches: Match[], width: number): MatchWindow | null {
@@ -81,7 +70,7 @@ describe('BestWindowFinder', () => {
   });
 
   it('agrees with trying every window (property)', () => {
-    const random = prng(1234);
+    const random = seededRandom(1234);
     for (let run = 0; run < 1500; run++) {
       const matches: Match[] = [];
       let position = Math.floor(random() * 5);

@@ -9,6 +9,7 @@ import { parseQuery } from '../query/query-parser.ts';
 import { queryTermMatcher } from '../query/query-term-matcher.ts';
 import { ELLIPSIS, MIN_SNIPPET_CHARS, SNIPPET_MAX_CHARS, buildSnippet } from './snippet.ts';
 import type { Snippet } from './snippet.ts';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 const english = Analyzer.for('english');
 
@@ -26,18 +27,6 @@ function unmark(highlight: string, tag = 'mark'): string {
     .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, '&');
-}
-
-/** A small seeded PRNG (mulberry32) so property tests are reproducible. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const filler = (n: number, word = 'lorem'): string => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
@@ -141,7 +130,7 @@ const PIECES = [
 
 describe('buildSnippet: property', () => {
   it('highlight without tags, unescaped, is exactly the snippet; the snippet is well-formed', () => {
-    const random = prng(31337);
+    const random = seededRandom(31337);
     const terms = ['alpha', 'beta', 'gamma', 'delta', 'cafe', '東', 'word'];
     for (let run = 0; run < 1500; run++) {
       let text = '';

@@ -8,23 +8,12 @@ import { parseQuery } from './query-parser.ts';
 import { queryTermMatcher } from './query-term-matcher.ts';
 import { MAX_QUERY_CLAUSES } from './query-types.ts';
 import type { QueryClause } from './query-types.ts';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 const english = Analyzer.for('english');
 
 function parse(q: string, match: 'any' | 'all' = 'any'): QueryClause[] {
   return parseQuery(q, match, english).clauses;
-}
-
-/** A small seeded PRNG (mulberry32) so the fuzz test is reproducible. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('query language: words', () => {
@@ -215,7 +204,7 @@ describe('query language: limits and robustness', () => {
   it('never throws and always gives well-formed clauses (fuzz)', () => {
     const pieces = ['"', '“', '”', '-', '+', ':', '*', ' ', ' ', '  ', 'title:', 'TEXT:', 'foo:', 'a', 'word', 'é',
       'E\u0301', '東', '😀', '\ud800', '\udc00', "'", '’s', '--', '+-', 'x'.repeat(70), '\u0301', '\u3000', '\n', '…'];
-    const random = prng(99);
+    const random = seededRandom(99);
     for (let run = 0; run < 5000; run++) {
       let q = '';
       const count = Math.floor(random() * 60);

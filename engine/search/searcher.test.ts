@@ -17,17 +17,7 @@ import { BM25_B, BM25_K1, TEXT_WEIGHT, TITLE_WEIGHT } from './bm25.ts';
 import { MAX_PREFIX_EXPANSIONS } from './clause-weights.ts';
 import { searchSegments } from './searcher.ts';
 import type { SegmentView } from './segment-view.ts';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 const analyzer = Analyzer.for('none');
 const VOCABULARY = Array.from({ length: 30 }, (_, i) => ['apple', 'apply', 'banana', 'band', 'cat', 'car', 'cart', 'dog'][i % 8] + (i >= 8 ? i : ''));
@@ -123,7 +113,7 @@ test('search results equal a naive BM25F reference over segments with deletions'
   const dir = mkdtempSync(join(tmpdir(), 'folio-search-'));
   try {
     for (const seed of [11, 12, 13, 14]) {
-      const random = prng(seed);
+      const random = seededRandom(seed);
       const word = (): string => VOCABULARY[Math.floor(random() ** 1.5 * VOCABULARY.length)];
       const words = (n: number): string => Array.from({ length: n }, word).join(' ');
       const naive: NaiveDoc[] = [];

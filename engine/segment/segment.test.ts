@@ -13,17 +13,7 @@ import { NO_MORE_DOCS } from './postings-cursor.ts';
 import { SegmentReader } from './segment-reader.ts';
 import { writeSegment } from './segment-writer.ts';
 import { TITLE_TEXT_GAP } from './segment-format.ts';
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 const analyzer = Analyzer.for('none');
 
@@ -75,7 +65,7 @@ test('postings iterate, skip and decode exactly like a naive inverted index', ()
   const dir = mkdtempSync(join(tmpdir(), 'folio-seg-'));
   try {
     for (const seed of [1, 2, 3]) {
-      const random = prng(seed);
+      const random = seededRandom(seed);
       const docs = randomCorpus(random, 300 + Math.floor(random() * 900));
       const path = join(dir, `s${seed}.fseg`);
       writeSegment(path, docs, analyzer);
