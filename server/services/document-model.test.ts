@@ -10,9 +10,11 @@ const NOW = '2024-05-06T07:08:09.000Z';
 test('defaults and byte length of a JSON document', () => {
   const input = { id: 'e1', text: 'héllo wörld' };
   const doc = buildIndexDocument({ id: 'x' }, NOW);
-  assert.deepEqual(doc, { id: 'x', title: null, text: '', pages: null, metadata: {}, format: 'text', bytes: 10, indexedAt: NOW });
-  assert.equal(buildIndexDocument(input, NOW).bytes, Buffer.byteLength(JSON.stringify(input)));
-  assert.equal(buildIndexDocument(input, NOW).bytes, 34, 'UTF-8 bytes, not characters');
+  const canonical = { id: 'x', title: null, text: '', metadata: {} };
+  assert.deepEqual(doc, { ...canonical, pages: null, format: 'text', bytes: JSON.stringify(canonical).length, indexedAt: NOW });
+  const full = { id: 'e1', title: null, text: 'héllo wörld', metadata: {} };
+  assert.equal(buildIndexDocument(input, NOW).bytes, Buffer.byteLength(JSON.stringify(full)), 'the canonical JSON, however written');
+  assert.equal(buildIndexDocument(input, NOW).bytes, 61, 'UTF-8 bytes, not characters');
 });
 
 test('patch merges metadata, replaces the title only when given, keeps text', () => {

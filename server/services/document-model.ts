@@ -7,23 +7,18 @@ import type { DocumentInput, DocumentPatch, DocumentSummary, StoredDocumentView 
 /** `format` of documents sent as JSON. */
 export const JSON_DOCUMENT_FORMAT = 'text';
 
-/** UTF-8 length of the JSON of a document as the client sent it. */
-export function jsonByteLength(input: DocumentInput): number {
-  return Buffer.byteLength(JSON.stringify(input), 'utf8');
+/**
+ * UTF-8 length of a JSON document's canonical JSON (`{ id, title, text, metadata }`, absent
+ * fields as their defaults), so the same document has the same size however it was written.
+ */
+export function jsonByteLength(doc: { id: string; title: string | null; text: string; metadata: Metadata }): number {
+  return Buffer.byteLength(JSON.stringify({ id: doc.id, title: doc.title, text: doc.text, metadata: doc.metadata }), 'utf8');
 }
 
 /** The IndexDocument for a validated client document accepted at `indexedAt`. */
 export function buildIndexDocument(input: DocumentInput, indexedAt: string): IndexDocument {
-  return {
-    id: input.id,
-    title: input.title ?? null,
-    text: input.text ?? '',
-    pages: null,
-    metadata: { ...(input.metadata ?? {}) },
-    format: JSON_DOCUMENT_FORMAT,
-    bytes: jsonByteLength(input),
-    indexedAt,
-  };
+  const doc = { id: input.id, title: input.title ?? null, text: input.text ?? '', metadata: { ...(input.metadata ?? {}) } };
+  return { ...doc, pages: null, format: JSON_DOCUMENT_FORMAT, bytes: jsonByteLength(doc), indexedAt };
 }
 
 /**

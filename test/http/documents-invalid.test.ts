@@ -151,6 +151,19 @@ describe('invalid document writes', () => {
     }
   });
 
+  test('NDJSON is for batch writes only: elsewhere → 415 unsupported_media_type', async () => {
+    const ndjson = { 'content-type': 'application/x-ndjson' };
+    const line = '{"id":"wrong-type","text":"ndjsonelsewhere"}';
+    for (const [method, path] of [
+      ['PUT', `${COLLECTION}/documents/wrong-type`],
+      ['PATCH', `${COLLECTION}/documents/wrong-type`],
+      ['POST', `${COLLECTION}/refresh`],
+    ] as const) {
+      assertProblem(await server.request(method, path, line, ndjson), 415, 'unsupported_media_type');
+    }
+    await assertNothingWritten(['wrong-type'], 'ndjsonelsewhere');
+  });
+
   test('a bad ?refresh value → 400', async () => {
     for (const refresh of ['false', 'yes', '', 'WAIT_FOR']) {
       const response = await server.request('PUT', `${COLLECTION}/documents/typed?refresh=${refresh}`, { text: 'x' });

@@ -94,6 +94,17 @@ describe('documents', () => {
     assert.deepEqual(untitled.body.metadata, { keep: 'yes', change: 2, added: ['x'] });
   });
 
+  test('the bytes of a document do not depend on how it was written; an empty PATCH keeps them', async () => {
+    const put = await server.request('PUT', '/v1/collections/docs/documents/sized', { text: 'size me' });
+    const explicit = await server.request('PUT', '/v1/collections/docs/documents/sized', { title: null, text: 'size me', metadata: {} });
+    assert.equal(explicit.body.bytes, put.body.bytes);
+    const patched = await server.request('PATCH', '/v1/collections/docs/documents/sized', {});
+    assert.equal(patched.status, 200, patched.text);
+    assert.equal(patched.body.bytes, put.body.bytes);
+    const grown = await server.request('PATCH', '/v1/collections/docs/documents/sized', { metadata: { tag: 'x' } });
+    assert.ok(grown.body.bytes > put.body.bytes);
+  });
+
   test('PATCH and DELETE of an absent document → 404 document_not_found', async () => {
     assertProblem(await server.request('PATCH', '/v1/collections/docs/documents/absent', { title: 'x' }), 404, 'document_not_found');
     assertProblem(await server.request('DELETE', '/v1/collections/docs/documents/absent'), 404, 'document_not_found');
@@ -115,6 +126,16 @@ describe('documents', () => {
     const response = await server.request('POST', '/v1/collections/batch/documents', { id: 'single', text: 'alone' });
     assert.equal(response.status, 200, response.text);
     assert.deepEqual(response.body, { indexed: 1, ids: ['single'] });
+  });
+
+  test('an id written twice in one batch is one document, counted and listed once', async () => {
+    const response = await server.request('POST', '/v1/collections/batch/documents', [
+      { id: 'twice', text: 'first version' },
+      { id: 'once', text: 'only version' },
+      { id: 'twice', text: 'second version' },
+    ]);
+    assert.deepEqual(response.body, { indexed: 2, ids: ['twice', 'once'] });
+    assert.equal((await server.request('GET', '/v1/collections/batch/documents/twice')).body.text, 'second version');
   });
 
   test('POST a JSON array → { indexed, ids } and every document is stored', async () => {
@@ -157,7 +178,7 @@ describe('documents', () => {
 
   test('the collection record counts documents', async () => {
     const info = await server.request('GET', '/v1/collections/batch');
-    assert.equal(info.body.documents, 1 + 50 + 3);
+    assert.equal(info.body.documents, 1 + 2 + 50 + 3);
   });
 });
 

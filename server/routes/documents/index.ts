@@ -79,7 +79,9 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const documents = Array.isArray(request.body) ? request.body : [request.body];
       const summaries = await app.collections.get(request.params.name).upsert(documents, writeOptions(request.query));
-      return { indexed: summaries.length, ids: summaries.map((summary) => summary.id) };
+      // An id written twice in one batch is one document (the last version wins).
+      const ids = [...new Set(summaries.map((summary) => summary.id))];
+      return { indexed: ids.length, ids };
     },
   );
 

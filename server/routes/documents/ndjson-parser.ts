@@ -72,7 +72,15 @@ export function parseNdjsonBatch(text: string): unknown[] {
   return documents;
 }
 
+/** Only batch writes (`POST …/documents`) take NDJSON. */
+const BATCH_PATH = /\/documents\/?$/;
+
 /** Fastify content-type parser for NDJSON (the body arrives as a string within the body limit). */
-export function ndjsonParser(_request: FastifyRequest, body: string | Buffer): Promise<unknown[]> {
-  return Promise.resolve().then(() => parseNdjsonBatch(typeof body === 'string' ? body : body.toString('utf8')));
+export function ndjsonParser(request: FastifyRequest, body: string | Buffer): Promise<unknown[]> {
+  return Promise.resolve().then(() => {
+    if (request.method !== 'POST' || !BATCH_PATH.test(request.url.split('?')[0])) {
+      throw new FolioError('unsupported_media_type', `${NDJSON_CONTENT_TYPE} is accepted only by POST /v1/collections/{name}/documents`);
+    }
+    return parseNdjsonBatch(typeof body === 'string' ? body : body.toString('utf8'));
+  });
 }
