@@ -26,6 +26,62 @@ export class DocBitSet {
     return (this.words[doc >>> 5] & (1 << (doc & 31))) !== 0;
   }
 
+  /** Every doc of [0, size). */
+  static full(size: number): DocBitSet {
+    const set = new DocBitSet(size);
+    set.words.fill(0xffffffff);
+    set.clearTail();
+    return set;
+  }
+
+  /** Adds docs[from, to) (a run of a sorted or unsorted doc list). */
+  addRange(docs: Uint32Array, from: number, to: number): void {
+    const words = this.words;
+    for (let i = from; i < to; i++) {
+      const doc = docs[i];
+      words[doc >>> 5] |= 1 << (doc & 31);
+    }
+  }
+
+  /** Keeps only members of `other`. */
+  and(other: DocBitSet): void {
+    const words = this.words;
+    const others = other.words;
+    for (let i = 0; i < words.length; i++) words[i] &= others[i];
+  }
+
+  /** Adds every member of `other`. */
+  or(other: DocBitSet): void {
+    const words = this.words;
+    const others = other.words;
+    for (let i = 0; i < words.length; i++) words[i] |= others[i];
+  }
+
+  /** Complements the set within [0, size). */
+  invert(): void {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) words[i] = ~words[i];
+    this.clearTail();
+  }
+
+  /** Calls `visit` for every member, ascending. */
+  forEach(visit: (doc: number) => void): void {
+    const words = this.words;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i];
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word);
+        visit((i << 5) | bit);
+        word &= word - 1;
+      }
+    }
+  }
+
+  private clearTail(): void {
+    const extra = this.words.length * 32 - this.size;
+    if (extra > 0) this.words[this.words.length - 1] &= 0xffffffff >>> extra;
+  }
+
   /** Removes every member of `other`. */
   removeAll(other: DocBitSet): void {
     const words = this.words;

@@ -3,6 +3,8 @@
 // SearchResult.
 
 import type { Metadata } from '../document.ts';
+import type { FilterNode } from '../filter/filter-types.ts';
+import type { SortKey } from '../sort/sort-types.ts';
 
 export type MatchMode = 'any' | 'all';
 
@@ -19,6 +21,14 @@ export interface SearchRequest {
   highlightTag: string;
   /** Attach a score explanation to each hit. */
   explain?: boolean;
+  /** Only documents matching this filter (parsed by engine/filter); null or absent: all. */
+  filter?: FilterNode | null;
+  /** Metadata fields whose values to count over all matches. */
+  facets?: string[];
+  /** Values returned per facet field, 1–1000 (default 100). */
+  facetLimit?: number;
+  /** Up to three sort keys; empty or absent: relevance (score, then id). */
+  sort?: SortKey[];
 }
 
 /** How a hit's score was computed (for debugging relevance). */
@@ -50,4 +60,8 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Exact number of matching live documents. */
   total: number;
+  /** Per requested field: value → count among all matches, by count then value. */
+  facets: Record<string, Record<string, number>>;
+  /** Per requested field with numeric values among the matches: their min and max. */
+  facetStats: Record<string, { min: number; max: number }>;
 }

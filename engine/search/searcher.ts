@@ -1,38 +1,92 @@
 // Executes a search over a snapshot of a collection's segments: parses the query, weighs its
-// clauses with collection-wide BM25F statistics, ranks every segment into one top-k, counts the
-// total exactly, and builds the requested page of hits (with explanations when asked).
+// clauses with collection-wide BM25F statistics, finds every segment's matches (filtered),
+// ranks them into one top-k — by relevance with WAND, or by sort keys — counts the total and
+// the facets exactly, and builds the requested page of hits (with explanations when asked).
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery, queryTermMatcher } from '../query/query-parser.ts';
 import { clauseScorer, collectionStatistics, prepareClauses } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
+import type { DocBitSet } from './doc-bitset.ts';
+import { DEFAULT_FACET_LIMIT, FacetAccumulator } from './facet-counter.ts';
 import { buildHit, locatorTerms } from './hit-builder.ts';
+import type { HitSink } from './hit-sink.ts';
 import type { ScoreExplanation, SearchRequest, SearchResult } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';
 import type { SegmentView } from './segment-view.ts';
+import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
+
+/** A ranked doc of some segment. */
+interface RankedDoc {
+  segment: number;
+  doc: number;
+  score: number;
+}
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
   const query = parseQuery(request.q, request.match, analyzer);
-  const stats = collectionStatistics(views);
-  const prepared = prepareClauses(query.clauses, views, stats);
-  const collector = new TopKCollector(request.offset + request.limit, (segment, doc) => views[segment].reader.docId(doc));
+  const prepared = prepareClauses(query.clauses, views, collectionStatistics(views));
+  const filter = request.filter ?? null;
+  const k = request.offset + request.limit;
+  const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
+  const sortKeys = request.sort ?? [];
   let total = 0;
-  views.forEach((view, segment) => {
-    total += searchSegment(view, segment, prepared, collector);
-  });
+
+  const countMatches = (view: SegmentView, matches: DocBitSet): void => {
+    const count = matches.count();
+    total += count;
+    if (count === 0) return;
+    for (const facet of facets) {
+      const field = view.reader.field(facet.field);
+      if (field !== null) facet.addSegment(field, matches, count);
+    }
+  };
+
+  let ranked: RankedDoc[];
+  if (isRelevanceSort(sortKeys)) {
+    const collector = new TopKCollector(k, (segment, doc) => views[segment].reader.docId(doc));
+    views.forEach((view, segment) => {
+      const sink: HitSink = {
+        get threshold() {
+          return collector.threshold;
+        },
+        rankedById: true,
+        capacity: k,
+        collect: (doc, score) => collector.collect(segment, doc, score),
+      };
+      countMatches(view, searchSegment(view, prepared, filter, sink));
+    });
+    ranked = collector.results();
+  } else {
+    const keys = completeSortKeys(sortKeys);
+    const perSegment = views.map((view, segment) => {
+      const sink = new SegmentSortCollector(view, segment, keys, k);
+      countMatches(view, searchSegment(view, prepared, filter, sink));
+      return sink.results();
+    });
+    ranked = perSegment.flat().sort((a, b) => compareSortedHits(keys, a, b)).slice(0, k);
+  }
+
   const options = {
     analyzer,
     isMatch: queryTermMatcher(query),
     highlightTag: request.highlightTag,
     locators: locatorTerms(prepared),
   };
-  const hits = collector.results().slice(request.offset).map((hit) => {
+  const hits = ranked.slice(request.offset).map((hit) => {
     const view = views[hit.segment];
     const explanation = request.explain ? explainHit(view, hit.doc, hit.score, prepared) : undefined;
     return buildHit(view, hit.doc, hit.score, options, explanation);
   });
-  return { hits, total };
+  const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
+  const result: SearchResult = { hits, total, facets: {}, facetStats: {} };
+  for (const facet of facets) {
+    result.facets[facet.field] = facet.top(facetLimit);
+    const stats = facet.stats();
+    if (stats !== null) result.facetStats[facet.field] = stats;
+  }
+  return result;
 }
 
 /** Re-scores one doc clause by clause to say where its score came from. */

@@ -5,23 +5,19 @@
 
 import type { Scorer } from './scorers/scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
-import type { TopKCollector } from './top-k-collector.ts';
+import type { HitSink } from './hit-sink.ts';
 
 /**
- * Collects the best docs of the disjunction of `scorers` into `collector`.
- * `accept(doc)` rejects deleted or excluded docs. Returns how many docs were scored.
+ * Offers the docs of the disjunction of `scorers` that can reach the sink's threshold to the
+ * sink. `accept(doc)` rejects docs that do not match (filtered, deleted, excluded). Returns how
+ * many docs were scored.
  */
-export function collectWand(
-  scorers: Scorer[],
-  accept: (doc: number) => boolean,
-  segment: number,
-  collector: TopKCollector,
-): number {
+export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink): number {
   let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
   let scored = 0;
   while (active.length > 0) {
     sortByDoc(active);
-    const threshold = collector.threshold;
+    const threshold = sink.threshold;
     let bound = 0;
     let pivot = -1;
     for (let i = 0; i < active.length; i++) {
@@ -37,7 +33,7 @@ export function collectWand(
       if (accept(pivotDoc)) {
         let score = 0;
         for (let i = 0; i < active.length && active[i].doc === pivotDoc; i++) score += active[i].score();
-        collector.collect(segment, pivotDoc, score);
+        sink.collect(pivotDoc, score);
         scored++;
       }
       for (let i = 0; i < active.length && active[i].doc === pivotDoc; i++) active[i].next();

@@ -13,8 +13,11 @@
 //   fields.lengths   u32 × docs title lengths, then u32 × docs text lengths (in tokens)
 //   ids.bytes / ids.offsets / ids.order   caller ids in doc order, and doc numbers by id
 //   stored.blocks / stored.index           compressed blocks of stored documents
+//   titles.bytes / titles.offsets / titles.present   document titles by doc (for sorting)
+//   metadata.fields  JSON: the metadata field names; field i is in section `metadata.<i>`
+//                    (value dictionary, docs by value, ordinals by doc: metadata-writer.ts)
 
-export const SEGMENT_LAYOUT_VERSION = 1;
+export const SEGMENT_LAYOUT_VERSION = 2;
 
 export const SECTION = {
   meta: 'meta',
@@ -30,7 +33,16 @@ export const SECTION = {
   idOrder: 'ids.order',
   storedBlocks: 'stored.blocks',
   storedIndex: 'stored.index',
+  titleBytes: 'titles.bytes',
+  titleOffsets: 'titles.offsets',
+  titlePresent: 'titles.present',
+  metadataFields: 'metadata.fields',
 } as const;
+
+/** The section of the metadata field at `index` in metadata.fields. */
+export function metadataSection(index: number): string {
+  return `metadata.${index}`;
+}
 
 /** u32 words per term in terms.info. */
 export const TERM_INFO_WORDS = 4;

@@ -8,7 +8,9 @@ import type { IndexDocument } from '../document.ts';
 import { DocIds } from './doc-ids.ts';
 import { PostingsCursor } from './postings-cursor.ts';
 import type { PostingsData } from './postings-cursor.ts';
-import { SECTION, SEGMENT_LAYOUT_VERSION, u32View } from './segment-format.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
+import { FieldIndex } from './field-index.ts';
+import { StringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
 import { StoredFieldsReader } from './stored-fields.ts';
 import type { StoredRecord } from './stored-fields.ts';
@@ -26,6 +28,10 @@ export class SegmentReader {
   private readonly postingsData: PostingsData;
   private readonly ids: DocIds;
   private readonly stored: StoredFieldsReader;
+  private readonly titles: StringColumn;
+  private readonly fieldSections = new Map<string, string>();
+  private readonly fieldIndexes = new Map<string, FieldIndex>();
+  private readonly file: SegmentFile;
 
   private constructor(file: SegmentFile) {
     this.path = file.path;
@@ -56,6 +62,33 @@ export class SegmentReader {
     };
     this.ids = new DocIds(file.section(SECTION.idBytes), file.section(SECTION.idOffsets), file.section(SECTION.idOrder));
     this.stored = new StoredFieldsReader(file.section(SECTION.storedBlocks), file.section(SECTION.storedIndex));
+    this.titles = new StringColumn(file.section(SECTION.titleBytes), file.section(SECTION.titleOffsets), file.section(SECTION.titlePresent));
+    this.file = file;
+    let fields: unknown;
+    try {
+      fields = JSON.parse(new TextDecoder().decode(file.section(SECTION.metadataFields)));
+    } catch {
+      throw new CorruptFileError(file.path, 'metadata field list is not valid JSON');
+    }
+    if (!Array.isArray(fields)) throw new CorruptFileError(file.path, 'metadata field list is not an array');
+    fields.forEach((name, index) => this.fieldSections.set(String(name), metadataSection(index)));
+  }
+
+  /** The metadata field `name` of this segment, or null when no document here has it. */
+  field(name: string): FieldIndex | null {
+    let index = this.fieldIndexes.get(name);
+    if (index === undefined) {
+      const section = this.fieldSections.get(name);
+      if (section === undefined) return null;
+      index = new FieldIndex(name, this.file.section(section));
+      this.fieldIndexes.set(name, index);
+    }
+    return index;
+  }
+
+  /** The document's own title (not analyzed), or null. */
+  title(doc: number): string | null {
+    return this.titles.get(doc);
   }
 
   static open(path: string): SegmentReader {

@@ -8,7 +8,9 @@ import type { IndexDocument } from '../document.ts';
 import { encodeDocIds } from './doc-ids.ts';
 import { invertDocuments } from './inverter.ts';
 import { PostingsWriter } from './postings-writer.ts';
-import { SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, u32Bytes } from './segment-format.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, metadataSection, u32Bytes } from './segment-format.ts';
+import { encodeMetadata } from './metadata-writer.ts';
+import { encodeStringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
 import { StoredFieldsWriter } from './stored-fields.ts';
 import { compareCodePoints } from './term-order.ts';
@@ -60,6 +62,8 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   docs.forEach((document, doc) => stored.add({ document, pageStarts: batch.pageStarts[doc] }));
   const storedBytes = stored.finish();
   const ids = encodeDocIds(docs.map((doc) => doc.id));
+  const titles = encodeStringColumn(docs.map((doc) => doc.title));
+  const metadata = encodeMetadata(docs.map((doc) => doc.metadata));
 
   const meta: SegmentMeta = {
     layoutVersion: SEGMENT_LAYOUT_VERSION,
@@ -83,6 +87,11 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     [SECTION.idOrder, ids.order],
     [SECTION.storedBlocks, storedBytes.blocks],
     [SECTION.storedIndex, storedBytes.index],
+    [SECTION.titleBytes, titles.bytes],
+    [SECTION.titleOffsets, titles.offsets],
+    [SECTION.titlePresent, titles.present],
+    [SECTION.metadataFields, encoder.encode(JSON.stringify(metadata.fields))],
+    ...metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
   ]);
   return { docCount: docs.length, byteLength };
 }
