@@ -1,0 +1,6 @@
+// Public surface of search sorting (SPEC §6): parse `sort=year:desc,title:asc` into SortKeys.
+// Ordering hits by them is the searcher's job.
+
+export { parseSort } from './sort-parser.ts';
+export { MAX_SORT_KEYS } from './sort-types.ts';
+export type { SortDirection, SortKey } from './sort-types.ts';
