@@ -64,11 +64,26 @@ export class DocBitSet {
     this.clearTail();
   }
 
+  /** The members, ascending, as a doc list (`count` of them). */
+  toArray(count = this.count()): Uint32Array {
+    const docs = new Uint32Array(count);
+    const words = this.words;
+    let at = 0;
+    for (let i = 0; i < words.length; i++) {
+      let word = words[i] | 0;
+      while (word !== 0) {
+        docs[at++] = (i << 5) | (31 - Math.clz32(word & -word));
+        word &= word - 1;
+      }
+    }
+    return docs;
+  }
+
   /** Calls `visit` for every member, ascending. */
   forEach(visit: (doc: number) => void): void {
     const words = this.words;
     for (let i = 0; i < words.length; i++) {
-      let word = words[i];
+      let word = words[i] | 0;
       while (word !== 0) {
         const bit = 31 - Math.clz32(word & -word);
         visit((i << 5) | bit);
@@ -87,6 +102,21 @@ export class DocBitSet {
     const words = this.words;
     const others = other.words;
     for (let i = 0; i < words.length; i++) words[i] &= ~others[i];
+  }
+
+  /** Size of the intersection with `other`, without building it. */
+  andCount(other: DocBitSet): number {
+    const words = this.words;
+    const others = other.words;
+    let total = 0;
+    for (let i = 0; i < words.length; i++) {
+      let v = words[i] & others[i];
+      if (v === 0) continue;
+      v -= (v >>> 1) & 0x55555555;
+      v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+      total += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    }
+    return total;
   }
 
   count(): number {

@@ -5,13 +5,33 @@
 // Counts merge across segments by value; numeric fields also report their min and max.
 
 import type { FieldIndex, FieldValue } from '../segment/field-index.ts';
-import type { DocBitSet } from './doc-bitset.ts';
+import { DocBitSet } from './doc-bitset.ts';
 
 /** Default and largest number of values returned per facet field. */
 export const DEFAULT_FACET_LIMIT = 100;
 export const MAX_FACET_LIMIT = 1000;
-/** Column scan when matched postings are fewer than this share of the field's postings. */
-const COLUMN_SCAN_SHARE = 0.25;
+/** Fields with at most this many values in a segment keep a bit set per value for counting. */
+const BITMAP_MAX_VALUES = 64;
+/** Relative cost of one step of each counting loop (measured: word AND + popcount is cheapest). */
+const COST_PER_WORD = 1;
+const COST_PER_MATCHED_DOC = 3;
+const COST_PER_POSTING = 2;
+
+type Strategy = 'bitmaps' | 'column' | 'postings';
+
+/**
+ * The cheapest way to count a field over `matchCount` of `docCount` docs: intersect per-value
+ * bit sets (few values), walk the matched docs' ordinals (few matches), or test each posting
+ * against the match bitmap (many matches, many values).
+ */
+function chooseStrategy(index: FieldIndex, matchCount: number, docCount: number): Strategy {
+  const postings = index.docsByValue.length;
+  const bitmaps = index.distinct <= BITMAP_MAX_VALUES ? index.distinct * Math.ceil(docCount / 32) * COST_PER_WORD : Infinity;
+  const column = matchCount * (1 + postings / Math.max(1, docCount)) * COST_PER_MATCHED_DOC;
+  const scan = postings * COST_PER_POSTING;
+  if (bitmaps <= column && bitmaps <= scan) return 'bitmaps';
+  return column <= scan ? 'column' : 'postings';
+}
 
 export interface FacetValueCount {
   value: FieldValue;
@@ -26,26 +46,32 @@ export class FacetAccumulator {
 
   constructor(readonly field: string) {}
 
-  /** Adds the counts of one segment's matches. */
-  addSegment(index: FieldIndex, matches: DocBitSet, matchCount: number): void {
+  /** Adds the counts of one segment's matches (`matchedDocs`: the same docs as a list). */
+  addSegment(index: FieldIndex, matches: DocBitSet, matchedDocs: MatchedDocs): void {
     const perOrd = new Uint32Array(index.distinct);
-    const postings = index.docsByValue.length;
-    const docCount = index.docStarts.length - 1;
-    const expectedMatchedPostings = docCount === 0 ? 0 : (matchCount * postings) / docCount;
-    if (expectedMatchedPostings < postings * COLUMN_SCAN_SHARE) countByColumn(index, matches, perOrd);
+    const strategy = chooseStrategy(index, matchedDocs.count, matches.size);
+    if (strategy === 'bitmaps') for (let ord = 0; ord < perOrd.length; ord++) perOrd[ord] = valueDocs(index, ord).andCount(matches);
+    else if (strategy === 'column') countByColumn(index, matchedDocs.list(), perOrd);
     else countByPostings(index, matches, perOrd);
     for (let ord = 0; ord < perOrd.length; ord++) {
       const count = perOrd[ord];
       if (count === 0) continue;
-      const value = index.value(ord);
-      const key = String(value);
+      const key = index.key(ord);
       const entry = this.counts.get(key);
-      if (entry === undefined) this.counts.set(key, { value, count });
+      if (entry === undefined) this.counts.set(key, { value: index.value(ord), count });
       else entry.count += count;
-      if (typeof value === 'number') {
-        if (value < this.min) this.min = value;
-        if (value > this.max) this.max = value;
-      }
+    }
+    // Ordinals ascend with value and numbers come first: the numeric extremes are the first
+    // and last counted numeric ordinals.
+    for (let ord = 0; ord < index.numberCount; ord++) {
+      if (perOrd[ord] === 0) continue;
+      this.min = Math.min(this.min, index.numbers[ord]);
+      break;
+    }
+    for (let ord = index.numberCount - 1; ord >= 0; ord--) {
+      if (perOrd[ord] === 0) continue;
+      this.max = Math.max(this.max, index.numbers[ord]);
+      break;
     }
   }
 
@@ -65,22 +91,51 @@ export class FacetAccumulator {
 
 /** Numbers before strings before booleans; within a kind, natural order. */
 export function compareFacetValues(a: FieldValue, b: FieldValue): number {
-  const rank = (v: FieldValue): number => (typeof v === 'number' ? 0 : typeof v === 'string' ? 1 : 2);
-  if (rank(a) !== rank(b)) return rank(a) - rank(b);
+  const rankA = kindRank(a);
+  const rankB = kindRank(b);
+  if (rankA !== rankB) return rankA - rankB;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function kindRank(value: FieldValue): number {
+  return typeof value === 'number' ? 0 : typeof value === 'string' ? 1 : 2;
+}
+
+const valueBitSets = new WeakMap<FieldIndex, DocBitSet[]>();
+
+/** The docs of one value as a bit set, built on first use and kept with the field. */
+function valueDocs(index: FieldIndex, ord: number): DocBitSet {
+  let sets = valueBitSets.get(index);
+  if (sets === undefined) valueBitSets.set(index, (sets = []));
+  let set = sets[ord];
+  if (set === undefined) {
+    set = new DocBitSet(index.docStarts.length - 1);
+    set.addRange(index.docsByValue, index.valueStarts[ord], index.valueStarts[ord + 1]);
+    sets[ord] = set;
+  }
+  return set;
+}
+
+/** A segment's matches as a doc list, decoded from the bit set once, on first use. */
+export class MatchedDocs {
+  private docs: Uint32Array | null = null;
+
+  constructor(
+    private readonly matches: DocBitSet,
+    readonly count: number,
+  ) {}
+
+  list(): Uint32Array {
+    return (this.docs ??= this.matches.toArray(this.count));
+  }
+}
+
 /** Walks the matched docs and counts their ordinals. */
-function countByColumn(index: FieldIndex, matches: DocBitSet, perOrd: Uint32Array): void {
+function countByColumn(index: FieldIndex, docs: Uint32Array, perOrd: Uint32Array): void {
   const { docStarts, docOrds } = index;
-  const words = matches.words;
-  for (let w = 0; w < words.length; w++) {
-    let word = words[w];
-    while (word !== 0) {
-      const doc = (w << 5) | (31 - Math.clz32(word & -word));
-      word &= word - 1;
-      for (let k = docStarts[doc], end = docStarts[doc + 1]; k < end; k++) perOrd[docOrds[k]]++;
-    }
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i];
+    for (let k = docStarts[doc], end = docStarts[doc + 1]; k < end; k++) perOrd[docOrds[k]]++;
   }
 }
 

@@ -1,6 +1,8 @@
 // Where a segment search sends the docs it ranks: the relevance collector (which lets WAND skip
 // docs below its threshold) or a sort collector (which must see every match).
 
+import type { DocBitSet } from './doc-bitset.ts';
+
 export interface HitSink {
   /** Docs whose best possible score is below this need not be offered. */
   readonly threshold: number;
@@ -9,4 +11,6 @@ export interface HitSink {
   /** How many docs the sink keeps at most. */
   readonly capacity: number;
   collect(doc: number, score: number): void;
+  /** Offers every doc of `admissible` with score 0, in whatever order lets the sink stop early. */
+  offerAll?(admissible: DocBitSet): void;
 }

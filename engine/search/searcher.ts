@@ -8,7 +8,7 @@ import { parseQuery, queryTermMatcher } from '../query/query-parser.ts';
 import { clauseScorer, collectionStatistics, prepareClauses } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import type { DocBitSet } from './doc-bitset.ts';
-import { DEFAULT_FACET_LIMIT, FacetAccumulator } from './facet-counter.ts';
+import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
 import { buildHit, locatorTerms } from './hit-builder.ts';
 import type { HitSink } from './hit-sink.ts';
 import type { ScoreExplanation, SearchRequest, SearchResult } from './search-types.ts';
@@ -37,9 +37,10 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
     const count = matches.count();
     total += count;
     if (count === 0) return;
+    const matchedDocs = new MatchedDocs(matches, count);
     for (const facet of facets) {
       const field = view.reader.field(facet.field);
-      if (field !== null) facet.addSegment(field, matches, count);
+      if (field !== null) facet.addSegment(field, matches, matchedDocs);
     }
   };
 

@@ -98,6 +98,8 @@ function matchAll(view: SegmentView, admissible: DocBitSet, sink: HitSink): DocB
       sink.collect(doc, 0);
       offered++;
     }
+  } else if (sink.offerAll !== undefined) {
+    sink.offerAll(admissible);
   } else {
     admissible.forEach((doc) => sink.collect(doc, 0));
   }

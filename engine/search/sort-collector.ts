@@ -9,6 +9,7 @@ import type { FieldValue } from '../segment/field-index.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
 import { compareFacetValues } from './facet-counter.ts';
 import type { SegmentView } from './segment-view.ts';
+import type { DocBitSet } from './doc-bitset.ts';
 import type { HitSink } from './hit-sink.ts';
 
 /** A kept doc with the values its keys sort by (null = missing). */
@@ -78,6 +79,8 @@ export class SegmentSortCollector implements HitSink {
     return this.k;
   }
   private readonly ranks: ((doc: number) => number)[];
+  /** The rank row of the doc being offered; copied only when it is kept. */
+  private readonly scratch: Float64Array;
   private readonly hits: { doc: number; score: number; ranks: Float64Array }[] = [];
 
   constructor(
@@ -87,20 +90,52 @@ export class SegmentSortCollector implements HitSink {
     private readonly k: number,
   ) {
     this.ranks = keys.map((key) => this.rankOf(key));
+    this.scratch = new Float64Array(keys.length);
   }
 
   collect(doc: number, score: number): void {
     if (this.k === 0) return;
-    const ranks = new Float64Array(this.keys.length);
+    const ranks = this.scratch;
     for (let i = 0; i < ranks.length; i++) ranks[i] = this.keys[i].kind === 'score' ? score : this.ranks[i](doc);
     const heap = this.hits;
     if (heap.length < this.k) {
-      heap.push({ doc, score, ranks });
+      heap.push({ doc, score, ranks: ranks.slice() });
       this.siftUp(heap.length - 1);
     } else if (this.compare(ranks, heap[0].ranks) < 0) {
-      heap[0] = { doc, score, ranks };
+      heap[0] = { doc, score, ranks: ranks.slice() };
       this.siftDown(0);
     }
+  }
+
+  /**
+   * Offers every admissible doc with score 0 (a query without text). When the first key is a
+   * metadata field, docs are offered in that field's value order — each at its deciding value
+   * (smallest ascending, largest descending) — stopping once k are kept and the current value's
+   * ties are all offered: the rest cannot win. Otherwise every doc is offered.
+   */
+  offerAll(admissible: DocBitSet): void {
+    const first = this.keys[0];
+    const field = first.kind === 'field' ? this.view.reader.field(first.field) : null;
+    if (field === null) {
+      admissible.forEach((doc) => this.collect(doc, 0));
+      return;
+    }
+    const { valueStarts, docsByValue, docStarts, docOrds } = field;
+    const ascending = first.direction === 'asc';
+    for (let step = 0; step < field.distinct; step++) {
+      if (this.hits.length >= this.k) return;
+      const ord = ascending ? step : field.distinct - 1 - step;
+      for (let i = valueStarts[ord]; i < valueStarts[ord + 1]; i++) {
+        const doc = docsByValue[i];
+        const deciding = ascending ? docOrds[docStarts[doc]] : docOrds[docStarts[doc + 1] - 1];
+        if (deciding === ord && admissible.has(doc)) this.collect(doc, 0);
+      }
+    }
+    if (this.hits.length >= this.k) return;
+    // Then the docs without the field, which sort last.
+    admissible.forEach((doc) => {
+      if (docStarts[doc] === docStarts[doc + 1]) this.collect(doc, 0);
+    });
   }
 
   /** The kept docs with their sort values. */

@@ -75,8 +75,26 @@ export class FieldIndex {
     this.docOrds = take(postingCount);
   }
 
+  /** Decoded strings by string index, filled as they are asked for. */
+  private readonly decodedStrings: (string | undefined)[] = [];
+
   /** The value of an ordinal. */
   value(ord: number): FieldValue {
+    if (ord < this.numberCount) return this.numbers[ord];
+    const s = ord - this.numberCount;
+    if (s < this.stringCount) return (this.decodedStrings[s] ??= this.decodeValue(ord) as string);
+    return this.booleans[s - this.stringCount] === 1;
+  }
+
+  /** Facet keys (the value as a string) by ordinal, filled as they are asked for. */
+  private readonly keys: (string | undefined)[] = [];
+
+  /** The value of an ordinal as a facet key: `"2020"`, `"news"`, `"true"`. */
+  key(ord: number): string {
+    return (this.keys[ord] ??= String(this.value(ord)));
+  }
+
+  private decodeValue(ord: number): FieldValue {
     if (ord < this.numberCount) return this.numbers[ord];
     const s = ord - this.numberCount;
     if (s < this.stringCount) return decoder.decode(this.stringBytes.subarray(this.stringOffsets[s], this.stringOffsets[s + 1]));
