@@ -46,7 +46,12 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
 
   let ranked: RankedDoc[];
   if (isRelevanceSort(sortKeys)) {
-    const collector = new TopKCollector(k, (segment, doc) => views[segment].reader.docId(doc));
+    const idRanks = views.map((view) => view.reader.idRanks());
+    const collector = new TopKCollector(k, (segmentA, docA, segmentB, docB) =>
+      segmentA === segmentB
+        ? idRanks[segmentA][docA] - idRanks[segmentB][docB]
+        : views[segmentA].reader.compareDocIds(docA, views[segmentB].reader, docB),
+    );
     views.forEach((view, segment) => {
       const sink: HitSink = {
         get threshold() {

@@ -34,19 +34,7 @@ export function isRelevanceSort(keys: readonly SortKey[]): boolean {
 }
 
 const MISSING = -1;
-const idRanks = new WeakMap<object, Uint32Array>();
 const titleRanks = new WeakMap<object, Int32Array>();
-
-/** Per doc: its position in id order. */
-function idRank(view: SegmentView): Uint32Array {
-  let ranks = idRanks.get(view.reader);
-  if (ranks === undefined) {
-    ranks = new Uint32Array(view.reader.docCount);
-    view.reader.docsByIdOrder().forEach((doc, rank) => (ranks![doc] = rank));
-    idRanks.set(view.reader, ranks);
-  }
-  return ranks;
-}
 
 /** Per doc: its position in title order, MISSING for untitled docs. */
 function titleRank(view: SegmentView): Int32Array {
@@ -213,7 +201,7 @@ export class SegmentSortCollector implements HitSink {
       case 'score':
         return () => 0;
       case 'id': {
-        const ranks = idRank(this.view);
+        const ranks = this.view.reader.idRanks();
         return (doc) => ranks[doc];
       }
       case 'title': {

@@ -1,23 +1,23 @@
 // Keeps the best k hits seen so far across segments: highest score first, ties broken by the
-// caller's id (ascending) so the order is total and stable across pages. A min-heap whose root
+// caller's id (ascending) so the order is total and stable across pages. Ids are compared
+// without decoding them (by rank within a segment, by bytes across segments). A min-heap whose root
 // is the worst kept hit; `threshold` is what a new hit must reach to have a chance.
 
 export interface ScoredDoc {
   score: number;
   segment: number;
   doc: number;
-  /** Caller's id, fetched only when a tie has to be broken. */
-  id: string | null;
 }
 
-export type IdLookup = (segment: number, doc: number) => string;
+/** Orders two docs by caller id (negative: the first has the lower id). */
+export type IdComparator = (segmentA: number, docA: number, segmentB: number, docB: number) => number;
 
 export class TopKCollector {
   private readonly heap: ScoredDoc[] = [];
 
   constructor(
     readonly k: number,
-    private readonly idOf: IdLookup,
+    private readonly compareIds: IdComparator,
   ) {}
 
   /** Scores below this cannot enter (a score equal to it may, on its id). */
@@ -27,13 +27,15 @@ export class TopKCollector {
 
   collect(segment: number, doc: number, score: number): void {
     if (this.k === 0) return;
-    const candidate: ScoredDoc = { score, segment, doc, id: null };
+    const candidate: ScoredDoc = { score, segment, doc };
     if (this.heap.length < this.k) {
       this.heap.push(candidate);
       this.siftUp(this.heap.length - 1);
       return;
     }
-    if (!this.worse(this.heap[0], candidate)) return;
+    const worst = this.heap[0];
+    // Cheap first: most candidates lose on score alone.
+    if (score < worst.score || !this.worse(worst, candidate)) return;
     this.heap[0] = candidate;
     this.siftDown(0);
   }
@@ -46,12 +48,7 @@ export class TopKCollector {
   /** True when `a` ranks below `b`. */
   private worse(a: ScoredDoc, b: ScoredDoc): boolean {
     if (a.score !== b.score) return a.score < b.score;
-    return this.idOfHit(a) > this.idOfHit(b);
-  }
-
-  private idOfHit(hit: ScoredDoc): string {
-    if (hit.id === null) hit.id = this.idOf(hit.segment, hit.doc);
-    return hit.id;
+    return this.compareIds(a.segment, a.doc, b.segment, b.doc) > 0;
   }
 
   private siftUp(index: number): void {

@@ -27,6 +27,7 @@ export function encodeDocIds(ids: readonly string[]): { bytes: Uint8Array; offse
 export class DocIds {
   private readonly offsets: Uint32Array;
   private readonly order: Uint32Array;
+  private rankByDoc: Uint32Array | null = null;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -40,6 +41,21 @@ export class DocIds {
   /** Doc numbers in ascending id order. */
   byIdOrder(): Uint32Array {
     return this.order;
+  }
+
+  /** Compares the id of `doc` here with the id of `otherDoc` in `other`, byte-wise (= id order). */
+  compare(doc: number, other: DocIds, otherDoc: number): number {
+    return compareBytes(this.bytes, this.offsets[doc], this.offsets[doc + 1], other.bytes.subarray(other.offsets[otherDoc], other.offsets[otherDoc + 1]));
+  }
+
+  /** Per doc, its position in id order (built on first use). */
+  ranks(): Uint32Array {
+    if (this.rankByDoc === null) {
+      const ranks = new Uint32Array(this.order.length);
+      this.order.forEach((doc, rank) => (ranks[doc] = rank));
+      this.rankByDoc = ranks;
+    }
+    return this.rankByDoc;
   }
 
   id(doc: number): string {

@@ -110,6 +110,16 @@ export class SegmentReader {
     return this.ids.byIdOrder();
   }
 
+  /** Per doc, its position in caller-id order. */
+  idRanks(): Uint32Array {
+    return this.ids.ranks();
+  }
+
+  /** Compares the caller ids of `doc` here and `otherDoc` in `other` without decoding them. */
+  compareDocIds(doc: number, other: SegmentReader, otherDoc: number): number {
+    return this.ids.compare(doc, other.ids, otherDoc);
+  }
+
   docId(doc: number): string {
     return this.ids.id(doc);
   }
