@@ -28,9 +28,11 @@ export function completeSortKeys(keys: readonly SortKey[]): SortKey[] {
   return complete;
 }
 
-/** True when the keys are plain relevance: score descending (then id). */
+/** True when the keys are plain relevance: nothing, or score descending, optionally then id ascending. */
 export function isRelevanceSort(keys: readonly SortKey[]): boolean {
-  return keys.length === 0 || (keys[0].kind === 'score' && keys[0].direction === 'desc');
+  if (keys.length === 0) return true;
+  if (keys[0].kind !== 'score' || keys[0].direction !== 'desc') return false;
+  return keys.length === 1 || (keys.length === 2 && keys[1].kind === 'id' && keys[1].direction === 'asc');
 }
 
 const MISSING = -1;
@@ -229,8 +231,7 @@ export function compareSortedHits(keys: readonly SortKey[], a: SortedHit, b: Sor
     if (x === y) continue;
     if (x === null) return 1;
     if (y === null) return -1;
-    const order =
-      keys[i].kind === 'score' ? (x as number) - (y as number) : typeof x === 'string' && typeof y === 'string' ? compareCodePoints(x, y) : compareFacetValues(x, y);
+    const order = keys[i].kind === 'score' ? (x as number) - (y as number) : compareFacetValues(x, y);
     if (order !== 0) return keys[i].direction === 'asc' ? order : -order;
   }
   return 0;

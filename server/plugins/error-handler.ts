@@ -40,6 +40,8 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
 /** Codes from other layers (the engine) that mean something to a client. */
 const FOREIGN_CODES: Readonly<Record<string, ErrorCode>> = {
   invalid_query: 'invalid_query',
+  invalid_filter: 'invalid_filter',
+  invalid_sort: 'invalid_sort',
   invalid_language: 'validation_failed',
 };
 

@@ -21,6 +21,9 @@ export const MAX_SEARCH_WINDOW = 10_000;
 export const DEFAULT_FACET_LIMIT = 100;
 export const MAX_FACET_LIMIT = 1_000;
 
+/** Most metadata fields one search may facet on. */
+export const MAX_FACET_FIELDS = 20;
+
 /** Default element wrapped round matched terms in `highlight`. */
 export const DEFAULT_HIGHLIGHT_TAG = 'mark';
 

@@ -1,14 +1,16 @@
 // TypeBox schemas of search (SPEC §6): the GET query string, the POST body with the same
-// names, a hit and the response, matching engine/search/search-types.ts.
-// `filter`, `facets`, `facet_limit` and `sort` are part of the shape already; the server
-// refuses non-empty ones until filtering lands.
+// names, a hit and the response, matching engine/search/search-types.ts. The grammar of
+// `filter` and `sort` is checked by the engine's parsers (400 invalid_filter / invalid_sort);
+// facet names by server/routes/search/search-request.ts.
 
 import { Type } from 'typebox';
+import { MAX_SORT_KEYS } from '../../engine/index.ts';
 import { MetadataSchema } from './document.ts';
 import {
   DEFAULT_FACET_LIMIT,
   DEFAULT_HIGHLIGHT_TAG,
   DEFAULT_SEARCH_LIMIT,
+  MAX_FACET_FIELDS,
   MAX_FACET_LIMIT,
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
@@ -50,20 +52,33 @@ const searchFields = {
   ),
   explain: Type.Optional(Type.Boolean({ default: false, description: 'Attach a score explanation to each hit.' })),
   facet_limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_FACET_LIMIT, default: DEFAULT_FACET_LIMIT, description: 'Values per facet field.' }),
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_FACET_LIMIT,
+      default: DEFAULT_FACET_LIMIT,
+      description: 'Values returned per facet field (the most frequent).',
+    }),
   ),
 };
+
+const FILTER_DESCRIPTION =
+  'Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, '
+  + '`{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`.';
+const FACETS_DESCRIPTION =
+  `Metadata fields to count values of among all matches, at most ${MAX_FACET_FIELDS}. A bad name: 400 \`validation_failed\`.`;
+const SORT_DESCRIPTION =
+  `Up to ${MAX_SORT_KEYS} keys \`name[:asc|desc]\`, comma-separated: a metadata field, `
+  + '`title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`.';
+
+/** GET: `a,b`, or the parameter repeated; POST: the same, or a JSON array. */
+const nameListSchema = (description: string) => Type.Union([Type.String(), Type.Array(Type.String())], { description });
 
 export const SearchQuerySchema = Type.Object(
   {
     ...searchFields,
-    filter: Type.Optional(Type.String({ description: 'Filter object as URL-encoded JSON (not supported yet).' })),
-    facets: Type.Optional(
-      Type.Union([Type.String(), Type.Array(Type.String())], {
-        description: 'Metadata fields to count: `facets=a,b` or repeated (not supported yet).',
-      }),
-    ),
-    sort: Type.Optional(Type.String({ description: 'e.g. `year:desc,title:asc`; default `_score:desc` (only that for now).' })),
+    filter: Type.Optional(Type.String({ description: `${FILTER_DESCRIPTION} URL-encoded JSON; empty means none.` })),
+    facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`facets=a,b\` or repeated.`)),
+    sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`sort=year:desc,title:asc\`, or repeated.`)),
   },
   { additionalProperties: false },
 );
@@ -72,18 +87,13 @@ export const SearchBodySchema = Type.Object(
   {
     ...searchFields,
     filter: Type.Optional(
-      Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'Filter object (not supported yet).' }),
-    ),
-    facets: Type.Optional(
-      Type.Union([Type.String(), Type.Array(Type.String())], {
-        description: 'Metadata fields to count: `["a","b"]` or `"a,b"` (not supported yet).',
+      Type.Unsafe<Record<string, unknown> | null>({
+        type: ['object', 'null'],
+        description: `${FILTER_DESCRIPTION} \`null\` or \`{}\` means none.`,
       }),
     ),
-    sort: Type.Optional(
-      Type.Union([Type.String(), Type.Array(Type.String())], {
-        description: 'e.g. `"year:desc,title:asc"` or `["year:desc"]`; default `_score:desc` (only that for now).',
-      }),
-    ),
+    facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`["a","b"]\` or \`"a,b"\`.`)),
+    sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`"year:desc,title:asc"\` or \`["year:desc"]\`.`)),
   },
   { additionalProperties: false },
 );
@@ -120,8 +130,24 @@ export const SearchResponseSchema = Type.Object(
     facets: Type.Unsafe<Record<string, Record<string, number>>>({
       type: 'object',
       additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
-      description: 'Per requested field, value → count among all matches.',
+      description:
+        'Per requested field, value → count among all matches (not only this page), most frequent first, '
+        + 'at most `facet_limit` values. Integer-like keys such as "2020" come first in any JSON object '
+        + 'JavaScript builds or parses: sort by count if the order matters.',
     }),
+    facet_stats: Type.Optional(
+      Type.Unsafe<Record<string, { min: number; max: number }>>({
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          properties: { min: { type: 'number' }, max: { type: 'number' } },
+          required: ['min', 'max'],
+          additionalProperties: false,
+        },
+        description: 'Per requested facet field with numeric values among the matches: their min and max. '
+          + 'Absent when no requested field has numbers.',
+      }),
+    ),
     total: Type.Integer({ minimum: 0 }),
     offset: Type.Integer({ minimum: 0 }),
     limit: Type.Integer({ minimum: 1 }),

@@ -1,11 +1,12 @@
 // Unit tests of condensing validator errors into the problem body's `errors` list: unions
-// keep the branch that fits, type alternatives merge, unknown properties and bad field
-// names get plain messages, and the list is capped.
+// keep the branch that fits, type alternatives merge, unknown properties, bad field names and
+// empty objects get plain messages, and the list is capped.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
+import { DeleteByFilterBodySchema } from './delete-by-filter.ts';
 import { DocumentPatchBodySchema, DocumentPostBodySchema } from './document.ts';
 import { MAX_LISTED_FIELD_ERRORS, MAX_RAW_VALIDATION_ERRORS } from './limits.ts';
 import { toFieldErrors } from './validation-errors.ts';
@@ -54,4 +55,9 @@ test('PATCH metadata allows null but not objects', () => {
 test('the list is capped', () => {
   const many = Array.from({ length: 500 }, (_, i) => ({ id: `bad id ${i}` }));
   assert.equal(errorsOf(many).length, MAX_LISTED_FIELD_ERRORS);
+});
+
+test('an object that must have a property says it must not be empty', () => {
+  const raw = Compile(DeleteByFilterBodySchema).Errors({ filter: {} }) as unknown as RawValidationError[];
+  assert.deepEqual(toFieldErrors('body', raw), [{ path: '/body/filter', message: 'must not be empty' }]);
 });

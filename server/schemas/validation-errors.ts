@@ -111,6 +111,7 @@ function resolveUnions(items: Located[]): Located[] {
 function describe(error: RawValidationError, parentKeyword: string | undefined): string {
   if (error.keyword === 'boolean' && parentKeyword === 'additionalProperties') return 'is not an allowed property';
   if (parentKeyword === 'propertyNames') return 'is not an allowed field name';
+  if (error.keyword === 'minProperties' && error.params?.limit === 1) return 'must not be empty';
   return error.message ?? 'is invalid';
 }
 

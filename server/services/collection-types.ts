@@ -2,6 +2,7 @@
 // and what the registry of collections offers. Routes depend on these types only.
 
 import type { Metadata } from '../../engine/document.ts';
+import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { SearchRequest, SearchResult } from '../../engine/search/search-types.ts';
 
 /** Collection record (SPEC §4). */
@@ -62,6 +63,11 @@ export interface Collection {
   patch(id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary>;
   /** Throws FolioError `document_not_found` when the id is absent. */
   deleteDocument(id: string, options: WriteOptions): Promise<void>;
+  /**
+   * Deletes every live document whose current version (pending writes included) matches the
+   * filter, atomically; resolves to how many were deleted (0 writes nothing).
+   */
+  deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<number>;
   /** Realtime: sees acknowledged writes before they are searchable. */
   getDocument(id: string): StoredDocumentView;
   /** Resolves once every write acknowledged before the call is searchable. */

@@ -1,11 +1,13 @@
 // Tests for a collection's lifecycle on real files with the real engine: realtime reads,
 // refresh making writes searchable, one live version per id, WAL replay after a crash,
-// deletes that persist, merges that keep counts and bound the segment count.
+// deletes that persist, delete by filter on current versions, merges that keep counts and
+// bound the segment count.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseFilter } from '../../engine/index.ts';
 import type { SearchRequest } from '../../engine/index.ts';
 import { readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors.ts';
@@ -356,4 +358,37 @@ test('a torn record at the end of the WAL is dropped; acknowledged ones replay',
   assert.equal(collection.getDocument('acked').text, 'acknowledged');
   await collection.upsert([{ id: 'next', text: 'after recovery' }], NO_WAIT);
   assert.equal(collection.info().documents, 2);
+});
+
+test('delete by filter judges current versions, is one durable write and replays', async (t) => {
+  const dataDir = tempDir(t);
+  const crashed = await openRegistry(t, dataDir);
+  await crashed.create('docs', 'english');
+  const before = crashed.getCollection('docs');
+  const doc = (id: string, year: number) => ({ id, text: `doc ${id}`, metadata: { year } });
+  await before.upsert([doc('s1', 2020), doc('s2', 2020), doc('s3', 2021)], NO_WAIT);
+  await before.refresh();
+  await before.upsert([doc('s4', 2020), doc('s5', 2021)], NO_WAIT);
+  await before.refresh();
+  // Pending versions decide over committed ones: s2 moves out of 2020, s3 into it; s5 is gone.
+  await before.upsert([doc('s2', 2019), doc('s3', 2020), doc('p1', 2020)], NO_WAIT);
+  await before.deleteDocument('s5', NO_WAIT);
+  // The WAL is private; its append counter shows the delete is one record.
+  const walAppends = () => (before as unknown as { wal: { stats: { appends: number } } }).wal.stats.appends;
+  const appendsBefore = walAppends();
+  assert.equal(await before.deleteByFilter(parseFilter({ year: 2020 }), NO_WAIT), 4); // s1, s3, s4, p1
+  assert.equal(walAppends(), appendsBefore + 1);
+  assert.equal(before.info().documents, 1);
+  assert.equal(await before.deleteByFilter(parseFilter({ year: 2020 }), NO_WAIT), 0);
+  assert.equal(await before.deleteByFilter(parseFilter({ year: 2021 }), NO_WAIT), 0);
+  assert.equal(walAppends(), appendsBefore + 1, 'deleting nothing writes nothing');
+  // No close: reopening replays the delete record.
+
+  const reopened = await openRegistry(t, dataDir);
+  const after = reopened.getCollection('docs');
+  assert.equal(after.info().documents, 1);
+  assert.equal(after.getDocument('s2').metadata.year, 2019);
+  for (const id of ['s1', 's3', 's4', 's5', 'p1']) assert.throws(() => after.getDocument(id), assertFolioError('document_not_found'));
+  await after.refresh();
+  assert.deepEqual(await searchIds(after, 'doc'), ['s2']);
 });

@@ -11,8 +11,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer, searchSegments } from '../../engine/index.ts';
-import type { IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
-import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
+import type { FilterNode, IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
+import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors.ts';
 import { readCollectionConfig } from './collection-config.ts';
 import type { CollectionConfig } from './collection-config.ts';
@@ -28,6 +28,7 @@ import type {
 } from './collection-types.ts';
 import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './document-model.ts';
 import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
+import { idsMatchingFilter } from './filter-matches.ts';
 import { commitMerge, commitRefresh } from './index-commit.ts';
 import type { CommitResult } from './index-commit.ts';
 import { DEFAULT_MERGE_POLICY, selectMerge } from './merge-policy.ts';
@@ -185,6 +186,19 @@ export class FolioCollection implements Collection {
     await this.write({ op: 'delete', ids: [id] }, options);
   }
 
+  /**
+   * Deletes every live document whose current version matches `filter`, as ONE WAL record
+   * (atomic and durable like any write). Finding the ids and applying the record happen in
+   * the same synchronous step, so no write can slip in between.
+   */
+  async deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<number> {
+    this.assertOpen();
+    const ids = idsMatchingFilter(filter, this.snapshot, this.pending);
+    if (ids.length === 0) return 0;
+    await this.write({ op: 'delete', ids }, options);
+    return ids.length;
+  }
+
   getDocument(id: string): StoredDocumentView {
     this.assertOpen();
     return toStoredView(this.lookup(id) ?? this.notFound(id));
@@ -239,6 +253,11 @@ export class FolioCollection implements Collection {
    */
   private async write(record: WalRecord, options: WriteOptions): Promise<void> {
     const bytes = encodeWalRecord(record);
+    if (bytes.length > WAL_MAX_RECORD_BYTES) {
+      // Replay would take a longer record for damage, so it is never written. Only a delete by
+      // filter of millions of documents gets here (request bodies are far smaller).
+      throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
+    }
     const durable = this.wal.append(bytes);
     const applied = this.apply(record);
     this.scheduler.schedule();

@@ -1,5 +1,6 @@
 // Tests for the pending-writes buffer: last write wins, the taken buffer stays readable during
-// a refresh, a failed refresh puts changes back under newer ones, failed writes are undone.
+// a refresh, a failed refresh puts changes back under newer ones, failed writes are undone,
+// forEach sees what lookup sees.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexDocument } from '../../engine/document.ts';
@@ -68,4 +69,17 @@ test('undo restores the previous change only if nothing replaced it', () => {
   const fresh = pending.set('z', doc('z', 'new'), 5);
   assert.ok(pending.undo(fresh));
   assert.equal(pending.lookup('z'), undefined);
+});
+
+test('forEach visits every pending id once, with the change lookup gives', () => {
+  const pending = new PendingWrites();
+  pending.set('a', doc('a', 'taken-a'), 1);
+  pending.set('b', doc('b', 'taken-b'), 2);
+  pending.take();
+  pending.set('a', null, 3);
+  pending.set('c', doc('c', 'new-c'), 4);
+  const seen: [string, string | null][] = [];
+  pending.forEach((id, change) => seen.push([id, change === null ? null : change.text]));
+  assert.deepEqual(seen.sort(), [['a', null], ['b', 'taken-b'], ['c', 'new-c']]);
+  for (const [id] of seen) assert.equal(pending.lookup(id)?.text ?? null, seen.find(([s]) => s === id)![1]);
 });

@@ -40,6 +40,13 @@ export class PendingWrites {
     return entry?.change;
   }
 
+  /** Calls `visit` once for every id with a pending change, with the change `lookup` gives. */
+  forEach(visit: (id: string, change: PendingChange) => void): void {
+    for (const [id, entry] of this.current) visit(id, entry.change);
+    if (this.taken === null) return;
+    for (const [id, entry] of this.taken) if (!this.current.has(id)) visit(id, entry.change);
+  }
+
   set(id: string, change: PendingChange, seq: number): ReplacedEntry {
     const previous = this.current.get(id);
     this.current.set(id, { change, seq });

@@ -22,6 +22,7 @@ const ROUTES: [string, string][] = [
   ['patch', '/v1/collections/{name}/documents/{id}'],
   ['delete', '/v1/collections/{name}/documents/{id}'],
   ['post', '/v1/collections/{name}/documents'],
+  ['post', '/v1/collections/{name}/documents/delete'],
   ['post', '/v1/collections/{name}/refresh'],
   ['get', '/v1/collections/{name}/search'],
   ['post', '/v1/collections/{name}/search'],
@@ -84,9 +85,10 @@ describe('health and OpenAPI', () => {
     const document = (await SwaggerParser.dereference(structuredClone(body))) as any;
     const search = document.paths['/v1/collections/{name}/search'].get;
     const schema = search.responses['200'].content['application/json'].schema;
-    for (const field of ['hits', 'facets', 'total', 'offset', 'limit', 'has_more', 'took_ms']) {
+    for (const field of ['hits', 'facets', 'facet_stats', 'total', 'offset', 'limit', 'has_more', 'took_ms']) {
       assert.ok(schema.properties[field], `response lacks ${field}`);
     }
+    assert.ok(!schema.required.includes('facet_stats'), 'facet_stats is optional');
     const hit = schema.properties.hits.items;
     for (const field of ['id', 'title', 'score', 'format', 'page', 'page_label', 'snippet', 'highlight', 'metadata', 'matched_pages', 'explain']) {
       assert.ok(hit.properties[field], `hit lacks ${field}`);

@@ -1,11 +1,11 @@
 // JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
-// JSON array or NDJSON), read, patch and delete one, and refresh a collection. Every write
-// accepts `?refresh=wait_for` (or `true`) to answer only once the change is searchable.
+// JSON array or NDJSON), read, patch and delete one, delete by filter (delete-by-filter.ts),
+// and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only
+// once the change is searchable.
 // A batch is validated whole before anything is written; the collection is all-or-nothing too.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FolioError } from '../../errors.ts';
-import type { WriteOptions } from '../../services/collection-types.ts';
 import { CollectionParamsSchema } from '../../schemas/collection.ts';
 import {
   DocumentBodySchema,
@@ -21,13 +21,11 @@ import {
 import { MAX_BATCH_DOCUMENTS, MAX_BODY_BYTES } from '../../schemas/limits.ts';
 import { NoContentSchema } from '../../schemas/no-content.ts';
 import { problemResponses } from '../../schemas/problem.ts';
+import deleteByFilterRoutes from './delete-by-filter.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
+import { writeOptions } from './write-options.ts';
 
 const DOCUMENT_PATH = '/v1/collections/:name/documents/:id';
-
-function writeOptions(query: { refresh?: 'wait_for' | 'true' }): WriteOptions {
-  return { waitForRefresh: query.refresh !== undefined };
-}
 
 /** Refuses an oversized JSON array before validation walks it (NDJSON is counted by its parser). */
 async function limitBatchSize(request: { body: unknown }): Promise<void> {
@@ -41,6 +39,7 @@ async function limitBatchSize(request: { body: unknown }): Promise<void> {
 
 const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(NDJSON_CONTENT_TYPE, { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, ndjsonParser);
+  await app.register(deleteByFilterRoutes);
 
   app.put(
     DOCUMENT_PATH,

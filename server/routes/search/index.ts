@@ -1,5 +1,6 @@
 // Search routes (SPEC §6): GET …/search with query parameters and POST …/search with the same
-// names as a JSON body. Both answer `{ hits, facets, total, offset, limit, has_more, took_ms }`.
+// names as a JSON body. Both answer `{ hits, facets, facet_stats?, total, offset, limit,
+// has_more, took_ms }`.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionParamsSchema } from '../../schemas/collection.ts';
@@ -8,8 +9,8 @@ import { SearchBodySchema, SearchQuerySchema, SearchResponseSchema } from '../..
 import { runSearch } from './run-search.ts';
 
 const SEARCH_PATH = '/v1/collections/:name/search';
-const DESCRIPTION = 'Ranked full-text search with BM25 over title and text. Non-empty `filter`, `facets` or `sort` '
-  + '(other than `_score:desc`) are refused with 400 `invalid_filter` / `invalid_sort` for now.';
+const DESCRIPTION = 'Ranked full-text search with BM25 over title and text, narrowed by a metadata `filter`, '
+  + 'with value counts of `facets` over all matches, sorted by relevance or by up to 3 `sort` keys.';
 
 const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(

@@ -1,0 +1,35 @@
+// Delete by filter (SPEC §5): `POST /v1/collections/{c}/documents/delete` with `{ "filter" }`
+// deletes every document whose current version matches (writes not yet searchable included),
+// in one atomic, durable write; `?refresh=wait_for` answers once the deletions are searchable.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { parseFilter } from '../../../engine/index.ts';
+import { CollectionParamsSchema } from '../../schemas/collection.ts';
+import { DeleteByFilterBodySchema, DeletedResponseSchema } from '../../schemas/delete-by-filter.ts';
+import { WriteQuerySchema } from '../../schemas/document.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { writeOptions } from './write-options.ts';
+
+const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v1/collections/:name/documents/delete',
+    {
+      schema: {
+        summary: 'Delete the documents matching a filter',
+        description: 'Deletes every document whose current version matches `filter`, atomically; answers how many.',
+        tags: ['documents'],
+        params: CollectionParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DeleteByFilterBodySchema,
+        response: { 200: DeletedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const collection = app.collections.get(request.params.name);
+      const deleted = await collection.deleteByFilter(parseFilter(request.body.filter), writeOptions(request.query));
+      return { deleted };
+    },
+  );
+};
+
+export default deleteByFilterRoutes;
