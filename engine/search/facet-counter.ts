@@ -139,6 +139,14 @@ export class MatchedDocs {
 
 /** Walks the matched docs and counts their ordinals. */
 function countByColumn(index: FieldIndex, docs: Uint32Array, perOrd: Uint32Array): void {
+  const single = index.singleValueColumn();
+  if (single !== null) {
+    // One slot past the ordinals collects the docs without a value.
+    const counts = new Uint32Array(perOrd.length + 1);
+    for (let i = 0; i < docs.length; i++) counts[single[docs[i]]]++;
+    perOrd.set(counts.subarray(0, perOrd.length));
+    return;
+  }
   const { docStarts, docOrds } = index;
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i];
