@@ -13,7 +13,7 @@ export { mergeSegments } from './merge.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
 export type { MatchMode, ScoreExplanation, SearchHit, SearchRequest, SearchResult } from './search/search-types.ts';
-export { deletedDocs, liveDocCount } from './search/segment-view.ts';
+export { deletedDocs } from './search/segment-view.ts';
 export type { SegmentView } from './search/segment-view.ts';
 export { SegmentReader } from './segment/segment-reader.ts';
 export { writeSegment } from './segment/segment-writer.ts';

@@ -23,8 +23,3 @@ export function deletedDocs(view: SegmentView): DocBitSet | null {
   }
   return set;
 }
-
-/** Live documents of the view. */
-export function liveDocCount(view: SegmentView): number {
-  return view.reader.docCount - (view.deleted?.size ?? 0);
-}

@@ -12,9 +12,6 @@ export type FieldValue = string | number | boolean;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The value kinds in ordinal order; `rank` orders values of different kinds across segments. */
-export const VALUE_KIND_RANK = { number: 0, string: 1, boolean: 2 } as const;
-
 function alignedArray<T extends Uint32Array | Float64Array>(
   Kind: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
   bytes: Uint8Array,
@@ -163,11 +160,6 @@ export class FieldIndex {
       if (highInclusive && to < this.stringCount && this.compareString(to, key) === 0) to++;
     }
     return [this.numberCount + from, this.numberCount + Math.max(from, to)];
-  }
-
-  /** Kind rank of an ordinal's value (numbers, strings, booleans). */
-  kindRank(ord: number): number {
-    return ord < this.numberCount ? 0 : ord < this.numberCount + this.stringCount ? 1 : 2;
   }
 
   private lowerNumber(value: number): number {

@@ -122,25 +122,6 @@ export class PostingsCursor {
     return out;
   }
 
-  /** Index of the block that would hold `target` (blockCount when past the end). */
-  blockFor(target: number): number {
-    let block = Math.max(this.block, 0);
-    while (block < this.blockCount && this.skipWord(block, SkipField.lastDoc) < target) block++;
-    return block;
-  }
-
-  blockLastDoc(block: number): number {
-    return block < this.blockCount ? this.skipWord(block, SkipField.lastDoc) : NO_MORE_DOCS;
-  }
-
-  blockBounds(block: number, out: TfBounds): TfBounds {
-    out.maxTitleTf = this.skipWord(block, SkipField.maxTitleTf);
-    out.maxTextTf = this.skipWord(block, SkipField.maxTextTf);
-    out.minTitleLength = this.skipWord(block, SkipField.minTitleLength);
-    out.minTextLength = this.skipWord(block, SkipField.minTextLength);
-    return out;
-  }
-
   /** Bounds over the whole term. */
   termBounds(): TfBounds {
     const bounds: TfBounds = { maxTitleTf: 0, maxTextTf: 0, minTitleLength: 0x7fffffff, minTextLength: 0x7fffffff };
