@@ -1,7 +1,8 @@
-// Metadata benchmark (`npm run bench`): a generated collection of 1,000,000 documents with six
-// metadata fields, written as four segments, is searched in process (the engine, no HTTP) with
-// tinybench. Reports p50/p99 for a filter + 3 facets + sort query matching about half the
-// collection, and for a single-value filter with the same facets.
+// Metadata benchmark (`npm run bench:metadata`; `npm run bench` runs it too): a generated
+// collection of 1,000,000 documents with six metadata fields, written as four segments, is
+// searched in process (the engine, no HTTP) with tinybench. Reports p50/p99 for a filter +
+// 3 facets + sort query matching about half the collection, and for a single-value filter
+// with the same facets.
 // Options: --docs N (default 1,000,000), --time MS per task (default 3,000).
 
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,0 +1,247 @@
+// Throughput benchmark on GCIDE (`npm run bench:gcide`): Folio over HTTP (a real server
+// process) next to peers in the same run, on ../shared/corpora/gcide (126,236 entries, 1,000
+// queries). Prints one Markdown table per section and the issue's goals met or missed:
+//  - import over HTTP until searchable, index bytes on disk, server peak RSS (VmHWM);
+//  - sequential single-connection search latency (p50/p99) and QPS;
+//  - autocannon, 50 connections cycling through the queries, next to an empty Fastify route;
+//  - peers, each in a child process of its own: SQLite FTS5 and MiniSearch (build, size,
+//    peak RSS, latency), and Folio's engine without HTTP over the server's index.
+// Options: --docs N (default all), --queries N (1,000), --seconds S for autocannon (10),
+// --connections C (50), --passes P timed passes over the queries (3), --batch B docs per
+// NDJSON request (5,000), --smoke (2,000 docs, 100 queries, 1 s, 1 pass),
+// --peers fts5,minisearch,engine (or none), --server-arg X (repeatable; e.g. --log-level=warn),
+// --profile DIR (server under --cpu-prof, profile written to DIR when it stops).
+
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { GCIDE_CORPUS, gcideAvailable, readGcideQueries, readJsonlLines } from './gcide-corpus.ts';
+import { AUTH_HEADERS, runFolio, searchPath } from './gcide-folio.ts';
+import type { FolioRunResult } from './gcide-folio.ts';
+import { measureHttpCeiling } from './http-ceiling.ts';
+import type { CeilingResult } from './http-ceiling.ts';
+import { formatSummary, readProfile, summariseProfile } from './cpu-profile-summary.ts';
+import type { LatencySummary } from './latency.ts';
+import { MIB, count, markdownTable, mib, ms, seconds } from './markdown-table.ts';
+import { runPeer } from './peer-process.ts';
+import type { PeerInput, PeerResult } from './peer-process.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    docs: { type: 'string' },
+    queries: { type: 'string' },
+    seconds: { type: 'string' },
+    connections: { type: 'string', default: '50' },
+    passes: { type: 'string' },
+    batch: { type: 'string', default: '5000' },
+    smoke: { type: 'boolean', default: false },
+    peers: { type: 'string', default: 'fts5,minisearch,engine' },
+    'server-arg': { type: 'string', multiple: true, default: [] },
+    profile: { type: 'string' },
+  },
+});
+
+function numberOption(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  const parsed = value === 'all' ? Infinity : Number(value);
+  if (!(parsed >= 0)) throw new Error(`--${name} expects a number, got '${value}'`);
+  return parsed;
+}
+
+/** Entries in the full corpus; the goals are for all of them. */
+const GCIDE_ENTRIES = 126_236;
+const smoke = args.smoke;
+const DOCS = numberOption(args.docs, smoke ? 2_000 : Infinity, 'docs');
+const QUERIES = numberOption(args.queries, smoke ? 100 : 1_000, 'queries');
+const SECONDS = numberOption(args.seconds, smoke ? 1 : 10, 'seconds');
+const CONNECTIONS = numberOption(args.connections, 50, 'connections');
+const PASSES = numberOption(args.passes, smoke ? 1 : 3, 'passes');
+const BATCH = numberOption(args.batch, 5_000, 'batch');
+const PEERS = new Set(args.peers.split(',').map((p) => p.trim()).filter((p) => p !== '' && p !== 'none'));
+const KNOWN_PEERS = ['fts5', 'minisearch', 'engine'];
+for (const peer of PEERS) if (!KNOWN_PEERS.includes(peer)) throw new Error(`--peers: unknown peer '${peer}' (known: ${KNOWN_PEERS.join(', ')}, none)`);
+if (!(Number.isInteger(BATCH) && BATCH >= 1 && BATCH <= 10_000)) throw new Error('--batch must be 1 to 10,000 (the server\'s batch limit)');
+if (!(Number.isInteger(PASSES) && PASSES >= 1)) throw new Error('--passes must be a whole number ≥ 1');
+
+if (!gcideAvailable()) {
+  console.log(`GCIDE not found at ${GCIDE_CORPUS}; skipping the GCIDE benchmark (it needs ../shared/corpora beside the checkout).`);
+  process.exit(0);
+}
+
+// ---- goals (issue 4) -------------------------------------------------------------------
+interface Goal {
+  what: string;
+  target: string;
+  measured: string;
+  verdict: string;
+}
+
+/** Lower is better: met, or missed by how many times the goal. */
+function atMost(value: number, limit: number, unit: string, digits = 2): Goal['verdict'] {
+  return value <= limit ? `met (${(value / limit * 100).toFixed(0)} % of the limit)` : `**missed**: ${(value / limit).toFixed(2)}× the limit (+${(value - limit).toFixed(digits)} ${unit})`;
+}
+
+/** Higher is better: met, or reached what share of the goal. */
+function atLeast(value: number, goal: number, unit: string): Goal['verdict'] {
+  return value >= goal ? `met (${(value / goal).toFixed(2)}× the goal)` : `**missed**: ${(value / goal * 100).toFixed(0)} % of the goal (−${count(goal - value)} ${unit})`;
+}
+
+function goals(folio: FolioRunResult): Goal[] {
+  const list: Goal[] = [
+    { what: 'GCIDE imported and searchable over HTTP', target: '≤ 2 s', measured: `${seconds(folio.importMs)} s`, verdict: atMost(folio.importMs / 1000, 2, 's') },
+    { what: 'single connection: QPS', target: '≥ 3,000', measured: count(folio.latency.qps), verdict: atLeast(folio.latency.qps, 3000, 'QPS') },
+    { what: 'single connection: p99', target: '≤ 2 ms', measured: `${ms(folio.latency.p99Ms)} ms`, verdict: atMost(folio.latency.p99Ms, 2, 'ms') },
+  ];
+  if (folio.load !== null) {
+    list.push(
+      { what: `${CONNECTIONS} connections: requests/s`, target: '≥ 10,000', measured: count(folio.load.requestsPerSecond), verdict: atLeast(folio.load.requestsPerSecond, 10_000, 'req/s') },
+      { what: `${CONNECTIONS} connections: p99`, target: '≤ 25 ms', measured: `${folio.load.p99Ms} ms`, verdict: atMost(folio.load.p99Ms, 25, 'ms', 0) },
+    );
+  }
+  list.push(
+    { what: 'server peak RSS', target: '≤ 250 MiB', measured: `${mib(folio.peakRss)} MiB`, verdict: folio.peakRss === null ? 'not measured' : atMost(folio.peakRss / MIB, 250, 'MiB', 1) },
+    { what: 'index on disk', target: '≤ 60 MiB', measured: `${mib(folio.files.total)} MiB`, verdict: atMost(folio.files.total / MIB, 60, 'MiB', 1) },
+  );
+  return list;
+}
+
+// ---- CPU profile of the server, per phase ---------------------------------------------
+function printProfile(dir: string, folio: FolioRunResult): void {
+  // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 is the main thread (tsx's
+  // module hooks run on a thread of their own and get a profile too).
+  const newest = readdirSync(dir)
+    .filter((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+    .map((name) => join(dir, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (newest === undefined) {
+    console.log(`\nNo CPU profile found in ${dir}.`);
+    return;
+  }
+  const profile = readProfile(newest);
+  console.log(`\n## Server CPU profile (${newest})`);
+  const phases = [['import', folio.phases.import], ['sequential search', folio.phases.search], ['autocannon load', folio.phases.load]] as const;
+  for (const [name, window] of phases) {
+    if (window === null) continue;
+    console.log(`\n### ${name} (µs ${window.fromMicros}–${window.toMicros})\n`);
+    console.log(formatSummary(summariseProfile(profile, window, 15)));
+  }
+}
+
+// ---- run -------------------------------------------------------------------------------
+function latencyRow(name: string, latency: LatencySummary, note = ''): string[] {
+  return [name, ms(latency.p50Ms, 3), ms(latency.p99Ms, 3), ms(latency.meanMs, 3), count(latency.qps), note];
+}
+
+async function main(): Promise<void> {
+  const scratch = mkdtempSync(join(tmpdir(), 'folio-bench-gcide-'));
+  try {
+    const docLines = readJsonlLines(GCIDE_CORPUS, DOCS);
+    const queries = readGcideQueries(QUERIES);
+    const cpu = cpus();
+    console.log(`# GCIDE throughput benchmark`);
+    console.log('');
+    console.log(`${new Date().toISOString().slice(0, 10)}; ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ` +
+      `${count(docLines.length)} docs in NDJSON batches of ${count(BATCH)}, ${count(queries.length)} queries × ${PASSES} timed passes after a warm-up pass, ` +
+      `autocannon ${CONNECTIONS} connections × ${SECONDS} s.`);
+
+    const dataDir = join(scratch, 'folio');
+    if (args.profile !== undefined) mkdirSync(args.profile, { recursive: true });
+    const profileArgs = args.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${args.profile}`];
+    console.error(`[gcide] Folio: importing ${docLines.length} docs over HTTP…`);
+    const folio = await runFolio({
+      dataDir,
+      docLines,
+      batchSize: BATCH,
+      queries,
+      passes: PASSES,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      serverArgs: args['server-arg'],
+      nodeArgs: profileArgs,
+    });
+    docLines.length = 0;
+
+    console.error('[gcide] HTTP ceiling: empty Fastify route…');
+    const ceiling: CeilingResult = await measureHttpCeiling({ paths: queries.map(searchPath), headers: { ...AUTH_HEADERS }, passes: PASSES, connections: CONNECTIONS, seconds: SECONDS });
+
+    const peerInput: PeerInput = { docs: DOCS, queries: QUERIES, passes: PASSES, dir: scratch };
+    const peers: PeerResult[] = [];
+    let engine: PeerResult | null = null;
+    if (PEERS.has('engine')) {
+      console.error('[gcide] Folio engine in process…');
+      engine = await runPeer('peer-folio-engine.ts', { ...peerInput, dir: dataDir });
+    }
+    if (PEERS.has('fts5')) {
+      console.error('[gcide] SQLite FTS5…');
+      peers.push(await runPeer('peer-fts5.ts', peerInput));
+    }
+    if (PEERS.has('minisearch')) {
+      console.error('[gcide] MiniSearch…');
+      peers.push(await runPeer('peer-minisearch.ts', peerInput, ['--expose-gc']));
+    }
+
+    console.log('\n## Import and index\n');
+    console.log(markdownTable(
+      ['engine', 'docs', 'build s', 'index MiB', 'peak RSS MiB', 'notes'],
+      [
+        [
+          '**Folio** (HTTP, NDJSON)',
+          count(folio.docs),
+          seconds(folio.importMs),
+          mib(folio.files.total),
+          mib(folio.peakRss),
+          `until \`POST …/refresh\` answered; ${folio.batches} requests; ${folio.files.segmentCount} segment(s): ` +
+            `segments ${mib(folio.files.segments)}, WAL ${mib(folio.files.wal)}, deletes ${mib(folio.files.deletes)} MiB; ` +
+            `RSS ${mib(folio.rssBeforeImport)} MiB before the import, peak ${mib(folio.peakRssAfterImport)} MiB after it; ` +
+            `peak RSS column: whole run, VmHWM of the server process`,
+        ],
+        ...peers.map((peer) => [
+          peer.engine,
+          count(peer.docs),
+          seconds(peer.buildMs),
+          mib(peer.indexBytes),
+          mib(peer.peakRssBytes),
+          `index: ${peer.indexBytesNote}; peak RSS: VmHWM of its own child process`,
+        ]),
+      ],
+    ));
+
+    console.log(`\n## Sequential search, one connection (${count(folio.latency.count)} timed queries, \`limit\` 10)\n`);
+    console.log(markdownTable(
+      ['engine', 'p50 ms', 'p99 ms', 'mean ms', 'QPS', 'notes'],
+      [
+        latencyRow('**Folio** over HTTP', folio.latency, '`GET …/search?q=…&limit=10`, keep-alive, node:http client'),
+        latencyRow('empty Fastify route (HTTP floor)', ceiling.latency, 'same client, same paths'),
+        ...(engine === null ? [] : [latencyRow(engine.engine, engine.latency, 'the route\'s search request over the server\'s segments')]),
+        ...peers.map((peer) => latencyRow(`${peer.engine} (in process)`, peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : '')),
+      ],
+    ));
+
+    if (folio.load !== null && ceiling.load !== null) {
+      console.log(`\n## Concurrent load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s\n`);
+      const loadRow = (name: string, load: NonNullable<FolioRunResult['load']>): string[] => [
+        name,
+        count(load.requestsPerSecond),
+        String(load.p50Ms),
+        String(load.p99Ms),
+        String(load.maxMs),
+        `${count(load.totalRequests)} in ${load.durationSeconds.toFixed(1)} s`,
+        `${load.errors} / ${load.timeouts} / ${load.non2xx}`,
+      ];
+      console.log(markdownTable(
+        ['target', 'requests/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'errors / timeouts / non-2xx'],
+        [loadRow('**Folio** search', folio.load), loadRow('empty Fastify route (HTTP ceiling)', ceiling.load)],
+      ));
+    }
+
+    console.log('\n## Goals (issue 4)\n');
+    if (folio.docs < GCIDE_ENTRIES || queries.length < 1_000) console.log('(A partial run: the goals are for all 126,236 entries and 1,000 queries.)\n');
+    console.log(markdownTable(['goal', 'target', 'measured', 'verdict'], goals(folio).map((g) => [g.what, g.target, g.measured, g.verdict])));
+    if (args.profile !== undefined) printProfile(args.profile, folio);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();
