@@ -6,11 +6,14 @@ import { compareBytes } from './term-order.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+/** Term lookups remembered per dictionary (cleared when full). */
+const FIND_CACHE_ENTRIES = 4096;
 
 export class TermDictionary {
   private readonly offsets: Uint32Array;
   private readonly info: Uint32Array;
   readonly size: number;
+  private readonly found = new Map<string, number>();
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -22,8 +25,21 @@ export class TermDictionary {
     this.size = this.offsets.length - 1;
   }
 
-  /** Index of `term`, or -1. */
+  /**
+   * Index of `term`, or -1. A search looks the same terms up several times (statistics,
+   * scorers, hits), so answers are remembered; the dictionary never changes, so they stay true.
+   */
   find(term: string): number {
+    let index = this.found.get(term);
+    if (index === undefined) {
+      if (this.found.size >= FIND_CACHE_ENTRIES) this.found.clear();
+      index = this.search(term);
+      this.found.set(term, index);
+    }
+    return index;
+  }
+
+  private search(term: string): number {
     const key = encoder.encode(term);
     const index = this.lowerBound(key);
     if (index < this.size && compareBytes(this.bytes, this.offsets[index], this.offsets[index + 1], key) === 0) return index;
