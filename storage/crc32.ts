@@ -1,5 +1,8 @@
-// Table-driven CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum every
-// storage file carries. Written here because zlib.crc32 is missing from some Node 20 releases.
+// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), the checksum every storage file
+// carries. zlib's native crc32 when this Node has it (20.15+), else a table-driven one (it is
+// missing from earlier Node 20 releases); both give the same values.
+
+import zlib from 'node:zlib';
 
 const IEEE_POLYNOMIAL = 0xedb88320;
 const TABLE_SIZE = 256;
@@ -22,6 +25,13 @@ function buildTable(): Uint32Array {
  * several chunks: `crc32(b, crc32(a)) === crc32(concat(a, b))`.
  */
 export function crc32(data: Uint8Array, seed = 0): number {
+  return nativeCrc32 !== undefined ? nativeCrc32(data, seed) : tableCrc32(data, seed);
+}
+
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array, value: number) => number }).crc32;
+
+/** The portable implementation (exported for the test that compares both). */
+export function tableCrc32(data: Uint8Array, seed = 0): number {
   let crc = (seed ^ ALL_ONES) >>> 0;
   for (let i = 0; i < data.length; i++) crc = TABLE[(crc ^ data[i]) & 0xff] ^ (crc >>> 8);
   return (crc ^ ALL_ONES) >>> 0;

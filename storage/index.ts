@@ -12,3 +12,4 @@ export * from './roaring.ts';
 export * from './wal-frame.ts';
 export * from './wal.ts';
 export * from './manifest.ts';
+export * from './mapped-file.ts';

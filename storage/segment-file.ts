@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import { crc32 } from './crc32.ts';
 import { writeFileAtomicWith } from './atomic-file.ts';
 import { CorruptFileError } from './errors.ts';
+import { mapFileReadOnly } from './mapped-file.ts';
 
 /** Version of the container layout written by this code; newer files are refused. */
 export const SEGMENT_FORMAT_VERSION = 1;
@@ -138,8 +139,15 @@ function loadAligned(path: string): Uint8Array {
   return copy;
 }
 
+/** How a container's checksum is computed over its first `end` bytes, or null not to check it. */
+export type ChecksumSource = ((end: number) => number) | null;
+
 /** Parses and verifies a container held in memory; `path` is only used in errors. */
-export function parseSegmentFile(path: string, data: Uint8Array): SegmentFile {
+export function parseSegmentFile(
+  path: string,
+  data: Uint8Array,
+  checksum: ChecksumSource = (end) => crc32(data.subarray(0, end)),
+): SegmentFile {
   const fail = (reason: string): never => {
     throw new CorruptFileError(path, reason);
   };
@@ -157,7 +165,7 @@ export function parseSegmentFile(path: string, data: Uint8Array): SegmentFile {
   const tableLength = view.getUint32(trailerStart + 4, true);
   const tableStart = trailerStart - tableLength;
   if (tableLength < 4 || tableStart < HEADER_BYTES) fail(`footer length ${tableLength} out of bounds`);
-  const actualChecksum = crc32(data.subarray(0, trailerStart));
+  const actualChecksum = checksum === null ? storedChecksum : checksum(trailerStart);
   if (actualChecksum !== storedChecksum) {
     fail(`checksum mismatch (stored ${storedChecksum.toString(16)}, computed ${actualChecksum.toString(16)})`);
   }
@@ -207,4 +215,43 @@ export function parseSegmentFile(path: string, data: Uint8Array): SegmentFile {
 /** Opens and verifies a container file; throws CorruptFileError naming the path if damaged. */
 export function readSegmentFile(path: string): SegmentFile {
   return parseSegmentFile(path, loadAligned(path));
+}
+
+const CHECKSUM_CHUNK_BYTES = 1024 * 1024;
+
+/** CRC-32 of the file's first `end` bytes, read with plain reads (a map's pages stay untouched). */
+function checksumFilePrefix(path: string, end: number): number {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const chunk = new Uint8Array(Math.min(CHECKSUM_CHUNK_BYTES, end));
+    let crc = 0;
+    for (let position = 0; position < end; ) {
+      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, end - position), position);
+      if (read === 0) throw new CorruptFileError(path, 'file shrank while being verified');
+      crc = crc32(chunk.subarray(0, read), crc);
+      position += read;
+    }
+    return crc;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface MapSegmentFileOptions {
+  /**
+   * Verify the checksum over the whole file (default true). The check reads the file once with
+   * plain reads, so the mapping's pages are only loaded when searches touch them. Skip it only
+   * where this process already verified or wrote the file.
+   */
+  verifyChecksum?: boolean;
+}
+
+/**
+ * Opens a container file as a read-only memory map: section views point into the page cache,
+ * not the heap. The structure is always checked; see `verifyChecksum` for the bytes.
+ */
+export function mapSegmentFile(path: string, options: MapSegmentFileOptions = {}): SegmentFile {
+  const data = mapFileReadOnly(path);
+  const checksum: ChecksumSource = options.verifyChecksum === false ? null : (end) => checksumFilePrefix(path, end);
+  return parseSegmentFile(path, data, checksum);
 }

@@ -1,9 +1,10 @@
 // Opens a segment file and gives the engine what it needs: term lookup, postings cursors, field
 // lengths, statistics, caller ids and stored documents. Everything is read through zero-copy
-// views of the file's bytes; a damaged file raises storage's CorruptFileError naming it.
+// views of the file's read-only memory map; a damaged file raises storage's CorruptFileError
+// naming it. The map is released when the reader (and every view from it) is unreachable.
 
-import { CorruptFileError, readSegmentFile } from '../../storage/index.ts';
-import type { SegmentFile } from '../../storage/index.ts';
+import { CorruptFileError, mapSegmentFile } from '../../storage/index.ts';
+import type { MapSegmentFileOptions, SegmentFile } from '../../storage/index.ts';
 import type { IndexDocument } from '../document.ts';
 import { DocIds } from './doc-ids.ts';
 import { PostingsCursor } from './postings-cursor.ts';
@@ -91,8 +92,9 @@ export class SegmentReader {
     return this.titles.get(doc);
   }
 
-  static open(path: string): SegmentReader {
-    return new SegmentReader(readSegmentFile(path));
+  /** Maps the segment at `path`; the checksum is verified unless `verifyChecksum` is false. */
+  static open(path: string, options: MapSegmentFileOptions = {}): SegmentReader {
+    return new SegmentReader(mapSegmentFile(path, options));
   }
 
   /** A fresh cursor over the postings of the term at `termIndex` (from `terms.find`). */
@@ -132,6 +134,10 @@ export class SegmentReader {
     return this.stored.read(doc);
   }
 
-  /** Releases the file's bytes (a no-op while segments are read into memory). */
+  /**
+   * Marks the reader as no longer used by its owner. The map itself is released by the garbage
+   * collector once nothing references the reader or its views (the binding cannot unmap
+   * eagerly), so owners drop their references after calling this.
+   */
   close(): void {}
 }

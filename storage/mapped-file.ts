@@ -1,0 +1,34 @@
+// Read-only memory maps of immutable files (segments): the OS page cache holds their bytes, so a
+// collection bigger than RAM still works and threads that map the same file share its pages.
+// The mapping lives as long as the returned buffer: it is unmapped when the buffer is garbage
+// collected (the binding has no explicit unmap), so callers drop every view to release it.
+// Never write to a mapping: it is PROT_READ and a write kills the process.
+
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { CorruptFileError } from './errors.ts';
+
+interface MmapBinding {
+  map(size: number, protection: number, flags: number, fd: number, offset?: number, advise?: number): Buffer;
+  readonly PROT_READ: number;
+  readonly MAP_SHARED: number;
+  readonly MADV_RANDOM: number;
+}
+
+// The binding is CommonJS with a native part; each thread that loads it gets its own instance.
+const mmap = createRequire(import.meta.url)('@riaskov/mmap-io') as MmapBinding;
+
+/** Maps the whole file at `path` read-only; throws CorruptFileError for an empty file. */
+export function mapFileReadOnly(path: string): Uint8Array {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) throw new CorruptFileError(path, 'empty file');
+    // Searches read a few blocks here and there: tell the kernel not to read ahead.
+    const buffer = mmap.map(size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0, mmap.MADV_RANDOM);
+    return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  } finally {
+    // The mapping stays valid after the descriptor is closed.
+    fs.closeSync(fd);
+  }
+}
