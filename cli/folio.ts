@@ -47,6 +47,8 @@ program
   .option('-d, --data <dir>', 'data directory (env FOLIO_DATA_DIR, default ./folio-data)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env FOLIO_LOG_LEVEL, default info)')
   .option('--allow-private-webhooks', 'let webhooks reach loopback and private addresses (env FOLIO_ALLOW_PRIVATE_WEBHOOKS)')
+  .option('--search-threads <n>', 'search worker threads (env FOLIO_SEARCH_THREADS, default one per core)')
+  .option('--index-threads <n>', 'refresh and merge worker threads (env FOLIO_INDEX_THREADS, default 2)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')
   .action(serve);
 

@@ -45,6 +45,10 @@ export interface BuildAppOptions {
   logger?: boolean | LoggerOptions;
   /** How often buffered writes become searchable; the registry's default (≤ 1 s) otherwise. */
   refreshIntervalMs?: number;
+  /** Search worker threads (default one per core). */
+  searchThreads?: number;
+  /** Refresh and merge worker threads (default 2). */
+  indexThreads?: number;
 }
 
 function loggerConfig(logger: BuildAppOptions['logger']) {
@@ -82,6 +86,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const registry = await openCollectionRegistry(options.dataDir, {
     refreshIntervalMs: options.refreshIntervalMs,
+    searchThreads: options.searchThreads,
+    indexThreads: options.indexThreads,
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
   });
   app.decorate('collections', registry);

@@ -15,6 +15,8 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     masterKey: undefined,
     logLevel: 'info',
     allowPrivateWebhooks: false,
+    searchThreads: undefined,
+    indexThreads: undefined,
   });
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
@@ -28,6 +30,8 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_MASTER_KEY: 'k'.repeat(20),
     FOLIO_LOG_LEVEL: 'WARN',
     FOLIO_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    FOLIO_SEARCH_THREADS: '3',
+    FOLIO_INDEX_THREADS: '1',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -36,6 +40,8 @@ test('FOLIO_* variables override the defaults', () => {
     masterKey: 'k'.repeat(20),
     logLevel: 'warn',
     allowPrivateWebhooks: true,
+    searchThreads: 3,
+    indexThreads: 1,
   });
 });
 
@@ -47,6 +53,7 @@ test('flags override the variables; empty variables count as unset', () => {
   assert.equal(config.dataDir, resolve('rel'));
   assert.equal(config.logLevel, 'error');
   assert.equal(config.allowPrivateWebhooks, true);
+  assert.equal(resolveConfig({ searchThreads: '4' }, { FOLIO_SEARCH_THREADS: '2' }).searchThreads, 4);
   assert.equal(resolveConfig({}, { FOLIO_HOST: '  ' }).host, DEFAULT_HOST);
 });
 
@@ -56,4 +63,7 @@ test('bad values name their source', () => {
   assert.throws(() => resolveConfig({}, { FOLIO_PORT: '-1' }), /FOLIO_PORT/);
   assert.throws(() => resolveConfig({ logLevel: 'loud' }, {}), /--log-level/);
   assert.throws(() => resolveConfig({}, { FOLIO_ALLOW_PRIVATE_WEBHOOKS: 'perhaps' }), /FOLIO_ALLOW_PRIVATE_WEBHOOKS/);
+  assert.throws(() => resolveConfig({ searchThreads: '0' }, {}), /--search-threads/);
+  assert.throws(() => resolveConfig({ indexThreads: 'many' }, {}), /--index-threads/);
+  assert.throws(() => resolveConfig({}, { FOLIO_SEARCH_THREADS: '65' }), /FOLIO_SEARCH_THREADS/);
 });

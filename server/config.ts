@@ -17,6 +17,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const MAX_PORT = 65_535;
+/** Most worker threads of one pool a flag may ask for. */
+export const MAX_POOL_THREADS = 64;
 
 export interface FolioConfig {
   /** TCP port; 0 picks a free one. */
@@ -29,6 +31,10 @@ export interface FolioConfig {
   logLevel: LogLevel;
   /** Let webhooks reach loopback and private addresses (SPEC §8; used once webhooks exist). */
   allowPrivateWebhooks: boolean;
+  /** Search worker threads; undefined means one per core. */
+  searchThreads: number | undefined;
+  /** Refresh and merge worker threads; undefined means the default (2). */
+  indexThreads: number | undefined;
 }
 
 /** The flags of `folio serve`, as commander hands them over (all optional). */
@@ -38,6 +44,8 @@ export interface ConfigFlags {
   data?: string;
   logLevel?: string;
   allowPrivateWebhooks?: boolean;
+  searchThreads?: string | number;
+  indexThreads?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -73,6 +81,21 @@ function parseBoolean(value: string, source: string): boolean {
   throw new ConfigError(`${source} must be true or false, got '${value}'`);
 }
 
+function parseThreads(value: string | number, source: string): number {
+  const threads = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_POOL_THREADS) {
+    throw new ConfigError(`${source} must be a whole number from 1 to ${MAX_POOL_THREADS}, got '${value}'`);
+  }
+  return threads;
+}
+
+/** A thread count from its flag, else its environment variable, else undefined (the default). */
+function threadsSetting(flag: string | number | undefined, flagName: string, env: string | undefined, envName: string): number | undefined {
+  if (flag !== undefined) return parseThreads(flag, flagName);
+  const fromEnv = nonEmpty(env);
+  return fromEnv === undefined ? undefined : parseThreads(fromEnv, envName);
+}
+
 export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): FolioConfig {
   const port =
     flags.port !== undefined
@@ -97,5 +120,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     allowPrivateWebhooks:
       flags.allowPrivateWebhooks === true ||
       (privateWebhooksEnv !== undefined && parseBoolean(privateWebhooksEnv, 'FOLIO_ALLOW_PRIVATE_WEBHOOKS')),
+    searchThreads: threadsSetting(flags.searchThreads, '--search-threads', env.FOLIO_SEARCH_THREADS, 'FOLIO_SEARCH_THREADS'),
+    indexThreads: threadsSetting(flags.indexThreads, '--index-threads', env.FOLIO_INDEX_THREADS, 'FOLIO_INDEX_THREADS'),
   };
 }

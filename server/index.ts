@@ -60,7 +60,13 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
   const masterKey = await resolveMasterKey(config.dataDir, config.masterKey);
   if (masterKey.source === 'generated' && masterKey.file !== undefined) print(masterKeyNotice(masterKey.key, masterKey.file));
 
-  const app = await buildApp({ dataDir: config.dataDir, masterKey: masterKey.key, logger: { level: config.logLevel } });
+  const app = await buildApp({
+    dataDir: config.dataDir,
+    masterKey: masterKey.key,
+    logger: { level: config.logLevel },
+    searchThreads: config.searchThreads,
+    indexThreads: config.indexThreads,
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -10,9 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { SUPPORTED_LANGUAGES, isSupportedLanguage } from '../../engine/index.ts';
 import { fsyncDirectory, writeManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors.ts';
+import { IndexPool, SearchPool } from '../pools/index.ts';
 import { COLLECTION_NAME_PATTERN } from '../schemas/collection.ts';
 import { FolioCollection } from './collection.ts';
-import type { CollectionOptions } from './collection.ts';
+import type { CollectionOptions, CollectionWorkers } from './collection.ts';
 import { writeCollectionConfig } from './collection-config.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
 import type { Collection, CollectionInfo, CollectionRegistry } from './collection-types.ts';
@@ -26,6 +27,10 @@ export interface CollectionRegistryOptions {
   refreshIntervalMs?: number;
   /** Told about failures of background refreshes and merges (they are retried). */
   onBackgroundError?: (error: unknown, collection: string) => void;
+  /** Search worker threads; default one per core. */
+  searchThreads?: number;
+  /** Index (refresh and merge) worker threads; default 2. */
+  indexThreads?: number;
 }
 
 function stagingName(prefix: string, name: string): string {
@@ -60,6 +65,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
 
   constructor(
     private readonly root: string,
+    readonly workers: CollectionWorkers,
     private readonly collectionOptions: (name: string) => Partial<CollectionOptions>,
   ) {}
 
@@ -72,7 +78,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
         continue;
       }
       if (!entry.isDirectory() || !NAME_PATTERN.test(entry.name)) continue;
-      this.collections.set(entry.name, FolioCollection.open(entryPath, this.collectionOptions(entry.name)));
+      this.collections.set(entry.name, FolioCollection.open(entryPath, this.workers, this.collectionOptions(entry.name)));
     }
   }
 
@@ -99,7 +105,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
       fs.rmSync(staging, { recursive: true, force: true });
       throw error;
     }
-    const collection = FolioCollection.open(finalDir, this.collectionOptions(name));
+    const collection = FolioCollection.open(finalDir, this.workers, this.collectionOptions(name));
     this.collections.set(name, collection);
     return collection.info();
   }
@@ -136,6 +142,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     this.collections.clear();
     await Promise.all([...this.deletions.values()].map((deletion) => deletion.catch(() => {})));
     const results = await Promise.allSettled(open.map((collection) => collection.close()));
+    await Promise.allSettled([this.workers.search.close(), this.workers.index.close()]);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }
@@ -153,7 +160,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
 export async function openCollectionRegistry(
   dataDir: string,
   options: CollectionRegistryOptions = {},
-): Promise<CollectionRegistry & { getCollection(name: string): FolioCollection }> {
+): Promise<CollectionRegistry & { getCollection(name: string): FolioCollection; readonly workers: CollectionWorkers }> {
   const root = path.join(dataDir, COLLECTIONS_DIR_NAME);
   fs.mkdirSync(root, { recursive: true });
   const collectionOptions = (name: string): Partial<CollectionOptions> => {
@@ -163,7 +170,11 @@ export async function openCollectionRegistry(
     if (report !== undefined) settings.onBackgroundError = (error) => report(error, name);
     return settings;
   };
-  const registry = new FolioCollectionRegistry(root, collectionOptions);
+  const workers: CollectionWorkers = {
+    search: new SearchPool({ threads: options.searchThreads }),
+    index: new IndexPool({ threads: options.indexThreads }),
+  };
+  const registry = new FolioCollectionRegistry(root, workers, collectionOptions);
   try {
     registry.load();
   } catch (error) {

@@ -3,20 +3,25 @@
 //  - a write is validated, encoded as ONE WAL record, appended and applied to the pending
 //    buffer in the same synchronous step, and acknowledged once the append is fsynced;
 //  - a refresh rotates the WAL and takes the pending buffer in one synchronous step, so the
-//    buffer holds exactly the records of the generations before the rotation; it commits them
-//    as a new segment (manifest last), swaps the snapshot, then drops the old WAL files;
-//  - after a refresh, the merge policy may merge segments the same way.
-// Refreshes and merges of one collection never overlap (they run one after the other).
+//    buffer holds exactly the records of the generations before the rotation; the index pool
+//    builds them into a segment file, and the main thread commits it (manifest last), swaps
+//    the snapshot, then drops the old WAL files;
+//  - after a refresh, the merge policy may merge segments in the index pool too. Merges run
+//    beside refreshes (one merge at a time per collection); each commit is one synchronous
+//    step on the current snapshot, so they never interleave.
+// Searches run in the search pool over the snapshot current when they start, pinned until
+// they end: files a newer snapshot retired are removed only when no search can still open them.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { Analyzer, searchSegments } from '../../engine/index.ts';
+import { randomUUID } from 'node:crypto';
 import type { FilterNode, IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors.ts';
+import type { IndexPool, SearchPool, SnapshotRef } from '../pools/index.ts';
 import { readCollectionConfig } from './collection-config.ts';
 import type { CollectionConfig } from './collection-config.ts';
-import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles } from './collection-layout.ts';
+import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles, segmentFileName } from './collection-layout.ts';
 import type {
   Collection,
   CollectionInfo,
@@ -30,12 +35,14 @@ import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './docum
 import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
 import { idsMatchingFilter } from './filter-matches.ts';
 import { commitMerge, commitRefresh } from './index-commit.ts';
-import type { CommitResult } from './index-commit.ts';
+import type { CommitResult, WrittenSegment } from './index-commit.ts';
 import { DEFAULT_MERGE_POLICY, selectMerge } from './merge-policy.ts';
 import type { MergePolicyOptions } from './merge-policy.ts';
 import { PendingWrites } from './pending-writes.ts';
 import type { PendingChange, ReplacedEntry } from './pending-writes.ts';
 import { SegmentSet, emptyManifest } from './segment-set.ts';
+import type { LiveSegment } from './segment-set.ts';
+import { SnapshotPins } from './snapshot-pins.ts';
 import { RefreshScheduler } from './refresh-scheduler.ts';
 import type { RefreshOutcome } from './refresh-scheduler.ts';
 import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
@@ -43,8 +50,17 @@ import type { WalRecord } from './wal-records.ts';
 
 /** SPEC: a write is searchable within 1 s; the background refresh runs this soon after one. */
 export const DEFAULT_REFRESH_INTERVAL_MS = 500;
-/** Merges run back to back after one refresh at most this many times. */
-const MAX_MERGES_PER_REFRESH = 4;
+/**
+ * Acknowledged documents waiting for a refresh, in bytes of their JSON, beyond which a new write
+ * first waits for a refresh: the pending buffer's memory stays bounded under any import rate.
+ */
+export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
+/** The worker pools a collection runs its searches and index builds in. */
+export interface CollectionWorkers {
+  search: SearchPool;
+  index: IndexPool;
+}
 
 export interface CollectionOptions {
   /** Delay between a write and the background refresh that makes it searchable. */
@@ -71,25 +87,42 @@ export class FolioCollection implements Collection {
   readonly language: string;
   readonly createdAt: string;
   readonly dir: string;
-  private readonly analyzer: Analyzer;
+  /** Unique to this opening of the collection (workers key their readers by it). */
+  readonly instanceId = randomUUID();
+  private readonly workers: CollectionWorkers;
   private readonly wal: WriteAheadLog;
   private readonly options: CollectionOptions;
   private readonly pending = new PendingWrites();
   private readonly scheduler: RefreshScheduler;
   private snapshot: SegmentSet;
+  private snapshotRef: SnapshotRef;
+  private readonly pins = new SnapshotPins();
+  /** Next segment file number; merges and refreshes reserve numbers before they build. */
+  private nextSegmentNumber: number;
+  private merging: Promise<void> | null = null;
+  private readonly mergeAbort = new AbortController();
   /** Live documents, acknowledged pending writes included. */
   private documents: number;
   /** Sequence number of the last applied write. */
   private writeSeq = 0;
   private closed = false;
 
-  private constructor(dir: string, config: CollectionConfig, snapshot: SegmentSet, wal: WriteAheadLog, options: CollectionOptions) {
+  private constructor(
+    dir: string,
+    config: CollectionConfig,
+    snapshot: SegmentSet,
+    wal: WriteAheadLog,
+    workers: CollectionWorkers,
+    options: CollectionOptions,
+  ) {
     this.dir = dir;
     this.name = config.name;
     this.language = config.language;
     this.createdAt = config.created_at;
-    this.analyzer = Analyzer.for(config.language);
+    this.workers = workers;
     this.snapshot = snapshot;
+    this.snapshotRef = this.refOf(snapshot);
+    this.nextSegmentNumber = snapshot.manifest.nextSegmentNumber;
     this.documents = snapshot.liveCount;
     this.wal = wal;
     this.options = options;
@@ -105,7 +138,7 @@ export class FolioCollection implements Collection {
    * reference (a crash mid-refresh), replays the WAL into the pending buffer, and schedules a
    * refresh for what it replayed.
    */
-  static open(dir: string, options: Partial<CollectionOptions> = {}): FolioCollection {
+  static open(dir: string, workers: CollectionWorkers, options: Partial<CollectionOptions> = {}): FolioCollection {
     const settings: CollectionOptions = { ...DEFAULT_COLLECTION_OPTIONS, ...options };
     const config = readCollectionConfig(dir);
     const manifest = readManifest(dir) ?? emptyManifest();
@@ -122,7 +155,7 @@ export class FolioCollection implements Collection {
       const records = WriteAheadLog.replay(walDir, manifest.walGeneration);
       wal = WriteAheadLog.open(walDir, manifest.walGeneration);
       wal.removeBefore(manifest.walGeneration);
-      const collection = new FolioCollection(dir, config, snapshot, wal, settings);
+      const collection = new FolioCollection(dir, config, snapshot, wal, workers, settings);
       for (const bytes of records) {
         let record: WalRecord;
         try {
@@ -209,9 +242,21 @@ export class FolioCollection implements Collection {
     await this.scheduler.runNow();
   }
 
+  /** Runs in the search pool over the current snapshot, which stays on disk until it ends. */
   async search(request: SearchRequest): Promise<SearchResult> {
     this.assertOpen();
-    return searchSegments(this.snapshot.views, this.analyzer, request);
+    const ref = this.snapshotRef;
+    this.pins.pin(ref.generation);
+    try {
+      return await this.workers.search.search(ref, request);
+    } finally {
+      this.removeRetired(this.pins.unpin(ref.generation));
+    }
+  }
+
+  /** Resolves once no merge runs (merges start in the background after refreshes). */
+  async mergesSettled(): Promise<void> {
+    while (this.merging !== null) await this.merging;
   }
 
   /** Segments of the current snapshot (for tests and stats). */
@@ -219,13 +264,21 @@ export class FolioCollection implements Collection {
     return this.snapshot.segments.map((segment) => segment.meta.name);
   }
 
-  /** Stops timers, waits for a running refresh and for queued WAL syncs, closes files. */
+  /**
+   * Stops timers and abandons a running merge, then waits for a running refresh, for the
+   * searches in flight (they finish on their snapshot; new ones get 404) and for queued WAL
+   * syncs; closes files and tells the search workers to drop their readers.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.mergeAbort.abort();
     await this.scheduler.stop(new FolioError('collection_not_found', `collection '${this.name}' does not exist`));
+    await this.merging;
+    await this.pins.idle();
     await this.wal.close();
     this.snapshot.closeAll();
+    this.workers.search.forget(this.instanceId);
   }
 
   private assertOpen(): void {
@@ -257,6 +310,11 @@ export class FolioCollection implements Collection {
       // Replay would take a longer record for damage, so it is never written. Only a delete by
       // filter of millions of documents gets here (request bodies are far smaller).
       throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
+    }
+    if (this.pending.bytes > MAX_PENDING_BYTES) {
+      // Backpressure: let a refresh take the buffer before it grows further.
+      await this.scheduler.runNow();
+      this.assertOpen();
     }
     const durable = this.wal.append(bytes);
     const applied = this.apply(record);
@@ -292,40 +350,108 @@ export class FolioCollection implements Collection {
     }
   }
 
-  /** One refresh, run by the scheduler (never two at once); merges follow as its follow-up. */
+  /** One refresh, run by the scheduler (never two at once); merges are started after it. */
   private async refreshOnce(): Promise<RefreshOutcome> {
     const covered = this.writeSeq;
     if (this.pending.size === 0) return { covered, followUp: null };
     const walGeneration = this.wal.rotate();
     const changes = this.pending.take();
+    let written: WrittenSegment | null = null;
     let result: CommitResult;
     try {
-      result = commitRefresh(this.dir, this.analyzer, this.snapshot, changes, walGeneration);
+      const docs: IndexDocument[] = [];
+      for (const change of changes.values()) if (change !== null) docs.push(change);
+      if (docs.length > 0) {
+        const name = segmentFileName(this.nextSegmentNumber++);
+        written = { name, ...(await this.workers.index.writeSegment(path.join(this.dir, name), this.language, docs)) };
+      }
+      result = commitRefresh(this.dir, this.snapshot, changes, written, walGeneration, this.nextSegmentNumber);
     } catch (error) {
+      if (written !== null) this.removeFiles([written.name]);
       this.pending.restoreTaken();
       throw error;
     }
     this.install(result);
     this.pending.commitTaken();
     this.wal.removeBefore(walGeneration);
-    return { covered, followUp: () => this.mergeWhileNeeded() };
+    this.startMerging();
+    return { covered, followUp: null };
+  }
+
+  /** Starts the merge loop unless it runs already; it stops when the policy is satisfied. */
+  private startMerging(): void {
+    if (this.merging !== null || this.closed) return;
+    this.merging = this.mergeWhileNeeded()
+      .catch((error: unknown) => {
+        if (!this.closed) this.options.onBackgroundError(error);
+      })
+      .finally(() => {
+        this.merging = null;
+      });
   }
 
   private async mergeWhileNeeded(): Promise<void> {
-    for (let round = 0; round < MAX_MERGES_PER_REFRESH && !this.closed; round++) {
+    while (!this.closed) {
       const selection = selectMerge(this.snapshot.manifest.segments, this.options.mergePolicy);
       if (selection === null) return;
-      this.install(commitMerge(this.dir, this.analyzer, this.snapshot, selection.segments));
-      // Let requests run between merges.
-      if (round + 1 < MAX_MERGES_PER_REFRESH) await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.mergeOnce(selection.segments);
     }
   }
 
-  /** Swaps in a committed snapshot, then removes what it no longer uses. */
+  /**
+   * Merges the named segments in the index pool, then commits on whatever snapshot is current
+   * by then. The snapshot it started from stays pinned, so its files stay on disk meanwhile.
+   */
+  private async mergeOnce(names: readonly string[]): Promise<void> {
+    const start = this.snapshot;
+    const chosen = new Set(names);
+    const sources: LiveSegment[] = start.segments.filter((segment) => chosen.has(segment.meta.name));
+    const name = segmentFileName(this.nextSegmentNumber++);
+    const refs = sources.map(({ meta }) => ({ name: meta.name, deletes: meta.deletes }));
+    const generation = start.manifest.generation;
+    this.pins.pin(generation);
+    let written: WrittenSegment;
+    try {
+      const built = await this.workers.index.mergeSegments(this.dir, this.language, refs, path.join(this.dir, name), this.mergeAbort.signal);
+      written = { name, ...built };
+    } catch (error) {
+      this.removeFiles([name]);
+      throw error;
+    } finally {
+      this.removeRetired(this.pins.unpin(generation));
+    }
+    if (this.closed) {
+      this.removeFiles([name]);
+      return;
+    }
+    this.install(commitMerge(this.dir, this.snapshot, sources, written, this.nextSegmentNumber));
+  }
+
+  /** Swaps in a committed snapshot; what it no longer lists goes once no search can open it. */
   private install(result: CommitResult): void {
+    const previousGeneration = this.snapshot.manifest.generation;
     this.snapshot = result.snapshot;
+    this.snapshotRef = this.refOf(result.snapshot);
     for (const segment of result.retired) segment.reader.close();
-    for (const name of result.obsoleteFiles) {
+    this.removeRetired(this.pins.retire(result.obsoleteFiles, previousGeneration));
+  }
+
+  private refOf(snapshot: SegmentSet): SnapshotRef {
+    return {
+      collectionId: this.instanceId,
+      dir: this.dir,
+      language: this.language,
+      generation: snapshot.manifest.generation,
+      segments: snapshot.manifest.segments.map(({ name, deletes }) => ({ name, deletes })),
+    };
+  }
+
+  private removeRetired(files: string[]): void {
+    if (files.length > 0) this.removeFiles(files);
+  }
+
+  private removeFiles(names: readonly string[]): void {
+    for (const name of names) {
       try {
         fs.rmSync(path.join(this.dir, name), { force: true });
       } catch (error) {

@@ -1,18 +1,22 @@
-// The two ways a collection's committed index changes, each ending in one atomic manifest write:
-//  - refresh: pending changes become a new segment, and the older live versions of their ids
-//    are marked deleted in new copies of the affected deletes bitmaps;
-//  - merge: several segments are rewritten as one, dropping deleted documents.
+// The two ways a collection's committed index changes, each ending in one atomic manifest write.
+// The new segment file itself is built beforehand in the index pool; committing it here is
+// synchronous on the main thread, so commits never interleave and always apply to the snapshot
+// that is current at that moment:
+//  - refresh: a new segment of pending documents joins, and the older live versions of the
+//    changed ids are marked deleted in new copies of the affected deletes bitmaps;
+//  - merge: segments rewritten as one replace their sources. Documents deleted from a source
+//    while the merge ran (a refresh committed meanwhile) are found by id and deleted in the
+//    merged segment, so a merge never brings a deleted document back.
 // New files are written first, the manifest last; if anything fails before the manifest is
 // replaced, the new files are removed and the old snapshot stays valid. The caller swaps in
-// the returned snapshot, then removes the obsolete files and closes the retired readers.
+// the returned snapshot, then retires the obsolete files and the retired readers.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { SegmentReader, mergeSegments, writeSegment } from '../../engine/index.ts';
-import type { Analyzer, IndexDocument } from '../../engine/index.ts';
+import { SegmentReader } from '../../engine/index.ts';
 import { RoaringBitmap32, readManifest, writeBitmapFile, writeManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
-import { deletesFileName, segmentFileName } from './collection-layout.ts';
+import { deletesFileName } from './collection-layout.ts';
 import type { PendingChange } from './pending-writes.ts';
 import { SegmentSet } from './segment-set.ts';
 import type { LiveSegment } from './segment-set.ts';
@@ -20,21 +24,43 @@ import type { LiveSegment } from './segment-set.ts';
 export interface CommitResult {
   /** The new snapshot, already durable. */
   snapshot: SegmentSet;
-  /** File names (in the collection directory) no longer referenced. */
+  /** File names (in the collection directory) the new snapshot no longer lists. */
   obsoleteFiles: string[];
   /** Segments no longer in the snapshot; close their readers once it is swapped in. */
   retired: LiveSegment[];
 }
 
+/** A segment file the index pool has written and that is not committed yet. */
+export interface WrittenSegment {
+  name: string;
+  docCount: number;
+  byteLength: number;
+}
+
 /** Collects what a commit writes, and undoes it if the commit does not happen. */
 class CommitBuilder {
   readonly created: string[] = [];
-  readonly openedReaders: SegmentReader[] = [];
 
   constructor(readonly dir: string) {}
 
   filePath(name: string): string {
     return path.join(this.dir, name);
+  }
+
+  /** Opens a written segment (the pool wrote and checksummed it, so it is not re-read). */
+  openWritten(written: WrittenSegment): LiveSegment {
+    this.created.push(written.name);
+    const reader = SegmentReader.open(this.filePath(written.name), { verifyChecksum: false });
+    const meta = { name: written.name, docCount: written.docCount, deletedCount: 0, deletes: null, byteLength: written.byteLength };
+    return { meta, reader, deleted: null };
+  }
+
+  /** Writes `deleted` as the deletes file of `segment` for manifest `generation`. */
+  withDeletes(segment: LiveSegment, deleted: RoaringBitmap32, generation: number): LiveSegment {
+    const name = deletesFileName(segment.meta.name, generation);
+    this.created.push(name);
+    writeBitmapFile(this.filePath(name), deleted);
+    return { meta: { ...segment.meta, deletedCount: deleted.size, deletes: name }, reader: segment.reader, deleted };
   }
 
   /** Writes the manifest; if that throws but the new manifest is in place anyway, it counts. */
@@ -53,66 +79,49 @@ class CommitBuilder {
   }
 
   abandon(): void {
-    for (const reader of this.openedReaders) reader.close();
     for (const name of this.created) fs.rmSync(this.filePath(name), { force: true });
   }
 }
 
-function writeNewSegment(builder: CommitBuilder, segmentNumber: number, write: (filePath: string) => { docCount: number; byteLength: number }): LiveSegment | null {
-  const name = segmentFileName(segmentNumber);
-  const filePath = builder.filePath(name);
-  builder.created.push(name);
-  const result = write(filePath);
-  if (result.docCount === 0) return null;
-  const reader = SegmentReader.open(filePath);
-  builder.openedReaders.push(reader);
-  return {
-    meta: { name, docCount: result.docCount, deletedCount: 0, deletes: null, byteLength: result.byteLength },
-    reader,
-    deleted: null,
-  };
+function manifestFor(current: SegmentSet, segments: readonly LiveSegment[], changes: Partial<Manifest>): Manifest {
+  return { ...current.manifest, ...changes, generation: current.manifest.generation + 1, segments: segments.map((s) => s.meta) };
 }
 
 /**
- * Commits `changes` (id → new document, or null for a delete) on top of `snapshot`; WAL
- * generations before `walGeneration` are then covered by segments.
+ * Commits `changes` (id → new document, or null for a delete) on top of `current`, with
+ * `added` holding the changes' documents (null when all are deletes). WAL generations before
+ * `walGeneration` are then covered by segments.
  */
 export function commitRefresh(
   dir: string,
-  analyzer: Analyzer,
-  snapshot: SegmentSet,
+  current: SegmentSet,
   changes: ReadonlyMap<string, PendingChange>,
+  added: WrittenSegment | null,
   walGeneration: number,
+  nextSegmentNumber: number,
 ): CommitResult {
   const builder = new CommitBuilder(dir);
-  const generation = snapshot.manifest.generation + 1;
-  let nextSegmentNumber = snapshot.manifest.nextSegmentNumber;
+  const generation = current.manifest.generation + 1;
   try {
+    const addedSegment = added === null ? null : builder.openWritten(added);
     // Every id written or deleted loses its current live version(s).
     const newDeletes = new Map<number, RoaringBitmap32>();
     for (const id of changes.keys()) {
-      for (const { segmentIndex, doc } of snapshot.locateAll(id)) {
+      for (const { segmentIndex, doc } of current.locateAll(id)) {
         let bitmap = newDeletes.get(segmentIndex);
         if (bitmap === undefined) {
-          const current = snapshot.segments[segmentIndex].deleted;
-          bitmap = current === null ? new RoaringBitmap32() : current.clone();
+          const deleted = current.segments[segmentIndex].deleted;
+          bitmap = deleted === null ? new RoaringBitmap32() : deleted.clone();
           newDeletes.set(segmentIndex, bitmap);
         }
         bitmap.add(doc);
       }
     }
 
-    const docs: IndexDocument[] = [];
-    for (const change of changes.values()) if (change !== null) docs.push(change);
-    let added: LiveSegment | null = null;
-    if (docs.length > 0) {
-      added = writeNewSegment(builder, nextSegmentNumber++, (filePath) => writeSegment(filePath, docs, analyzer));
-    }
-
     const segments: LiveSegment[] = [];
     const obsoleteFiles: string[] = [];
     const retired: LiveSegment[] = [];
-    snapshot.segments.forEach((segment, index) => {
+    current.segments.forEach((segment, index) => {
       const deleted = newDeletes.get(index);
       if (deleted === undefined) {
         segments.push(segment);
@@ -125,24 +134,11 @@ export function commitRefresh(
         retired.push(segment);
         return;
       }
-      const deletesName = deletesFileName(segment.meta.name, generation);
-      builder.created.push(deletesName);
-      writeBitmapFile(builder.filePath(deletesName), deleted);
-      segments.push({
-        meta: { ...segment.meta, deletedCount: deleted.size, deletes: deletesName },
-        reader: segment.reader,
-        deleted,
-      });
+      segments.push(builder.withDeletes(segment, deleted, generation));
     });
-    if (added !== null) segments.push(added);
+    if (addedSegment !== null) segments.push(addedSegment);
 
-    const manifest: Manifest = {
-      ...snapshot.manifest,
-      generation,
-      walGeneration,
-      nextSegmentNumber,
-      segments: segments.map((segment) => segment.meta),
-    };
+    const manifest = manifestFor(current, segments, { walGeneration, nextSegmentNumber });
     builder.commit(manifest);
     return { snapshot: new SegmentSet(manifest, segments), obsoleteFiles, retired };
   } catch (error) {
@@ -151,37 +147,71 @@ export function commitRefresh(
   }
 }
 
-/** Merges the named segments of `snapshot` into one new segment (in the first one's place). */
-export function commitMerge(dir: string, analyzer: Analyzer, snapshot: SegmentSet, names: readonly string[]): CommitResult {
-  const chosen = new Set(names);
-  const merged = snapshot.segments.filter((segment) => chosen.has(segment.meta.name));
-  if (merged.length !== chosen.size) throw new Error(`merge of unknown segments: ${names.join(', ')}`);
-  const builder = new CommitBuilder(dir);
-  try {
-    const segmentNumber = snapshot.manifest.nextSegmentNumber;
-    const views = merged.map(({ reader, deleted }) => ({ reader, deleted }));
-    const added = writeNewSegment(builder, segmentNumber, (filePath) => mergeSegments(filePath, views, analyzer));
+/** Docs of `source` deleted in `now` but not in `then` (all its docs when `now` is gone). */
+function deletedSince(then: LiveSegment, now: LiveSegment | undefined): Iterable<number> {
+  const wasDeleted = (doc: number): boolean => then.deleted?.has(doc) ?? false;
+  if (now === undefined) {
+    const docs: number[] = [];
+    for (let doc = 0; doc < then.reader.docCount; doc++) if (!wasDeleted(doc)) docs.push(doc);
+    return docs;
+  }
+  if (now.deleted === null || now.deleted === then.deleted) return [];
+  return now.deleted.toArray().filter((doc) => !wasDeleted(doc));
+}
 
-    const segments: LiveSegment[] = [];
-    for (const segment of snapshot.segments) {
-      if (!chosen.has(segment.meta.name)) segments.push(segment);
-      else if (segment === merged[0] && added !== null) segments.push(added);
+/**
+ * Commits the merge of `sources` (the segments as they were when the merge started) into the
+ * written segment `merged`, on top of `current`.
+ */
+export function commitMerge(
+  dir: string,
+  current: SegmentSet,
+  sources: readonly LiveSegment[],
+  merged: WrittenSegment,
+  nextSegmentNumber: number,
+): CommitResult {
+  const builder = new CommitBuilder(dir);
+  const generation = current.manifest.generation + 1;
+  try {
+    const byName = new Map(current.segments.map((segment) => [segment.meta.name, segment]));
+    let added: LiveSegment | null = null;
+    if (merged.docCount > 0) {
+      added = builder.openWritten(merged);
+      const lateDeletes = new RoaringBitmap32();
+      for (const source of sources) {
+        for (const doc of deletedSince(source, byName.get(source.meta.name))) {
+          const mergedDoc = added.reader.findDoc(source.reader.docId(doc));
+          if (mergedDoc >= 0) lateDeletes.add(mergedDoc);
+        }
+      }
+      if (lateDeletes.size >= merged.docCount) added = null;
+      else if (lateDeletes.size > 0) added = builder.withDeletes(added, lateDeletes, generation);
     }
+
+    const sourceNames = new Set(sources.map((source) => source.meta.name));
+    const segments: LiveSegment[] = [];
     const obsoleteFiles: string[] = [];
-    for (const segment of merged) {
+    const retired: LiveSegment[] = [];
+    for (const segment of current.segments) {
+      if (!sourceNames.has(segment.meta.name)) {
+        segments.push(segment);
+        continue;
+      }
+      // The merged segment takes the place of its first source still listed.
+      if (added !== null) segments.push(added);
+      added = null;
       obsoleteFiles.push(segment.meta.name);
       if (segment.meta.deletes !== null) obsoleteFiles.push(segment.meta.deletes);
+      retired.push(segment);
     }
-    if (added === null) obsoleteFiles.push(segmentFileName(segmentNumber));
+    if (added !== null) segments.push(added);
+    // A merged segment left out (empty, or everything deleted since) is obsolete at once.
+    for (const name of builder.created) if (!segments.some((s) => s.meta.name === name || s.meta.deletes === name)) obsoleteFiles.push(name);
+    if (merged.docCount === 0) obsoleteFiles.push(merged.name);
 
-    const manifest: Manifest = {
-      ...snapshot.manifest,
-      generation: snapshot.manifest.generation + 1,
-      nextSegmentNumber: segmentNumber + 1,
-      segments: segments.map((segment) => segment.meta),
-    };
+    const manifest = manifestFor(current, segments, { nextSegmentNumber });
     builder.commit(manifest);
-    return { snapshot: new SegmentSet(manifest, segments), obsoleteFiles, retired: merged };
+    return { snapshot: new SegmentSet(manifest, segments), obsoleteFiles, retired };
   } catch (error) {
     builder.abandon();
     throw error;

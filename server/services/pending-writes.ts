@@ -24,10 +24,16 @@ export interface ReplacedEntry {
 export class PendingWrites {
   private current = new Map<string, Entry>();
   private taken: Map<string, Entry> | null = null;
+  private currentBytes = 0;
 
   /** Changes waiting for the next refresh (the taken buffer is not counted). */
   get size(): number {
     return this.current.size;
+  }
+
+  /** Source bytes of the documents in the buffer (the taken buffer is not counted). */
+  get bytes(): number {
+    return this.currentBytes;
   }
 
   get refreshing(): boolean {
@@ -50,6 +56,7 @@ export class PendingWrites {
   set(id: string, change: PendingChange, seq: number): ReplacedEntry {
     const previous = this.current.get(id);
     this.current.set(id, { change, seq });
+    this.currentBytes += entryBytes(change) - entryBytes(previous?.change ?? null);
     return { id, seq, previous };
   }
 
@@ -60,6 +67,7 @@ export class PendingWrites {
   undo(replaced: ReplacedEntry): boolean {
     const entry = this.current.get(replaced.id);
     if (entry === undefined || entry.seq !== replaced.seq) return false;
+    this.currentBytes += entryBytes(replaced.previous?.change ?? null) - entryBytes(entry.change);
     if (replaced.previous === undefined) this.current.delete(replaced.id);
     else this.current.set(replaced.id, replaced.previous);
     return true;
@@ -70,6 +78,7 @@ export class PendingWrites {
     if (this.taken !== null) throw new Error('a refresh is already in progress');
     this.taken = this.current;
     this.current = new Map();
+    this.currentBytes = 0;
     return new Map([...this.taken].map(([id, entry]) => [id, entry.change]));
   }
 
@@ -82,8 +91,14 @@ export class PendingWrites {
   restoreTaken(): void {
     if (this.taken === null) return;
     for (const [id, entry] of this.taken) {
-      if (!this.current.has(id)) this.current.set(id, entry);
+      if (this.current.has(id)) continue;
+      this.current.set(id, entry);
+      this.currentBytes += entryBytes(entry.change);
     }
     this.taken = null;
   }
+}
+
+function entryBytes(change: PendingChange): number {
+  return change === null ? 0 : change.bytes;
 }

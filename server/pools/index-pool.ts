@@ -1,0 +1,90 @@
+// The index pool: Piscina worker threads that build segments (refresh) and merge them, so
+// indexing never runs on the main thread and never in the search pool. At most `threads - 1`
+// merges run at once, so a refresh (the path that makes writes searchable) always has a thread
+// even while long merges run. A merge can be abandoned with an AbortSignal (the collection is
+// being closed): Piscina stops its worker and starts a fresh one.
+
+import { Piscina } from 'piscina';
+import type { IndexDocument } from '../../engine/index.ts';
+import { FolioError } from '../errors.ts';
+import { workerFilePath } from './worker-file.ts';
+import { unwrapReply, workerCrashed } from './worker-protocol.ts';
+import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
+
+/** Default index threads: one for refreshes and one for merges. */
+export const DEFAULT_INDEX_THREADS = 2;
+
+export interface IndexPoolOptions {
+  threads?: number;
+}
+
+export class IndexPool {
+  readonly threadCount: number;
+  private readonly pool: Piscina<IndexTask, WorkerReply<SegmentWritten>>;
+  private readonly mergeSlots: number;
+  private runningMerges = 0;
+  private readonly waitingMerges: (() => void)[] = [];
+
+  constructor(options: IndexPoolOptions = {}) {
+    this.threadCount = options.threads ?? DEFAULT_INDEX_THREADS;
+    if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('index threads must be a positive integer');
+    this.mergeSlots = Math.max(1, this.threadCount - 1);
+    this.pool = new Piscina({
+      filename: workerFilePath('index-worker', import.meta.url),
+      minThreads: 1,
+      maxThreads: this.threadCount,
+      // Building a segment takes long enough that a blocking wait between tasks buys nothing.
+      atomics: 'disabled',
+    });
+  }
+
+  /** Writes `docs` (unique ids) as the segment file `filePath`. */
+  writeSegment(filePath: string, language: string, docs: IndexDocument[]): Promise<SegmentWritten> {
+    return this.run({ kind: 'write-segment', filePath, language, docs });
+  }
+
+  /** Merges the live documents of `sources` (files in `dir`) into the segment file `filePath`. */
+  async mergeSegments(dir: string, language: string, sources: SegmentRef[], filePath: string, signal?: AbortSignal): Promise<SegmentWritten> {
+    await this.acquireMergeSlot();
+    try {
+      if (signal?.aborted) throw abandoned();
+      return await this.run({ kind: 'merge-segments', filePath, dir, language, sources }, signal);
+    } finally {
+      this.releaseMergeSlot();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private async run(task: IndexTask, signal?: AbortSignal): Promise<SegmentWritten> {
+    let reply: WorkerReply<SegmentWritten>;
+    try {
+      reply = await this.pool.run(task, signal === undefined ? {} : { signal });
+    } catch (error) {
+      if (signal?.aborted) throw abandoned();
+      throw workerCrashed(error);
+    }
+    return unwrapReply(reply);
+  }
+
+  private async acquireMergeSlot(): Promise<void> {
+    if (this.runningMerges < this.mergeSlots) {
+      this.runningMerges++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waitingMerges.push(resolve));
+  }
+
+  private releaseMergeSlot(): void {
+    const next = this.waitingMerges.shift();
+    if (next !== undefined) next();
+    else this.runningMerges--;
+  }
+}
+
+/** A merge given up because its collection is closing; nothing was committed. */
+function abandoned(): FolioError {
+  return new FolioError('collection_not_found', 'the merge was abandoned: the collection is closing');
+}

@@ -1,0 +1,26 @@
+// The index pool's worker entry (Piscina): builds segment files off the main thread. A refresh
+// sends the buffered documents and gets back the new segment's size; a merge names the source
+// segments and their deletes files, which this worker maps and verifies itself. Either way the
+// file is written atomically (temporary name, fsync, rename); the main thread commits it.
+
+import path from 'node:path';
+import { Analyzer, SegmentReader, mergeSegments, writeSegment } from '../../engine/index.ts';
+import { readBitmapFile } from '../../storage/index.ts';
+import { replyOf } from './worker-protocol.ts';
+import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply } from './worker-protocol.ts';
+
+function merge(task: MergeSegmentsTask): SegmentWritten {
+  const views = task.sources.map(({ name, deletes }) => ({
+    // A merge reads every byte anyway: verify the checksums so damage is never copied forward.
+    reader: SegmentReader.open(path.join(task.dir, name)),
+    deleted: deletes === null ? null : readBitmapFile(path.join(task.dir, deletes)),
+  }));
+  return mergeSegments(task.filePath, views, Analyzer.for(task.language));
+}
+
+export default function index(task: IndexTask): WorkerReply<SegmentWritten> {
+  return replyOf(() => {
+    if (task.kind === 'write-segment') return writeSegment(task.filePath, task.docs, Analyzer.for(task.language));
+    return merge(task);
+  });
+}

@@ -1,0 +1,8 @@
+// The worker pools' public API for the rest of the server: the search pool, the index pool,
+// and the plain values that cross to their threads.
+
+export { SearchPool, defaultSearchThreads } from './search-pool.ts';
+export type { SearchPoolOptions } from './search-pool.ts';
+export { DEFAULT_INDEX_THREADS, IndexPool } from './index-pool.ts';
+export type { IndexPoolOptions } from './index-pool.ts';
+export type { SegmentRef, SnapshotRef } from './worker-protocol.ts';

@@ -1,0 +1,70 @@
+// The search pool: Piscina worker threads (one per core by default) that run searches over
+// memory-mapped segments, so the main thread only speaks HTTP. A search sends a snapshot
+// reference and a plain request and gets a plain result back. A worker that dies mid-search
+// (a crash, out of memory) is replaced by Piscina, and the search fails with a 500 `internal`.
+
+import { availableParallelism } from 'node:os';
+import { BroadcastChannel } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { SearchRequest, SearchResult } from '../../engine/index.ts';
+import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
+import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { workerFilePath } from './worker-file.ts';
+import { unwrapReply, workerCrashed } from './worker-protocol.ts';
+import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
+
+export interface SearchPoolOptions {
+  /** Worker threads; default one per core. */
+  threads?: number;
+}
+
+export function defaultSearchThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+export class SearchPool {
+  readonly threadCount: number;
+  private readonly pool: Piscina<SearchTask, WorkerReply<SearchResult>>;
+  private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
+
+  constructor(options: SearchPoolOptions = {}) {
+    this.threadCount = options.threads ?? defaultSearchThreads();
+    if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('search threads must be a positive integer');
+    this.pool = new Piscina({
+      filename: workerFilePath('search-worker', import.meta.url),
+      minThreads: this.threadCount,
+      maxThreads: this.threadCount,
+      idleTimeout: Infinity,
+      // Idle workers go back to their event loop, where the cache channel's messages arrive.
+      atomics: 'disabled',
+    });
+    this.channel.unref();
+  }
+
+  async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchResult> {
+    let reply: WorkerReply<SearchResult>;
+    try {
+      reply = await this.pool.run({ snapshot, request });
+    } catch (error) {
+      throw workerCrashed(error);
+    }
+    return unwrapReply(reply);
+  }
+
+  /** Tells every worker to drop the readers of a collection that is gone. */
+  forget(collectionId: string): void {
+    const message: SearchCacheMessage = { type: 'forget', collectionId };
+    this.channel.postMessage(message);
+  }
+
+  /** The worker threads (tests use this to kill one mid-search). */
+  get threads(): readonly Worker[] {
+    return this.pool.threads;
+  }
+
+  async close(): Promise<void> {
+    this.channel.close();
+    await this.pool.destroy();
+  }
+}

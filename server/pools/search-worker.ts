@@ -1,0 +1,33 @@
+// The search pool's worker entry (Piscina): runs one search at a time over a snapshot it opens
+// through its own reader cache (its own memory maps), and answers with plain data. The main
+// thread announces deleted collections on a broadcast channel so their maps are dropped.
+
+import { BroadcastChannel } from 'node:worker_threads';
+import { searchSegments } from '../../engine/index.ts';
+import type { SearchResult } from '../../engine/index.ts';
+import { ReaderCache } from './reader-cache.ts';
+import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
+import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { replyOf } from './worker-protocol.ts';
+import type { SearchTask, WorkerReply } from './worker-protocol.ts';
+
+const cache = new ReaderCache();
+
+const channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
+channel.onmessage = (event) => {
+  const message = (event as { data: SearchCacheMessage }).data;
+  if (message.type === 'forget') cache.forget(message.collectionId);
+};
+// The channel must not keep an idle worker alive.
+channel.unref();
+
+export default function search(task: SearchTask): WorkerReply<SearchResult> {
+  try {
+    return replyOf(() => {
+      const { analyzer, views } = cache.open(task.snapshot);
+      return searchSegments(views, analyzer, task.request);
+    });
+  } finally {
+    cache.release(task.snapshot);
+  }
+}

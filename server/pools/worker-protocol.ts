@@ -1,0 +1,118 @@
+// What crosses the thread boundary between the main thread and the pools: plain,
+// structured-cloneable values only. A worker never throws across the boundary on purpose; it
+// answers with a reply that carries either the value or a portable error, which the main thread
+// turns back into the error class callers know (FolioError with its SPEC code). A worker that
+// dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
+
+import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
+import { FolioError } from '../errors.ts';
+import type { ErrorCode, FieldError } from '../errors.ts';
+
+/** A segment of a snapshot, as the manifest lists it. */
+export interface SegmentRef {
+  name: string;
+  /** The deletes bitmap file of this snapshot's version of the segment, if any. */
+  deletes: string | null;
+}
+
+/** One committed snapshot of a collection, enough for a worker to open it itself. */
+export interface SnapshotRef {
+  /** Unique per opened collection (a re-created collection of the same name differs). */
+  collectionId: string;
+  dir: string;
+  language: string;
+  /** Manifest generation: a worker keeps the readers of the newest one it has seen. */
+  generation: number;
+  segments: SegmentRef[];
+}
+
+export interface SearchTask {
+  snapshot: SnapshotRef;
+  request: SearchRequest;
+}
+
+/** Builds one segment file from buffered documents. */
+export interface WriteSegmentTask {
+  kind: 'write-segment';
+  filePath: string;
+  language: string;
+  docs: IndexDocument[];
+}
+
+/** Rewrites the live documents of several segments as one new segment file. */
+export interface MergeSegmentsTask {
+  kind: 'merge-segments';
+  filePath: string;
+  dir: string;
+  language: string;
+  sources: SegmentRef[];
+}
+
+export type IndexTask = WriteSegmentTask | MergeSegmentsTask;
+
+export interface SegmentWritten {
+  docCount: number;
+  byteLength: number;
+}
+
+/** An error as a worker reports it. */
+export interface PortableError {
+  name: string;
+  code: string | null;
+  message: string;
+  errors?: FieldError[];
+  stack?: string;
+}
+
+export type WorkerReply<T> = { ok: true; value: T } | { ok: false; error: PortableError };
+
+/** Codes an engine or server error may carry back to become a FolioError of the same code. */
+const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
+  'invalid_query',
+  'invalid_filter',
+  'invalid_sort',
+  'validation_failed',
+]);
+
+/** Runs `work` and packs its outcome as a reply (used inside workers). */
+export function replyOf<T>(work: () => T): WorkerReply<T> {
+  try {
+    return { ok: true, value: work() };
+  } catch (error) {
+    return { ok: false, error: toPortableError(error) };
+  }
+}
+
+export function toPortableError(error: unknown): PortableError {
+  if (!(error instanceof Error)) return { name: 'Error', code: null, message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  const errors = (error as { errors?: unknown }).errors;
+  return {
+    name: error.name,
+    code: typeof code === 'string' ? code : null,
+    message: error.message,
+    ...(Array.isArray(errors) && { errors: errors as FieldError[] }),
+    ...(error.stack !== undefined && { stack: error.stack }),
+  };
+}
+
+/** The value of a reply, or the error it carries rethrown on this thread. */
+export function unwrapReply<T>(reply: WorkerReply<T>): T {
+  if (reply.ok) return reply.value;
+  const { error } = reply;
+  if (error.code !== null && CLIENT_ERROR_CODES.has(error.code)) {
+    throw new FolioError(error.code as ErrorCode, error.message, error.errors);
+  }
+  const rethrown = new Error(error.message);
+  rethrown.name = error.name;
+  if (error.code !== null) Object.assign(rethrown, { code: error.code });
+  if (error.stack !== undefined) rethrown.stack = error.stack;
+  throw rethrown;
+}
+
+/** The error a request gets when the worker running it died. */
+export function workerCrashed(cause: unknown): FolioError {
+  const error = new FolioError('internal', 'a worker thread stopped while handling the request; it has been replaced');
+  (error as { cause?: unknown }).cause = cause;
+  return error;
+}
