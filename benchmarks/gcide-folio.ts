@@ -58,6 +58,8 @@ export interface FolioRunResult {
   docs: number;
   batches: number;
   importMs: number;
+  /** From the end of the import until background merges stopped changing the segment count. */
+  settleMs: number;
   /** `size_bytes` of GET /v1/collections/gcide right after the refresh, and the files then. */
   sizeBytes: number;
   files: IndexFiles;
@@ -98,6 +100,31 @@ export function searchPath(query: string): string {
   return `/v1/collections/${COLLECTION}/search?q=${encodeURIComponent(query)}&limit=10`;
 }
 
+const SETTLE_POLL_MS = 250;
+/** The segment count must hold this long to count as settled. */
+const SETTLE_QUIET_MS = 2_000;
+const SETTLE_LIMIT_MS = 120_000;
+
+/**
+ * Waits until merges started by the import are done (the segment count stops changing), so the
+ * search phases measure the index as it stays, not merges competing for the cores. Returns the
+ * time until the last change.
+ */
+async function waitForMergesToSettle(info: () => Promise<{ segments: number }>): Promise<number> {
+  const started = performance.now();
+  let lastChange = started;
+  let segments = (await info()).segments;
+  while (performance.now() - lastChange < SETTLE_QUIET_MS && performance.now() - started < SETTLE_LIMIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    const now = (await info()).segments;
+    if (now !== segments) {
+      segments = now;
+      lastChange = performance.now();
+    }
+  }
+  return lastChange - started;
+}
+
 export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult> {
   const server = await startServerProcess(options.dataDir, MASTER_KEY, options.serverArgs, options.nodeArgs);
   const auth = { ...AUTH_HEADERS };
@@ -122,6 +149,7 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
     const importTo = nowMicros();
     batches.length = 0;
 
+    const settleMs = await waitForMergesToSettle(() => call('GET', `/v1/collections/${COLLECTION}`));
     const info = await call('GET', `/v1/collections/${COLLECTION}`);
     if (info.documents !== options.docLines.length) throw new Error(`expected ${options.docLines.length} documents, the server has ${info.documents}`);
     const files = indexFiles(join(options.dataDir, 'collections', COLLECTION));
@@ -148,6 +176,7 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
       docs: info.documents,
       batches: Math.ceil(options.docLines.length / options.batchSize),
       importMs,
+      settleMs,
       sizeBytes: info.size_bytes,
       files,
       rssBeforeImport,

@@ -191,7 +191,8 @@ async function main(): Promise<void> {
           seconds(folio.importMs),
           mib(folio.files.total),
           mib(folio.peakRss),
-          `until \`POST …/refresh\` answered; ${folio.batches} requests; ${folio.files.segmentCount} segment(s): ` +
+          `until \`POST …/refresh\` answered; ${folio.batches} requests; background merges settled ${seconds(folio.settleMs)} s later; ` +
+            `then ${folio.files.segmentCount} segment(s): ` +
             `segments ${mib(folio.files.segments)}, WAL ${mib(folio.files.wal)}, deletes ${mib(folio.files.deletes)} MiB; ` +
             `RSS ${mib(folio.rssBeforeImport)} MiB before the import, peak ${mib(folio.peakRssAfterImport)} MiB after it; ` +
             `peak RSS column: whole run, VmHWM of the server process`,

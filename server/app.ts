@@ -18,11 +18,14 @@ import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } 
 import { requestValidatorCompiler } from './schemas/request-validator.ts';
 import { openCollectionRegistry } from './services/collection-registry.ts';
 import type { CollectionRegistry } from './services/collection-types.ts';
+import type { CollectionWorkers } from './services/collection.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Every collection of this server (server/services/collection-registry.ts). */
     collections: CollectionRegistry;
+    /** The search and index worker pools the collections use (server/pools/). */
+    workers: CollectionWorkers;
   }
 }
 
@@ -91,6 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
   });
   app.decorate('collections', registry);
+  app.decorate('workers', registry.workers);
   app.addHook('onClose', async () => registry.close());
 
   try {

@@ -13,6 +13,8 @@ import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worke
 
 /** Default index threads: one for refreshes and one for merges. */
 export const DEFAULT_INDEX_THREADS = 2;
+/** How long an index thread may sit idle before it exits and gives its memory back. */
+const INDEX_THREAD_IDLE_MS = 2_000;
 
 export interface IndexPoolOptions {
   threads?: number;
@@ -31,8 +33,11 @@ export class IndexPool {
     this.mergeSlots = Math.max(1, this.threadCount - 1);
     this.pool = new Piscina({
       filename: workerFilePath('index-worker', import.meta.url),
-      minThreads: 1,
+      // An idle index thread exits after a while: building a segment grows a heap that V8
+      // keeps, and a fresh thread starts in tens of milliseconds.
+      minThreads: 0,
       maxThreads: this.threadCount,
+      idleTimeout: INDEX_THREAD_IDLE_MS,
       // Building a segment takes long enough that a blocking wait between tasks buys nothing.
       atomics: 'disabled',
     });

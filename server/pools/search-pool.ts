@@ -27,6 +27,7 @@ export class SearchPool {
   readonly threadCount: number;
   private readonly pool: Piscina<SearchTask, WorkerReply<SearchResult>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
+  private running = 0;
 
   constructor(options: SearchPoolOptions = {}) {
     this.threadCount = options.threads ?? defaultSearchThreads();
@@ -44,12 +45,20 @@ export class SearchPool {
 
   async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchResult> {
     let reply: WorkerReply<SearchResult>;
+    this.running++;
     try {
       reply = await this.pool.run({ snapshot, request });
     } catch (error) {
       throw workerCrashed(error);
+    } finally {
+      this.running--;
     }
     return unwrapReply(reply);
+  }
+
+  /** Searches handed to the pool and not answered yet (running, or queued for a thread). */
+  get inFlight(): number {
+    return this.running;
   }
 
   /** Tells every worker to drop the readers of a collection that is gone. */

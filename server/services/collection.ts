@@ -54,7 +54,14 @@ export const DEFAULT_REFRESH_INTERVAL_MS = 500;
  * Acknowledged documents waiting for a refresh, in bytes of their JSON, beyond which a new write
  * first waits for a refresh: the pending buffer's memory stays bounded under any import rate.
  */
-export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+export const MAX_PENDING_BYTES = 24 * 1024 * 1024;
+/**
+ * Buffered bytes at which the refresh starts without waiting for its timer: a bulk import
+ * becomes segments of about this size, built in the index pool while the next ones arrive.
+ */
+export const REFRESH_AT_PENDING_BYTES = 8 * 1024 * 1024;
+/** Most source bytes one segment build takes; a larger refresh builds several in parallel. */
+export const SEGMENT_BUILD_BYTES = 8 * 1024 * 1024;
 
 /** The worker pools a collection runs its searches and index builds in. */
 export interface CollectionWorkers {
@@ -319,6 +326,7 @@ export class FolioCollection implements Collection {
     const durable = this.wal.append(bytes);
     const applied = this.apply(record);
     this.scheduler.schedule();
+    if (this.pending.bytes >= REFRESH_AT_PENDING_BYTES) this.scheduler.hurry();
     try {
       await durable;
     } catch (error) {
@@ -356,18 +364,27 @@ export class FolioCollection implements Collection {
     if (this.pending.size === 0) return { covered, followUp: null };
     const walGeneration = this.wal.rotate();
     const changes = this.pending.take();
-    let written: WrittenSegment | null = null;
+    const docs: IndexDocument[] = [];
+    for (const change of changes.values()) if (change !== null) docs.push(change);
+    // A large refresh is built as several segments at once, each in bounded memory.
+    const builds = chunkByBytes(docs, SEGMENT_BUILD_BYTES).map((chunk) => ({
+      name: segmentFileName(this.nextSegmentNumber++),
+      chunk,
+    }));
     let result: CommitResult;
     try {
-      const docs: IndexDocument[] = [];
-      for (const change of changes.values()) if (change !== null) docs.push(change);
-      if (docs.length > 0) {
-        const name = segmentFileName(this.nextSegmentNumber++);
-        written = { name, ...(await this.workers.index.writeSegment(path.join(this.dir, name), this.language, docs)) };
-      }
+      const settled = await Promise.allSettled(
+        builds.map(async ({ name, chunk }): Promise<WrittenSegment> => ({
+          name,
+          ...(await this.workers.index.writeSegment(path.join(this.dir, name), this.language, chunk)),
+        })),
+      );
+      const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      const written = settled.map((outcome) => (outcome as PromiseFulfilledResult<WrittenSegment>).value);
       result = commitRefresh(this.dir, this.snapshot, changes, written, walGeneration, this.nextSegmentNumber);
     } catch (error) {
-      if (written !== null) this.removeFiles([written.name]);
+      this.removeFiles(builds.map((build) => build.name));
       this.pending.restoreTaken();
       throw error;
     }
@@ -460,4 +477,22 @@ export class FolioCollection implements Collection {
       }
     }
   }
+}
+
+/** Splits `docs` into runs of about `maxBytes` source bytes each (at least one doc a run). */
+function chunkByBytes(docs: readonly IndexDocument[], maxBytes: number): IndexDocument[][] {
+  const chunks: IndexDocument[][] = [];
+  let chunk: IndexDocument[] = [];
+  let bytes = 0;
+  for (const doc of docs) {
+    if (chunk.length > 0 && bytes + doc.bytes > maxBytes) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(doc);
+    bytes += doc.bytes;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
 }

@@ -89,21 +89,21 @@ function manifestFor(current: SegmentSet, segments: readonly LiveSegment[], chan
 
 /**
  * Commits `changes` (id → new document, or null for a delete) on top of `current`, with
- * `added` holding the changes' documents (null when all are deletes). WAL generations before
- * `walGeneration` are then covered by segments.
+ * `added` holding the changes' documents (none when all are deletes; several when a large
+ * refresh was built in parallel). WAL generations before `walGeneration` are then covered.
  */
 export function commitRefresh(
   dir: string,
   current: SegmentSet,
   changes: ReadonlyMap<string, PendingChange>,
-  added: WrittenSegment | null,
+  added: readonly WrittenSegment[],
   walGeneration: number,
   nextSegmentNumber: number,
 ): CommitResult {
   const builder = new CommitBuilder(dir);
   const generation = current.manifest.generation + 1;
   try {
-    const addedSegment = added === null ? null : builder.openWritten(added);
+    const addedSegments = added.map((written) => builder.openWritten(written));
     // Every id written or deleted loses its current live version(s).
     const newDeletes = new Map<number, RoaringBitmap32>();
     for (const id of changes.keys()) {
@@ -136,7 +136,7 @@ export function commitRefresh(
       }
       segments.push(builder.withDeletes(segment, deleted, generation));
     });
-    if (addedSegment !== null) segments.push(addedSegment);
+    segments.push(...addedSegments);
 
     const manifest = manifestFor(current, segments, { walGeneration, nextSegmentNumber });
     builder.commit(manifest);

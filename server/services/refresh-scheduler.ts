@@ -44,11 +44,19 @@ export class RefreshScheduler {
     const delay = Math.min(this.options.intervalMs * 2 ** this.consecutiveFailures, Math.max(MAX_RETRY_DELAY_MS, this.options.intervalMs));
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.enqueue().catch((error: unknown) => {
-        this.options.onError(error);
-        this.schedule();
-      });
+      this.runInBackground();
     }, delay);
+  }
+
+  /**
+   * Brings the scheduled background refresh forward: it starts now, or right after the one
+   * running. Used when enough writes are buffered that waiting longer only costs memory.
+   */
+  hurry(): void {
+    if (this.timer === null || this.stopped !== null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.runInBackground();
   }
 
   /** Runs a refresh now (after any running one); resolves once it has committed. */
@@ -75,6 +83,14 @@ export class RefreshScheduler {
     this.waiters = [];
     for (const waiter of waiters) waiter.reject(reason);
     await this.chain;
+  }
+
+  /** A refresh nobody awaits: failures are reported and retried later. */
+  private runInBackground(): void {
+    this.enqueue().catch((error: unknown) => {
+      this.options.onError(error);
+      this.schedule();
+    });
   }
 
   private enqueue(): Promise<void> {

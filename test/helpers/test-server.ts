@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import type { LoggerOptions } from '../../server/app.ts';
 
@@ -28,6 +29,8 @@ export type TestHeaders = Record<string, string | null>;
 
 export interface TestServer {
   url: string;
+  /** The running app (tests that reach into the worker pools use `app.collections`). */
+  app: FastifyInstance;
   dataDir: string;
   /** Object and array bodies are sent as JSON; strings and bytes as they are. */
   request(method: string, path: string, body?: unknown, headers?: TestHeaders): Promise<TestResponse>;
@@ -37,6 +40,7 @@ export interface TestServer {
 export interface TestServerOptions {
   refreshIntervalMs?: number;
   logger?: LoggerOptions;
+  searchThreads?: number;
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
@@ -53,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     masterKey: TEST_MASTER_KEY,
     logger: options.logger ?? false,
     refreshIntervalMs: options.refreshIntervalMs,
+    searchThreads: options.searchThreads,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
@@ -77,5 +82,5 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  return { url, dataDir, request, close };
+  return { url, app, dataDir, request, close };
 }
