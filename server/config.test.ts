@@ -17,6 +17,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     allowPrivateWebhooks: false,
     searchThreads: undefined,
     indexThreads: undefined,
+    searchCacheMb: undefined,
   });
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
@@ -32,6 +33,7 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_ALLOW_PRIVATE_WEBHOOKS: 'true',
     FOLIO_SEARCH_THREADS: '3',
     FOLIO_INDEX_THREADS: '1',
+    FOLIO_SEARCH_CACHE_MB: '0',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -42,6 +44,7 @@ test('FOLIO_* variables override the defaults', () => {
     allowPrivateWebhooks: true,
     searchThreads: 3,
     indexThreads: 1,
+    searchCacheMb: 0,
   });
 });
 
@@ -66,4 +69,5 @@ test('bad values name their source', () => {
   assert.throws(() => resolveConfig({ searchThreads: '0' }, {}), /--search-threads/);
   assert.throws(() => resolveConfig({ indexThreads: 'many' }, {}), /--index-threads/);
   assert.throws(() => resolveConfig({}, { FOLIO_SEARCH_THREADS: '65' }), /FOLIO_SEARCH_THREADS/);
+  assert.throws(() => resolveConfig({ searchCacheMb: '-1' }, {}), /--search-cache-mb/);
 });

@@ -35,6 +35,8 @@ export interface FolioConfig {
   searchThreads: number | undefined;
   /** Refresh and merge worker threads; undefined means the default (2). */
   indexThreads: number | undefined;
+  /** MiB of recent search answers kept for repeated searches; 0 disables; undefined: default (32). */
+  searchCacheMb: number | undefined;
 }
 
 /** The flags of `folio serve`, as commander hands them over (all optional). */
@@ -46,6 +48,7 @@ export interface ConfigFlags {
   allowPrivateWebhooks?: boolean;
   searchThreads?: string | number;
   indexThreads?: string | number;
+  searchCacheMb?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -89,6 +92,17 @@ function parseThreads(value: string | number, source: string): number {
   return threads;
 }
 
+/** Most MiB the search cache may be given. */
+export const MAX_SEARCH_CACHE_MB = 16_384;
+
+function parseCacheMb(value: string | number, source: string): number {
+  const mb = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(mb) || mb < 0 || mb > MAX_SEARCH_CACHE_MB) {
+    throw new ConfigError(`${source} must be a whole number of MiB from 0 to ${MAX_SEARCH_CACHE_MB}, got '${value}'`);
+  }
+  return mb;
+}
+
 /** A thread count from its flag, else its environment variable, else undefined (the default). */
 function threadsSetting(flag: string | number | undefined, flagName: string, env: string | undefined, envName: string): number | undefined {
   if (flag !== undefined) return parseThreads(flag, flagName);
@@ -122,5 +136,11 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
       (privateWebhooksEnv !== undefined && parseBoolean(privateWebhooksEnv, 'FOLIO_ALLOW_PRIVATE_WEBHOOKS')),
     searchThreads: threadsSetting(flags.searchThreads, '--search-threads', env.FOLIO_SEARCH_THREADS, 'FOLIO_SEARCH_THREADS'),
     indexThreads: threadsSetting(flags.indexThreads, '--index-threads', env.FOLIO_INDEX_THREADS, 'FOLIO_INDEX_THREADS'),
+    searchCacheMb:
+      flags.searchCacheMb !== undefined
+        ? parseCacheMb(flags.searchCacheMb, '--search-cache-mb')
+        : nonEmpty(env.FOLIO_SEARCH_CACHE_MB) !== undefined
+          ? parseCacheMb(nonEmpty(env.FOLIO_SEARCH_CACHE_MB)!, 'FOLIO_SEARCH_CACHE_MB')
+          : undefined,
   };
 }

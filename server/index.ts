@@ -66,6 +66,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     logger: { level: config.logLevel },
     searchThreads: config.searchThreads,
     indexThreads: config.indexThreads,
+    searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
   });
   try {
     await app.listen({ port: config.port, host: config.host });

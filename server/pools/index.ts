@@ -6,3 +6,5 @@ export type { SearchPoolOptions } from './search-pool.ts';
 export { DEFAULT_INDEX_THREADS, IndexPool } from './index-pool.ts';
 export type { IndexPoolOptions } from './index-pool.ts';
 export type { SegmentRef, SnapshotRef } from './worker-protocol.ts';
+export { parseSearchPage } from './search-page.ts';
+export type { SearchPage } from './search-page.ts';

@@ -1,13 +1,14 @@
 // The search pool: Piscina worker threads (one per core by default) that run searches over
 // memory-mapped segments, so the main thread only speaks HTTP. A search sends a snapshot
-// reference and a plain request and gets a plain result back. A worker that dies mid-search
+// reference and a plain request and gets the page's JSON text back (search-page.ts). A worker that dies mid-search
 // (a crash, out of memory) is replaced by Piscina, and the search fails with a 500 `internal`.
 
 import { availableParallelism } from 'node:os';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { SearchRequest, SearchResult } from '../../engine/index.ts';
+import type { SearchRequest } from '../../engine/index.ts';
+import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
 import { workerFilePath } from './worker-file.ts';
@@ -25,7 +26,7 @@ export function defaultSearchThreads(): number {
 
 export class SearchPool {
   readonly threadCount: number;
-  private readonly pool: Piscina<SearchTask, WorkerReply<SearchResult>>;
+  private readonly pool: Piscina<SearchTask, WorkerReply<SearchPage>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
 
@@ -43,8 +44,8 @@ export class SearchPool {
     this.channel.unref();
   }
 
-  async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchResult> {
-    let reply: WorkerReply<SearchResult>;
+  async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchPage> {
+    let reply: WorkerReply<SearchPage>;
     this.running++;
     try {
       reply = await this.pool.run({ snapshot, request });

@@ -1,13 +1,14 @@
 // The search pool's worker entry (Piscina): runs one search at a time over a snapshot it opens
-// through its own reader cache (its own memory maps), and answers with plain data. The main
+// through its own reader cache (its own memory maps), and answers with the page's JSON text. The main
 // thread announces deleted collections on a broadcast channel so their maps are dropped.
 
 import { BroadcastChannel } from 'node:worker_threads';
 import { searchSegments } from '../../engine/index.ts';
-import type { SearchResult } from '../../engine/index.ts';
 import { ReaderCache } from './reader-cache.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { toSearchPage } from './search-page.ts';
+import type { SearchPage } from './search-page.ts';
 import { replyOf } from './worker-protocol.ts';
 import type { SearchTask, WorkerReply } from './worker-protocol.ts';
 
@@ -21,11 +22,11 @@ channel.onmessage = (event) => {
 // The channel must not keep an idle worker alive.
 channel.unref();
 
-export default function search(task: SearchTask): WorkerReply<SearchResult> {
+export default function search(task: SearchTask): WorkerReply<SearchPage> {
   try {
     return replyOf(() => {
       const { analyzer, views } = cache.open(task.snapshot);
-      return searchSegments(views, analyzer, task.request);
+      return toSearchPage(searchSegments(views, analyzer, task.request));
     });
   } finally {
     cache.release(task.snapshot);

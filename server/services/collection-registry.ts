@@ -17,6 +17,7 @@ import type { CollectionOptions, CollectionWorkers } from './collection.ts';
 import { writeCollectionConfig } from './collection-config.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
 import type { Collection, CollectionInfo, CollectionRegistry } from './collection-types.ts';
+import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
 import { emptyManifest } from './segment-set.ts';
 
 const NAME_PATTERN = new RegExp(COLLECTION_NAME_PATTERN);
@@ -31,6 +32,8 @@ export interface CollectionRegistryOptions {
   searchThreads?: number;
   /** Index (refresh and merge) worker threads; default 2. */
   indexThreads?: number;
+  /** Bytes of recent search answers kept for repeated searches; 0 disables; default 32 MiB. */
+  searchCacheBytes?: number;
 }
 
 function stagingName(prefix: string, name: string): string {
@@ -163,8 +166,9 @@ export async function openCollectionRegistry(
 ): Promise<CollectionRegistry & { getCollection(name: string): FolioCollection; readonly workers: CollectionWorkers }> {
   const root = path.join(dataDir, COLLECTIONS_DIR_NAME);
   fs.mkdirSync(root, { recursive: true });
+  const searchCache = new SearchCache(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES);
   const collectionOptions = (name: string): Partial<CollectionOptions> => {
-    const settings: Partial<CollectionOptions> = {};
+    const settings: Partial<CollectionOptions> = { searchCache };
     if (options.refreshIntervalMs !== undefined) settings.refreshIntervalMs = options.refreshIntervalMs;
     const report = options.onBackgroundError;
     if (report !== undefined) settings.onBackgroundError = (error) => report(error, name);

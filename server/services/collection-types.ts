@@ -4,6 +4,7 @@
 import type { Metadata } from '../../engine/document.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { SearchRequest, SearchResult } from '../../engine/search/search-types.ts';
+import type { SearchPage } from '../pools/index.ts';
 
 /** Collection record (SPEC §4). */
 export interface CollectionInfo {
@@ -73,6 +74,8 @@ export interface Collection {
   /** Resolves once every write acknowledged before the call is searchable. */
   refresh(): Promise<void>;
   search(request: SearchRequest): Promise<SearchResult>;
+  /** The same search, answered as JSON text ready for the HTTP body (see pools/search-page.ts). */
+  searchPage(request: SearchRequest): Promise<SearchPage>;
 }
 
 export interface CollectionRegistry {

@@ -18,7 +18,8 @@ import { randomUUID } from 'node:crypto';
 import type { FilterNode, IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors.ts';
-import type { IndexPool, SearchPool, SnapshotRef } from '../pools/index.ts';
+import { parseSearchPage } from '../pools/index.ts';
+import type { IndexPool, SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
 import { readCollectionConfig } from './collection-config.ts';
 import type { CollectionConfig } from './collection-config.ts';
 import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles, segmentFileName } from './collection-layout.ts';
@@ -42,6 +43,7 @@ import { PendingWrites } from './pending-writes.ts';
 import type { PendingChange, ReplacedEntry } from './pending-writes.ts';
 import { SegmentSet, emptyManifest } from './segment-set.ts';
 import type { LiveSegment } from './segment-set.ts';
+import { SearchCache } from './search-cache.ts';
 import { SnapshotPins } from './snapshot-pins.ts';
 import { RefreshScheduler } from './refresh-scheduler.ts';
 import type { RefreshOutcome } from './refresh-scheduler.ts';
@@ -75,12 +77,15 @@ export interface CollectionOptions {
   mergePolicy: MergePolicyOptions;
   /** Told about failures of background refreshes and merges (they are retried). */
   onBackgroundError: (error: unknown) => void;
+  /** Answers of recent searches, shared by the server's collections; null for none. */
+  searchCache: SearchCache | null;
 }
 
 export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.freeze({
   refreshIntervalMs: DEFAULT_REFRESH_INTERVAL_MS,
   mergePolicy: DEFAULT_MERGE_POLICY,
   onBackgroundError: () => {},
+  searchCache: null,
 });
 
 /** What one applied write changed in the pending buffer, to undo it if its append fails. */
@@ -249,13 +254,23 @@ export class FolioCollection implements Collection {
     await this.scheduler.runNow();
   }
 
-  /** Runs in the search pool over the current snapshot, which stays on disk until it ends. */
   async search(request: SearchRequest): Promise<SearchResult> {
+    return parseSearchPage(await this.searchPage(request));
+  }
+
+  /** Runs in the search pool over the current snapshot, which stays on disk until it ends. */
+  async searchPage(request: SearchRequest): Promise<SearchPage> {
     this.assertOpen();
     const ref = this.snapshotRef;
+    const cache = this.options.searchCache;
+    const key = cache === null ? '' : SearchCache.key(this.instanceId, ref.generation, request);
+    const cached = cache?.get(key);
+    if (cached !== undefined) return cached;
     this.pins.pin(ref.generation);
     try {
-      return await this.workers.search.search(ref, request);
+      const page = await this.workers.search.search(ref, request);
+      cache?.set(key, page);
+      return page;
     } finally {
       this.removeRetired(this.pins.unpin(ref.generation));
     }
