@@ -18,10 +18,11 @@ import {
   StoredDocumentSchema,
   WriteQuerySchema,
 } from '../../schemas/document.ts';
-import { MAX_BATCH_DOCUMENTS, MAX_BODY_BYTES } from '../../schemas/limits.ts';
+import { MAX_BATCH_DOCUMENTS } from '../../schemas/limits.ts';
 import { NoContentSchema } from '../../schemas/no-content.ts';
 import { problemResponses } from '../../schemas/problem.ts';
 import deleteByFilterRoutes from './delete-by-filter.ts';
+import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
 import { writeOptions } from './write-options.ts';
 
@@ -38,7 +39,10 @@ async function limitBatchSize(request: { body: unknown }): Promise<void> {
 }
 
 const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addContentTypeParser(NDJSON_CONTENT_TYPE, { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, ndjsonParser);
+  // Bodies are parsed as they stream in, within the body limit (these routes and delete-by-filter).
+  app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser);
+  app.removeContentTypeParser(JSON_CONTENT_TYPE);
+  app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app));
   await app.register(deleteByFilterRoutes);
 
   app.put(

@@ -1,8 +1,11 @@
-// Parses `application/x-ndjson` bodies (one JSON document a line) for batch writes. Every line
-// is parsed and checked against the document schema here, so errors name the line they are
-// on (`/body/line/3/metadata/tags`); blank lines are skipped. The whole body is checked before
-// anything is written, like a JSON array.
+// Parses `application/x-ndjson` bodies (one JSON document a line) for batch writes, as they
+// stream in: the bytes are decoded incrementally, and each line is parsed and checked against
+// the document schema as soon as it is complete, so only the parsed documents and the partial
+// last line are held. Errors name the line they are on (`/body/line/3/metadata/tags`; lines
+// count from 1, blank lines included, and are otherwise skipped). The whole body is checked
+// before anything is written, like a JSON array.
 
+import { StringDecoder } from 'node:string_decoder';
 import type { FastifyRequest } from 'fastify';
 import { Compile } from 'typebox/compile';
 import { FolioError } from '../../errors.ts';
@@ -11,6 +14,9 @@ import { DocumentWithIdSchema } from '../../schemas/document.ts';
 import { MAX_BATCH_DOCUMENTS, MAX_LISTED_FIELD_ERRORS } from '../../schemas/limits.ts';
 import { toFieldErrors } from '../../schemas/validation-errors.ts';
 import type { RawValidationError } from '../../schemas/validation-errors.ts';
+import { batchTooLarge, isBatchWrite } from './batch-route.ts';
+import { readBodyStream } from './body-stream.ts';
+import type { BodyStream } from './body-stream.ts';
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
 
@@ -36,51 +42,95 @@ function parseLine(line: string, lineNumber: number): { value?: unknown; error?:
   return { value };
 }
 
-/** Parses and validates an NDJSON batch; throws a FolioError naming the bad lines. */
-export function parseNdjsonBatch(text: string): unknown[] {
-  const lines = text.split('\n');
-  const documentLines = lines.filter((line) => line.trim() !== '').length;
-  if (documentLines > MAX_BATCH_DOCUMENTS) {
-    throw new FolioError(
-      'payload_too_large',
-      `a batch may hold at most ${MAX_BATCH_DOCUMENTS} documents; this one has ${documentLines}`,
-    );
+/**
+ * One NDJSON batch, fed chunk by chunk (split anywhere, even inside a character). `end`
+ * returns the documents or throws the FolioError naming the bad lines. Past
+ * MAX_BATCH_DOCUMENTS document lines, or once MAX_LISTED_FIELD_ERRORS errors are found, lines
+ * are only counted, not parsed, and no documents are kept.
+ */
+export class NdjsonBatch {
+  private readonly decoder = new StringDecoder('utf8');
+  /** The current line's text from earlier chunks. */
+  private partial: string[] = [];
+  private lineNumber = 0;
+  private documentLines = 0;
+  private documents: unknown[] = [];
+  private readonly errors: FieldError[] = [];
+
+  write(chunk: Buffer): void {
+    this.split(this.decoder.write(chunk));
   }
-  if (documentLines === 0) {
-    throw new FolioError('validation_failed', 'the NDJSON body holds no documents', [
-      { path: '/body', message: 'must hold at least one document' },
-    ]);
+
+  end(): unknown[] {
+    this.split(this.decoder.end());
+    // What follows the last newline is a line too, even when empty.
+    this.line(this.partial.join(''));
+    this.partial = [];
+    if (this.documentLines > MAX_BATCH_DOCUMENTS) throw batchTooLarge(this.documentLines);
+    if (this.documentLines === 0) {
+      throw new FolioError('validation_failed', 'the NDJSON body holds no documents', [
+        { path: '/body', message: 'must hold at least one document' },
+      ]);
+    }
+    if (this.errors.length > 0) {
+      throw new FolioError(
+        'validation_failed',
+        'invalid NDJSON body; nothing was written',
+        this.errors.slice(0, MAX_LISTED_FIELD_ERRORS),
+      );
+    }
+    return this.documents;
   }
-  const documents: unknown[] = [];
-  const errors: FieldError[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '' || errors.length >= MAX_LISTED_FIELD_ERRORS) return;
-    const lineNumber = index + 1;
+
+  private split(text: string): void {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.partial.push(text.slice(start, newline));
+      const line = this.partial.length === 1 ? this.partial[0] : this.partial.join('');
+      this.partial = [];
+      this.line(line);
+      start = newline + 1;
+    }
+    if (start < text.length) this.partial.push(text.slice(start));
+  }
+
+  private line(line: string): void {
+    this.lineNumber += 1;
+    if (line.trim() === '') return;
+    this.documentLines += 1;
+    if (this.documentLines > MAX_BATCH_DOCUMENTS || this.errors.length >= MAX_LISTED_FIELD_ERRORS) {
+      this.documents = []; // the answer is an error now: only count what is left
+      return;
+    }
+    const lineNumber = this.lineNumber;
     const { value, error } = parseLine(line, lineNumber);
     if (error !== undefined) {
-      errors.push(error);
+      this.errors.push(error);
     } else if (!documentValidator.Check(value)) {
       const raw = documentValidator.Errors(value) as unknown as RawValidationError[];
-      errors.push(...toFieldErrors(`body/line/${lineNumber}`, raw));
-    } else {
-      documents.push(value);
+      this.errors.push(...toFieldErrors(`body/line/${lineNumber}`, raw));
+    } else if (this.errors.length === 0) {
+      this.documents.push(value);
     }
-  });
-  if (errors.length > 0) {
-    throw new FolioError('validation_failed', 'invalid NDJSON body; nothing was written', errors.slice(0, MAX_LISTED_FIELD_ERRORS));
+    if (this.errors.length > 0) this.documents = [];
   }
-  return documents;
 }
 
-/** Only batch writes (`POST …/documents`) take NDJSON. */
-const BATCH_PATH = /\/documents\/?$/;
+/** Parses and validates a whole NDJSON batch held as one text. */
+export function parseNdjsonBatch(text: string): unknown[] {
+  const batch = new NdjsonBatch();
+  batch.write(Buffer.from(text, 'utf8'));
+  return batch.end();
+}
 
-/** Fastify content-type parser for NDJSON (the body arrives as a string within the body limit). */
-export function ndjsonParser(request: FastifyRequest, body: string | Buffer): Promise<unknown[]> {
-  return Promise.resolve().then(() => {
-    if (request.method !== 'POST' || !BATCH_PATH.test(request.url.split('?')[0])) {
-      throw new FolioError('unsupported_media_type', `${NDJSON_CONTENT_TYPE} is accepted only by POST /v1/collections/{name}/documents`);
-    }
-    return parseNdjsonBatch(typeof body === 'string' ? body : body.toString('utf8'));
-  });
+/** Fastify content-type parser for NDJSON (registered without `parseAs`: it reads the stream). */
+export async function ndjsonParser(request: FastifyRequest, payload: BodyStream): Promise<unknown[]> {
+  if (!isBatchWrite(request)) {
+    // Read (and drop) the body first, so an oversized one is still a 413, as before.
+    await readBodyStream(request, payload, () => {});
+    throw new FolioError('unsupported_media_type', `${NDJSON_CONTENT_TYPE} is accepted only by POST /v1/collections/{name}/documents`);
+  }
+  const batch = new NdjsonBatch();
+  await readBodyStream(request, payload, (chunk) => batch.write(chunk));
+  return batch.end();
 }
