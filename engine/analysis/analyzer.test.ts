@@ -7,6 +7,7 @@ import { EngineError } from '../errors.ts';
 import { Analyzer, MAX_TOKEN_LENGTH, SUPPORTED_LANGUAGES, isSupportedLanguage } from './analyzer.ts';
 import { foldTerm } from './fold-term.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
+import { TermInterner } from './term-interner.ts';
 
 const english = Analyzer.for('english');
 const plain = Analyzer.for('none');
@@ -73,6 +74,29 @@ describe('Analyzer: tokens', () => {
       seen,
       english.tokenize(text).map((t) => [t.term, t.position, t.start, t.end]),
     );
+  });
+
+  it('forEachTermId gives the ids of the terms forEachToken gives, across texts and a small cache', () => {
+    const small = new Analyzer('english', { cacheEntries: 3 });
+    const interner = new TermInterner();
+    const texts = ['Running runners ran; RUNNING é \u0301 run', 'the runner runs', 'Ünïcode café CAFE cafés'];
+    for (const text of texts) {
+      const ids: number[] = [];
+      const starts: number[] = [];
+      const count = small.forEachTermId(text, interner, (id, start) => {
+        ids.push(id);
+        starts.push(start);
+      });
+      const tokens = english.tokenize(text);
+      assert.equal(count, tokens.length);
+      assert.deepEqual(ids.map((id) => interner.terms[id]), tokens.map((t) => t.term));
+      assert.deepEqual(starts, tokens.map((t) => t.start));
+    }
+    assert.equal(new Set(interner.terms).size, interner.size);
+    // A new interner (the next segment build) gets its own ids from the same cache.
+    const next = new TermInterner();
+    small.forEachTermId('runs', next, (id) => assert.equal(next.terms[id], 'run'));
+    assert.equal(next.size, 1);
   });
 
   it('handles empty and separator-only text', () => {

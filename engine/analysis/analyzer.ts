@@ -18,6 +18,7 @@ import { createStemmer } from './create-stemmer.ts';
 import type { StemFunction } from './create-stemmer.ts';
 import { foldTerm } from './fold-term.ts';
 import { TOKEN_HASH_PRIME, TOKEN_HASH_SEED, TermCache, extendTokenHash } from './term-cache.ts';
+import type { TermInterner } from './term-interner.ts';
 import { SUPPORTED_LANGUAGES, isSupportedLanguage } from './supported-languages.ts';
 
 export { SUPPORTED_LANGUAGES, isSupportedLanguage } from './supported-languages.ts';
@@ -36,6 +37,9 @@ export interface Token {
 
 /** Called once per token, in text order. */
 export type TokenVisitor = (term: string, position: number, start: number, end: number) => void;
+
+/** Called once per token, in text order, with the term's id in a TermInterner (indexing). */
+export type TermIdVisitor = (termId: number, start: number) => void;
 
 export interface AnalyzerOptions {
   /** Entries of the raw-token → term cache before it is cleared (default TERM_CACHE_ENTRIES). */
@@ -137,6 +141,20 @@ export class Analyzer {
    * path). Returns the number of tokens visited, which is one past the last position.
    */
   forEachToken(text: string, visit: TokenVisitor): number {
+    return this.scan(text, visit, null, null);
+  }
+
+  /**
+   * The indexing path: visits every token of `text` in order with its term's id in
+   * `interner` (the same terms forEachToken gives). A token seen before in this batch costs
+   * one cache probe: no string is made or hashed. Returns the number of tokens visited.
+   */
+  forEachTermId(text: string, interner: TermInterner, visit: TermIdVisitor): number {
+    return this.scan(text, null, interner, visit);
+  }
+
+  /** The tokenizer: calls `visit` with terms, or `visitId` with ids in `interner`. */
+  private scan(text: string, visit: TokenVisitor | null, interner: TermInterner | null, visitId: TermIdVisitor | null): number {
     const length = text.length;
     let position = 0;
     let i = 0;
@@ -211,20 +229,21 @@ export class Analyzer {
       }
 
       if (end - start > MAX_TOKEN_LENGTH) continue;
-      let term = this.terms.lookup(text, start, end, hash);
-      if (term === undefined) term = this.analyzeToken(text.slice(start, end), hash, ascii);
-      if (term === NO_TERM) continue;
-      visit(term, position, start, end);
+      const cache = this.terms;
+      let slot = cache.find(text, start, end, hash);
+      if (slot < 0) slot = this.analyzeToken(text.slice(start, end), hash, ascii);
+      if (cache.emptyValueAt(slot)) continue; // the token folded to nothing (NO_TERM)
+      if (interner !== null) visitId!(cache.termIdAt(slot, interner), start);
+      else visit!(cache.valueAt(slot), position, start, end);
       position++;
     }
     return position;
   }
 
-  /** Folds and stems one raw token and caches the result (a cache miss). */
-  private analyzeToken(raw: string, hash: number, ascii: boolean): string {
+  /** Folds and stems one raw token and caches the result (a cache miss); returns its slot. */
+  private analyzeToken(raw: string, hash: number, ascii: boolean): number {
     const folded = ascii ? raw.toLowerCase() : foldTerm(raw);
     const term = folded.length === 0 ? NO_TERM : detach(this.stem === null ? folded : this.stem(folded));
-    this.terms.insert(detach(raw), hash, term);
-    return term;
+    return this.terms.insert(detach(raw), hash, term);
   }
 }

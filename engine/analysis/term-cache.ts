@@ -3,9 +3,14 @@
 // slice, no re-hash; the tokenizer computes the hash as it scans the token. Keys are the raw
 // token text (case and accents as written), values the folded, stemmed term.
 //
+// For the indexing path each slot also remembers the term's id in the current batch's
+// TermInterner (tagged with the interner's epoch), so a hit yields the id with no string hashing.
+//
 // Bounded: when `maxEntries` is reached the table is emptied. Word frequencies are Zipfian,
 // so the common words are back within a few thousand tokens, and no per-entry bookkeeping
 // (LRU links) is paid on the hot path.
+
+import type { TermInterner } from './term-interner.ts';
 
 /** FNV-1a parameters for the incremental token hash (32-bit). */
 export const TOKEN_HASH_SEED = 0x811c9dc5 | 0;
@@ -25,7 +30,12 @@ export function tokenHash(s: string, start = 0, end = s.length): number {
 
 /** Table slots per entry at most: keeps linear probes short. */
 const LOAD_FACTOR_INVERSE = 2;
-/** Marks an empty slot in `hashes`; a real hash of 0 is stored as ZERO_HASH_STAND_IN. */
+/** i32s per slot in `slots`: hash, interner epoch, term id, key length · 2 + empty-value bit. */
+const SLOT_WORDS = 4;
+const EPOCH = 1;
+const ID = 2;
+const SHAPE = 3;
+/** Marks an empty slot (its hash word); a real hash of 0 is stored as ZERO_HASH_STAND_IN. */
 const EMPTY = 0;
 const ZERO_HASH_STAND_IN = 1;
 
@@ -33,7 +43,12 @@ export class TermCache {
   readonly maxEntries: number;
   private readonly mask: number;
   /** Per slot: the key's hash (EMPTY = free). Probed first: dense, so probes stay in cache. */
-  private readonly hashes: Int32Array;
+  /**
+   * Per slot, SLOT_WORDS i32s: the key's hash (EMPTY = free), the epoch of the interner whose
+   * id follows (0 = none), that id, and the key's length with a bit for an empty value. Side
+   * by side so a hit on the indexing path touches one cache line and the key, nothing else.
+   */
+  private readonly slots: Int32Array;
   /** Per slot: key at 2·slot, value at 2·slot + 1 (one cache line for both). */
   private readonly entries: (string | undefined)[];
   private count = 0;
@@ -46,7 +61,7 @@ export class TermCache {
     let capacity = 1;
     while (capacity < maxEntries * LOAD_FACTOR_INVERSE) capacity *= 2;
     this.mask = capacity - 1;
-    this.hashes = new Int32Array(capacity);
+    this.slots = new Int32Array(capacity * SLOT_WORDS);
     this.entries = new Array<string | undefined>(capacity * 2).fill(undefined);
   }
 
@@ -57,46 +72,84 @@ export class TermCache {
 
   /** The value cached for `text.slice(start, end)`, whose token hash is `hash`. */
   lookup(text: string, start: number, end: number, hash: number): string | undefined {
+    const slot = this.find(text, start, end, hash);
+    return slot < 0 ? undefined : this.valueAt(slot);
+  }
+
+  /** The slot caching `text.slice(start, end)` (token hash `hash`), or -1. */
+  find(text: string, start: number, end: number, hash: number): number {
     const wanted = hash === EMPTY ? ZERO_HASH_STAND_IN : hash;
-    const hashes = this.hashes;
+    const slots = this.slots;
     const length = end - start;
     let slot = wanted & this.mask;
     for (;;) {
-      const stored = hashes[slot];
-      if (stored === EMPTY) return undefined;
-      if (stored === wanted) {
+      const stored = slots[slot * SLOT_WORDS];
+      if (stored === EMPTY) return -1;
+      if (stored === wanted && slots[slot * SLOT_WORDS + SHAPE] >>> 1 === length) {
         const key = this.entries[2 * slot] as string;
-        if (key.length === length && regionEquals(key, text, start)) return this.entries[2 * slot + 1];
+        if (regionEquals(key, text, start)) return slot;
       }
       slot = (slot + 1) & this.mask;
     }
   }
 
-  /** Caches `value` for `key` (whose token hash is `hash`); empties the table first when full. */
-  insert(key: string, hash: number, value: string): void {
+  /** The value in a slot `find` or `insert` returned (valid until the next insert). */
+  valueAt(slot: number): string {
+    return this.entries[2 * slot + 1] as string;
+  }
+
+  /** True when the value in `slot` is the empty string. */
+  emptyValueAt(slot: number): boolean {
+    return (this.slots[slot * SLOT_WORDS + SHAPE] & 1) === 1;
+  }
+
+  /** The id of the value in `slot` in `interner`, interning it on the first ask. */
+  termIdAt(slot: number, interner: TermInterner): number {
+    const at = slot * SLOT_WORDS;
+    if (this.slots[at + EPOCH] === interner.epoch) return this.slots[at + ID];
+    const id = interner.intern(this.entries[2 * slot + 1] as string);
+    this.slots[at + EPOCH] = interner.epoch;
+    this.slots[at + ID] = id;
+    return id;
+  }
+
+  /**
+   * Caches `value` for `key` (whose token hash is `hash`); empties the table first when full.
+   * Returns the slot now holding it.
+   */
+  insert(key: string, hash: number, value: string): number {
     const wanted = hash === EMPTY ? ZERO_HASH_STAND_IN : hash;
     if (this.count >= this.maxEntries) this.clear();
     let slot = wanted & this.mask;
     for (;;) {
-      const stored = this.hashes[slot];
+      const stored = this.slots[slot * SLOT_WORDS];
       if (stored === EMPTY) break;
       if (stored === wanted && this.entries[2 * slot] === key) {
         this.entries[2 * slot + 1] = value;
-        return;
+        this.slots[slot * SLOT_WORDS + EPOCH] = 0;
+        this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value);
+        return slot;
       }
       slot = (slot + 1) & this.mask;
     }
-    this.hashes[slot] = wanted;
+    this.slots[slot * SLOT_WORDS] = wanted;
     this.entries[2 * slot] = key;
     this.entries[2 * slot + 1] = value;
+    this.slots[slot * SLOT_WORDS + EPOCH] = 0;
+    this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value);
     this.count++;
+    return slot;
   }
 
   clear(): void {
-    this.hashes.fill(EMPTY);
+    this.slots.fill(EMPTY);
     this.entries.fill(undefined);
     this.count = 0;
   }
+}
+
+function shape(key: string, value: string): number {
+  return (key.length << 1) | (value.length === 0 ? 1 : 0);
 }
 
 function regionEquals(key: string, text: string, start: number): boolean {

@@ -3,25 +3,32 @@
 
 import { u32View, u32Bytes } from './segment-format.ts';
 import { compareBytes } from './term-order.ts';
+import { encodeUtf8Strings } from './utf8-strings.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function encodeDocIds(ids: readonly string[]): { bytes: Uint8Array; offsets: Uint8Array; order: Uint8Array } {
-  const encoded = ids.map((id) => encoder.encode(id));
-  const total = encoded.reduce((sum, bytes) => sum + bytes.length, 0);
-  const bytes = new Uint8Array(total);
-  const offsets = new Uint32Array(ids.length + 1);
-  let at = 0;
-  encoded.forEach((id, doc) => {
-    offsets[doc] = at;
-    bytes.set(id, at);
-    at += id.length;
-  });
-  offsets[ids.length] = at;
-  // Ids are ASCII (SPEC §5), so string order is byte order.
-  const order = Uint32Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : 0));
-  return { bytes, offsets: u32Bytes(offsets), order: u32Bytes(order) };
+  const { bytes, offsets } = encodeUtf8Strings(ids.length, (doc) => ids[doc]);
+  return { bytes, offsets: u32Bytes(offsets), order: u32Bytes(idOrder(ids)) };
+}
+
+/** Doc numbers in ascending id order (ids are unique). */
+function idOrder(ids: readonly string[]): Uint32Array {
+  const order = new Uint32Array(ids.length);
+  let ascending = true;
+  for (let doc = 0; doc < ids.length; doc++) {
+    order[doc] = doc;
+    if (doc > 0 && ids[doc - 1] > ids[doc]) ascending = false;
+  }
+  if (ascending) return order;
+  // Ids are ASCII (SPEC §5), so the default (UTF-16) string order is byte order; sorting the
+  // strings natively is much faster than sorting doc numbers with a comparator.
+  const docOf = new Map<string, number>();
+  ids.forEach((id, doc) => docOf.set(id, doc));
+  const sorted = ids.slice().sort();
+  for (let rank = 0; rank < sorted.length; rank++) order[rank] = docOf.get(sorted[rank])!;
+  return order;
 }
 
 export class DocIds {

@@ -1,28 +1,52 @@
-// Encodes one term's postings: blocks of BLOCK_SIZE docs (doc gaps, title tf, text tf bit-packed;
-// the last partial block as varints), one skip entry per block with the block's last doc,
-// offsets and the tf/length extremes that bound its best score, and positions as varint deltas.
+// Encodes one term's postings from an inverted batch: blocks of BLOCK_SIZE docs (doc gaps,
+// title tf, text tf bit-packed; the last partial block as varints), one skip entry per block
+// with the block's last doc, offsets and the tf/length extremes that bound its best score, and
+// positions as varint deltas. Docs, tfs and positions are derived from the batch's token
+// numbers as they are written; nothing per term is held.
 
 import { BLOCK_SIZE, ByteWriter, bitsForValues, packBlock } from '../../storage/index.ts';
-import { SKIP_ENTRY_WORDS, SkipField } from './segment-format.ts';
-import type { TermPostings } from './inverter.ts';
+import { SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
+import type { InvertedBatch } from './inverter.ts';
 
 const U32_MAX = 0xffffffff;
+/** A position delta (< 2^32) takes at most 5 LEB128 bytes. */
+const MAX_VARINT_BYTES = 5;
 
 export class PostingsWriter {
   readonly docs = new ByteWriter(1 << 20);
-  readonly positions = new ByteWriter(1 << 20);
+  /** postings.positions, written in place (the hottest loop of a build). */
+  private positions = new Uint8Array(1 << 20);
+  private positionsLength = 0;
   /** Skip entries, SKIP_ENTRY_WORDS u32s each. */
   private skips = new Uint32Array(SKIP_ENTRY_WORDS * 1024);
   private skipCount = 0;
+  // The block being written: per doc its gap, title tf and text tf.
   private readonly gaps = new Uint32Array(BLOCK_SIZE);
+  private readonly titleTfs = new Uint32Array(BLOCK_SIZE);
+  private readonly textTfs = new Uint32Array(BLOCK_SIZE);
+  private readonly occurrences: Uint32Array;
+  private readonly termStarts: Uint32Array;
+  private readonly docStarts: Uint32Array;
+  private readonly titleLengths: Uint32Array;
+  private readonly textLengths: Uint32Array;
+  private readonly docCount: number;
 
-  constructor(
-    private readonly titleLengths: Uint32Array,
-    private readonly textLengths: Uint32Array,
-  ) {}
+  constructor(batch: InvertedBatch) {
+    this.occurrences = batch.occurrences;
+    this.termStarts = batch.termStarts;
+    this.docStarts = batch.docStarts;
+    this.titleLengths = batch.titleLengths;
+    this.textLengths = batch.textLengths;
+    this.docCount = batch.titleLengths.length;
+  }
 
   get skipEntries(): number {
     return this.skipCount;
+  }
+
+  /** The positions section (a view; write nothing more afterwards). */
+  positionBytes(): Uint8Array {
+    return this.positions.subarray(0, this.positionsLength);
   }
 
   skipBytes(): Uint8Array {
@@ -30,73 +54,142 @@ export class PostingsWriter {
     return new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
   }
 
-  /** Writes a term's postings; returns the index of its first skip entry. */
-  add(postings: TermPostings): number {
-    const firstSkip = this.skipCount;
-    const { docs, titleTfs, textTfs, positions } = postings;
+  /**
+   * Writes the postings of term `termId` of the batch; returns its document frequency. Its
+   * first skip entry is `skipEntries` as it was before the call.
+   */
+  add(termId: number): number {
+    const occurrences = this.occurrences;
+    const docStarts = this.docStarts;
+    const end = this.termStarts[termId + 1];
+    let i = this.termStarts[termId];
+    let doc = -1;
     let previousDoc = -1;
-    let positionIndex = 0;
-    for (let start = 0; start < docs.length; start += BLOCK_SIZE) {
-      const count = Math.min(BLOCK_SIZE, docs.length - start);
-      const entry = this.addSkipEntry();
-      this.skips[entry + SkipField.docsOffset] = this.checkedOffset(this.docs.length);
-      this.skips[entry + SkipField.positionsOffset] = this.checkedOffset(this.positions.length);
-      let maxTitleTf = 0;
-      let maxTextTf = 0;
-      let minTitleLength = U32_MAX;
-      let minTextLength = U32_MAX;
-      for (let i = 0; i < count; i++) {
-        const doc = docs[start + i];
-        this.gaps[i] = doc - previousDoc - 1;
-        previousDoc = doc;
-        const titleTf = titleTfs[start + i];
-        const textTf = textTfs[start + i];
-        if (titleTf > maxTitleTf) maxTitleTf = titleTf;
-        if (textTf > maxTextTf) maxTextTf = textTf;
-        if (titleTf > 0 && this.titleLengths[doc] < minTitleLength) minTitleLength = this.titleLengths[doc];
-        if (textTf > 0 && this.textLengths[doc] < minTextLength) minTextLength = this.textLengths[doc];
-        // Positions: delta-coded within the doc.
-        let previousPosition = 0;
-        const end = positionIndex + titleTf + textTf;
-        for (; positionIndex < end; positionIndex++) {
-          const position = positions[positionIndex];
-          this.positions.writeVarint(position - previousPosition);
-          previousPosition = position;
-        }
+    let docFreq = 0;
+    let count = 0; // docs in the current block
+    let entry = 0;
+    let maxTitleTf = 0;
+    let maxTextTf = 0;
+    let minTitleLength = U32_MAX;
+    let minTextLength = U32_MAX;
+    while (i < end) {
+      doc = this.docOf(occurrences[i], doc + 1);
+      if (count === 0) {
+        entry = this.addSkipEntry();
+        this.skips[entry + SkipField.docsOffset] = this.checkedOffset(this.docs.length);
+        this.skips[entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsLength);
+        maxTitleTf = 0;
+        maxTextTf = 0;
+        minTitleLength = U32_MAX;
+        minTextLength = U32_MAX;
       }
-      this.skips[entry + SkipField.lastDoc] = previousDoc;
-      this.skips[entry + SkipField.maxTitleTf] = maxTitleTf;
-      this.skips[entry + SkipField.maxTextTf] = maxTextTf;
-      this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
-      this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
-      if (count === BLOCK_SIZE) this.writePackedBlock(titleTfs, textTfs, start);
-      else this.writeVarintBlock(titleTfs, textTfs, start, count);
+      // This doc's occurrences: positions delta-coded within the doc, title ones first.
+      const docStart = docStarts[doc];
+      const docEnd = docStarts[doc + 1];
+      const titleLength = this.titleLengths[doc];
+      let titleTf = 0;
+      let previousPosition = 0;
+      const first = i;
+      const positions = this.reservePositions(Math.min(end - i, docEnd - docStart) * MAX_VARINT_BYTES);
+      let at = this.positionsLength;
+      for (; i < end; i++) {
+        const token = occurrences[i];
+        if (token >= docEnd) break;
+        const local = token - docStart;
+        let position = local;
+        if (local < titleLength) titleTf++;
+        else position += TITLE_TEXT_GAP;
+        let delta = position - previousPosition;
+        while (delta >= 0x80) {
+          positions[at++] = (delta & 0x7f) | 0x80;
+          delta >>>= 7;
+        }
+        positions[at++] = delta;
+        previousPosition = position;
+      }
+      this.positionsLength = at;
+      const textTf = i - first - titleTf;
+      this.gaps[count] = doc - previousDoc - 1;
+      this.titleTfs[count] = titleTf;
+      this.textTfs[count] = textTf;
+      previousDoc = doc;
+      docFreq++;
+      if (titleTf > maxTitleTf) maxTitleTf = titleTf;
+      if (textTf > maxTextTf) maxTextTf = textTf;
+      if (titleTf > 0 && titleLength < minTitleLength) minTitleLength = titleLength;
+      if (textTf > 0 && this.textLengths[doc] < minTextLength) minTextLength = this.textLengths[doc];
+      count++;
+      if (count === BLOCK_SIZE || i === end) {
+        this.skips[entry + SkipField.lastDoc] = previousDoc;
+        this.skips[entry + SkipField.maxTitleTf] = maxTitleTf;
+        this.skips[entry + SkipField.maxTextTf] = maxTextTf;
+        this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
+        this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
+        if (count === BLOCK_SIZE) this.writePackedBlock();
+        else this.writeVarintBlock(count);
+        count = 0;
+      }
     }
-    return firstSkip;
+    return docFreq;
   }
 
-  private writePackedBlock(titleTfs: number[], textTfs: number[], start: number): void {
-    const title = titleTfs.slice(start, start + BLOCK_SIZE);
-    const text = textTfs.slice(start, start + BLOCK_SIZE);
+  /**
+   * The doc holding token number `token`, searching from doc `from` on (the docs of a term's
+   * occurrences ascend): the next doc is tried first, then a galloping search.
+   */
+  private docOf(token: number, from: number): number {
+    const starts = this.docStarts;
+    let low = from; // starts[low] <= token
+    if (starts[low + 1] > token) return low;
+    let step = 1;
+    let high = low + 1;
+    for (;;) {
+      const probe = low + step;
+      if (probe >= this.docCount || starts[probe] > token) {
+        high = Math.min(probe, this.docCount);
+        break;
+      }
+      low = probe;
+      step *= 2;
+    }
+    while (high - low > 1) {
+      const mid = (low + high) >>> 1;
+      if (starts[mid] <= token) low = mid;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The positions buffer with room for `extra` more bytes. */
+  private reservePositions(extra: number): Uint8Array {
+    const needed = this.positionsLength + extra;
+    if (needed > this.positions.length) {
+      const grown = new Uint8Array(Math.max(needed, this.positions.length * 2));
+      grown.set(this.positions.subarray(0, this.positionsLength));
+      this.positions = grown;
+    }
+    return this.positions;
+  }
+
+  private writePackedBlock(): void {
     const gapBits = bitsForValues(this.gaps, BLOCK_SIZE);
-    const titleBits = bitsForValues(title, BLOCK_SIZE);
-    const textBits = bitsForValues(text, BLOCK_SIZE);
+    const titleBits = bitsForValues(this.titleTfs, BLOCK_SIZE);
+    const textBits = bitsForValues(this.textTfs, BLOCK_SIZE);
     this.docs.writeU8(gapBits);
     this.docs.writeU8(titleBits);
     this.docs.writeU8(textBits);
     packBlock(this.gaps, BLOCK_SIZE, gapBits, this.docs);
-    packBlock(title, BLOCK_SIZE, titleBits, this.docs);
-    packBlock(text, BLOCK_SIZE, textBits, this.docs);
+    packBlock(this.titleTfs, BLOCK_SIZE, titleBits, this.docs);
+    packBlock(this.textTfs, BLOCK_SIZE, textBits, this.docs);
   }
 
-  private writeVarintBlock(titleTfs: number[], textTfs: number[], start: number, count: number): void {
+  private writeVarintBlock(count: number): void {
     for (let i = 0; i < count; i++) {
       this.docs.writeVarint(this.gaps[i]);
-      this.docs.writeVarint(titleTfs[start + i]);
-      this.docs.writeVarint(textTfs[start + i]);
+      this.docs.writeVarint(this.titleTfs[i]);
+      this.docs.writeVarint(this.textTfs[i]);
     }
   }
-
   private addSkipEntry(): number {
     if ((this.skipCount + 1) * SKIP_ENTRY_WORDS > this.skips.length) {
       const grown = new Uint32Array(this.skips.length * 2);

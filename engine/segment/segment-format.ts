@@ -12,12 +12,12 @@
 //   postings.positions  per doc of each term: its positions, delta-coded varints
 //   fields.lengths   u32 × docs title lengths, then u32 × docs text lengths (in tokens)
 //   ids.bytes / ids.offsets / ids.order   caller ids in doc order, and doc numbers by id
-//   stored.blocks / stored.index           compressed blocks of stored documents
+//   stored.blocks / stored.index           deflated blocks of stored documents (stored-record.ts)
 //   titles.bytes / titles.offsets / titles.present   document titles by doc (for sorting)
 //   metadata.fields  JSON: the metadata field names; field i is in section `metadata.<i>`
 //                    (value dictionary, docs by value, ordinals by doc: metadata-writer.ts)
 
-export const SEGMENT_LAYOUT_VERSION = 2;
+export const SEGMENT_LAYOUT_VERSION = 3;
 
 export const SECTION = {
   meta: 'meta',

@@ -13,7 +13,7 @@ import { encodeMetadata } from './metadata-writer.ts';
 import { encodeStringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
 import { StoredFieldsWriter } from './stored-fields.ts';
-import { compareCodePoints } from './term-order.ts';
+import { encodeTerms, termOrder } from './term-dictionary-writer.ts';
 
 export interface SegmentWriteResult {
   docCount: number;
@@ -30,28 +30,14 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     seen.add(doc.id);
   }
   const batch = invertDocuments(docs, analyzer);
-  const terms = [...batch.terms.keys()].sort(compareCodePoints);
+  const order = termOrder(batch.terms);
+  const { bytes: termBytes, offsets: termOffsets } = encodeTerms(batch.terms, order);
 
-  const postings = new PostingsWriter(batch.titleLengths, batch.textLengths);
-  const termOffsets = new Uint32Array(terms.length + 1);
-  const termInfo = new Uint32Array(terms.length * TERM_INFO_WORDS);
-  const termChunks: Uint8Array[] = [];
-  let termBytesLength = 0;
-  terms.forEach((term, index) => {
-    const bytes = encoder.encode(term);
-    termOffsets[index] = termBytesLength;
-    termChunks.push(bytes);
-    termBytesLength += bytes.length;
-    const termPostings = batch.terms.get(term)!;
-    termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = termPostings.docs.length;
-    termInfo[index * TERM_INFO_WORDS + TermInfoField.firstSkip] = postings.add(termPostings);
-  });
-  termOffsets[terms.length] = termBytesLength;
-  const termBytes = new Uint8Array(termBytesLength);
-  let at = 0;
-  for (const chunk of termChunks) {
-    termBytes.set(chunk, at);
-    at += chunk.length;
+  const postings = new PostingsWriter(batch);
+  const termInfo = new Uint32Array(order.length * TERM_INFO_WORDS);
+  for (let index = 0; index < order.length; index++) {
+    termInfo[index * TERM_INFO_WORDS + TermInfoField.firstSkip] = postings.skipEntries;
+    termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = postings.add(order[index]);
   }
 
   const lengths = new Uint32Array(docs.length * 2);
@@ -68,7 +54,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   const meta: SegmentMeta = {
     layoutVersion: SEGMENT_LAYOUT_VERSION,
     docCount: docs.length,
-    termCount: terms.length,
+    termCount: order.length,
     sumTitleLength: batch.titleLengths.reduce((sum, n) => sum + n, 0),
     sumTextLength: batch.textLengths.reduce((sum, n) => sum + n, 0),
   };
@@ -80,7 +66,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     [SECTION.termInfo, u32Bytes(termInfo)],
     [SECTION.skips, postings.skipBytes()],
     [SECTION.docs, postings.docs.finish()],
-    [SECTION.positions, postings.positions.finish()],
+    [SECTION.positions, postings.positionBytes()],
     [SECTION.lengths, u32Bytes(lengths)],
     [SECTION.idBytes, ids.bytes],
     [SECTION.idOffsets, ids.offsets],

@@ -1,39 +1,34 @@
-// Stored documents: each document is msgpack-encoded, documents are grouped into blocks of about
-// STORED_BLOCK_BYTES, and each block is deflate-compressed. Reading a doc inflates its block
-// (a small cache keeps recently used blocks).
+// Stored documents: each document is encoded (stored-record.ts) straight into the block being
+// built, documents are grouped into blocks of about STORED_BLOCK_BYTES, and each block is
+// deflate-compressed. Reading a doc inflates its block (a small cache keeps recently used
+// blocks). Raw block: u32 count | u32 × (count + 1) record offsets | records.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { Packr } from 'msgpackr';
 import { ByteWriter, ByteReader } from '../../storage/index.ts';
-import type { IndexDocument } from '../document.ts';
 import { STORED_BLOCK_BYTES, u32View } from './segment-format.ts';
+import { readStoredRecord, writeStoredRecord } from './stored-record.ts';
+import type { StoredRecord } from './stored-record.ts';
 
-const packr = new Packr({ useRecords: false, moreTypes: false });
+export type { StoredRecord } from './stored-record.ts';
+
 const COMPRESSION_LEVEL = 4;
 const BLOCK_CACHE_SIZE = 8;
-
-/** What is stored per document: the document plus its page start positions. */
-export interface StoredRecord {
-  document: IndexDocument;
-  /** Absolute position of each page's first token, or null for unpaged documents. */
-  pageStarts: number[] | null;
-}
 
 export class StoredFieldsWriter {
   private readonly blocks = new ByteWriter(1 << 20);
   /** Per block: first doc, byte offset; plus a final sentinel pair. */
   private readonly index: number[] = [];
-  private pending: Uint8Array[] = [];
-  private pendingBytes = 0;
+  /** Records of the block being built, back to back, and where each starts. */
+  private body = new ByteWriter(2 * STORED_BLOCK_BYTES);
+  private starts: number[] = [];
   private nextDoc = 0;
   private blockFirstDoc = 0;
 
   add(record: StoredRecord): void {
-    const encoded = packr.pack(record);
-    this.pending.push(encoded);
-    this.pendingBytes += encoded.length;
+    this.starts.push(this.body.length);
+    writeStoredRecord(this.body, record);
     this.nextDoc++;
-    if (this.pendingBytes >= STORED_BLOCK_BYTES) this.flushBlock();
+    if (this.body.length >= STORED_BLOCK_BYTES) this.flushBlock();
   }
 
   finish(): { blocks: Uint8Array; index: Uint8Array } {
@@ -43,21 +38,18 @@ export class StoredFieldsWriter {
   }
 
   private flushBlock(): void {
-    if (this.pending.length === 0) return;
-    const raw = new ByteWriter(this.pendingBytes + 4 * (this.pending.length + 2));
-    raw.writeU32(this.pending.length);
-    let offset = 0;
-    for (const doc of this.pending) {
-      raw.writeU32(offset);
-      offset += doc.length;
-    }
-    raw.writeU32(offset);
-    for (const doc of this.pending) raw.writeBytes(doc);
+    const count = this.starts.length;
+    if (count === 0) return;
+    const raw = new ByteWriter(4 * (count + 2) + this.body.length);
+    raw.writeU32(count);
+    for (const start of this.starts) raw.writeU32(start);
+    raw.writeU32(this.body.length);
+    raw.writeBytes(this.body.finish());
     this.index.push(this.blockFirstDoc, this.blocks.length);
     this.blocks.writeBytes(deflateRawSync(raw.finish(), { level: COMPRESSION_LEVEL }));
     this.blockFirstDoc = this.nextDoc;
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.body = new ByteWriter(2 * STORED_BLOCK_BYTES);
+    this.starts = [];
   }
 }
 
@@ -85,7 +77,7 @@ export class StoredFieldsReader {
     reader.pos = 4 + local * 4;
     const start = reader.readU32();
     const end = reader.readU32();
-    return packr.unpack(raw.subarray(headerBytes + start, headerBytes + end)) as StoredRecord;
+    return readStoredRecord(raw.subarray(headerBytes + start, headerBytes + end));
   }
 
   private findBlock(doc: number): number {

@@ -2,27 +2,14 @@
 // bytes back to back, an offsets array, and a presence byte per doc (null vs empty string).
 
 import { u32View, u32Bytes } from './segment-format.ts';
+import { encodeUtf8Strings } from './utf8-strings.ts';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 export function encodeStringColumn(values: readonly (string | null)[]): { bytes: Uint8Array; offsets: Uint8Array; present: Uint8Array } {
-  const encoded = values.map((value) => (value === null ? null : encoder.encode(value)));
-  const offsets = new Uint32Array(values.length + 1);
+  const { bytes, offsets } = encodeUtf8Strings(values.length, (i) => values[i]);
   const present = new Uint8Array(values.length);
-  let total = 0;
-  encoded.forEach((bytes, i) => {
-    offsets[i] = total;
-    if (bytes !== null) {
-      present[i] = 1;
-      total += bytes.length;
-    }
-  });
-  offsets[values.length] = total;
-  const bytes = new Uint8Array(total);
-  encoded.forEach((value, i) => {
-    if (value !== null) bytes.set(value, offsets[i]);
-  });
+  for (let i = 0; i < values.length; i++) if (values[i] !== null) present[i] = 1;
   return { bytes, offsets: u32Bytes(offsets), present };
 }
 
