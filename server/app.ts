@@ -84,17 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: handleError,
-    // One access-log line per request (below) instead of Fastify's two: on a busy search
-    // server, log lines are a real share of the main thread's work.
-    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-    done();
-  });
   app.setValidatorCompiler(requestValidatorCompiler);
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));

@@ -28,3 +28,10 @@ test('the native and the table-driven crc32 agree, chunked or not', () => {
   assert.equal(crc32(data), tableCrc32(data));
   assert.equal(crc32(data.subarray(5000), crc32(data.subarray(0, 5000))), tableCrc32(data));
 });
+
+test('an empty chunk leaves the checksum as it was, whatever its buffer', () => {
+  const seed = crc32(ascii('abc'));
+  assert.equal(crc32(new Uint8Array(0), seed), seed);
+  assert.equal(crc32(new Uint8Array(16).subarray(8, 8), seed), seed);
+  assert.equal(crc32(new Uint8Array(new SharedArrayBuffer(8), 4, 0), seed), seed);
+});

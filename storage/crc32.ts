@@ -25,6 +25,8 @@ function buildTable(): Uint32Array {
  * several chunks: `crc32(b, crc32(a)) === crc32(concat(a, b))`.
  */
 export function crc32(data: Uint8Array, seed = 0): number {
+  // Nothing to add: the checksum so far (some native builds have answered 0 here).
+  if (data.byteLength === 0) return seed >>> 0;
   return nativeCrc32 !== undefined ? nativeCrc32(data, seed) : tableCrc32(data, seed);
 }
 

@@ -138,3 +138,26 @@ test('a search worker that dies mid-search gives that request a 500 internal; th
   assert.equal(pool.threads.length, 1);
   assert.notEqual(pool.threads[0], thread);
 });
+
+test('an index worker that dies mid-refresh loses nothing: the refresh fails, the next one commits', { timeout: 60_000 }, async (t) => {
+  const server = await withServer(t, { refreshIntervalMs: 60_000 });
+  const pool = server.app.workers.index;
+  await server.request('POST', '/v1/collections', { name: 'c' });
+  const docs = Array.from({ length: 10_000 }, (_, i) => ({ id: `d${i}`, text: `refresh crash survivor ${i} with some words to index` }));
+  assert.equal((await server.request('POST', '/v1/collections/c/documents', docs)).status, 200);
+
+  const refresh = server.request('POST', '/v1/collections/c/refresh');
+  while (pool.inFlight === 0) await new Promise((resolve) => setImmediate(resolve));
+  await Promise.all(pool.threads.map((thread) => thread.terminate()));
+  const failed = await refresh;
+  assert.equal(failed.status, 500, failed.text);
+  assert.equal(failed.body.code, 'internal');
+
+  // The writes are still acknowledged and pending; the next refresh (on a new thread) commits them.
+  assert.equal((await server.request('GET', '/v1/collections/c/documents/d42')).status, 200);
+  assert.equal((await server.request('POST', '/v1/collections/c/refresh')).status, 200);
+  const found = await server.request('GET', '/v1/collections/c/search?q=survivor&limit=1');
+  assert.equal(found.body.total, 10_000);
+  const listing = await server.request('GET', '/v1/collections/c');
+  assert.equal(listing.body.documents, 10_000);
+});

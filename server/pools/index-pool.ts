@@ -4,6 +4,7 @@
 // even while long merges run. A merge can be abandoned with an AbortSignal (the collection is
 // being closed): Piscina stops its worker and starts a fresh one.
 
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors.ts';
@@ -25,6 +26,7 @@ export class IndexPool {
   private readonly pool: Piscina<IndexTask, WorkerReply<SegmentWritten>>;
   private readonly mergeSlots: number;
   private runningMerges = 0;
+  private running = 0;
   private readonly waitingMerges: (() => void)[] = [];
 
   constructor(options: IndexPoolOptions = {}) {
@@ -33,9 +35,10 @@ export class IndexPool {
     this.mergeSlots = Math.max(1, this.threadCount - 1);
     this.pool = new Piscina({
       filename: workerFilePath('index-worker', import.meta.url),
-      // An idle index thread exits after a while: building a segment grows a heap that V8
-      // keeps, and a fresh thread starts in tens of milliseconds.
-      minThreads: 0,
+      // One thread stays ready; the others exit when idle for a while, giving back the heap a
+      // build grew. (A thread that dies while starting makes Piscina stop replacing threads,
+      // so the pool never relies on starting one per task.)
+      minThreads: 1,
       maxThreads: this.threadCount,
       idleTimeout: INDEX_THREAD_IDLE_MS,
       // Building a segment takes long enough that a blocking wait between tasks buys nothing.
@@ -59,17 +62,30 @@ export class IndexPool {
     }
   }
 
+  /** Builds and merges handed to the pool and not finished yet. */
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** The worker threads (tests use this to kill one mid-build). */
+  get threads(): readonly Worker[] {
+    return this.pool.threads;
+  }
+
   async close(): Promise<void> {
     await this.pool.destroy();
   }
 
   private async run(task: IndexTask, signal?: AbortSignal): Promise<SegmentWritten> {
     let reply: WorkerReply<SegmentWritten>;
+    this.running++;
     try {
       reply = await this.pool.run(task, signal === undefined ? {} : { signal });
     } catch (error) {
       if (signal?.aborted) throw abandoned();
       throw workerCrashed(error);
+    } finally {
+      this.running--;
     }
     return unwrapReply(reply);
   }
