@@ -81,7 +81,8 @@ export async function startServerProcess(
   extraArgs: string[] = [],
   nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
-  const args = [...nodeArgs, '--import', 'tsx', 'cli/folio.ts', 'serve', '--port', '0', '--data', dataDir, ...extraArgs];
+  // The compiled server, as `npm start` and the `folio` command run it (`npm run build` first).
+  const args = [...nodeArgs, 'dist/cli/folio.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs];
   const server = await startListeningProcess(args, { ...process.env, FOLIO_MASTER_KEY: masterKey });
   return { ...server, masterKey };
 }

@@ -1,10 +1,19 @@
-// The running Folio version, read once from package.json: reported by GET /v1/health, the
-// OpenAPI document and `folio --version`.
+// The running Folio version, read once from the project's package.json: reported by
+// GET /v1/health, the OpenAPI document and `folio --version`. The file is found by walking up
+// from this module, so the same code works from the sources and from the compiled dist/.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
-const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+function findPackageJson(): URL {
+  let dir = new URL('./', import.meta.url);
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = new URL('package.json', dir);
+    if (existsSync(candidate)) return candidate;
+    dir = new URL('../', dir);
+  }
+  throw new Error('package.json not found above server/version');
+}
+
+const packageJson = JSON.parse(readFileSync(findPackageJson(), 'utf8')) as { version: string };
 
 export const FOLIO_VERSION: string = packageJson.version;

@@ -8,7 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors.ts';
-import { workerFilePath } from './worker-file.ts';
+import { workerEntry } from './worker-file.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
 
@@ -34,7 +34,7 @@ export class IndexPool {
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('index threads must be a positive integer');
     this.mergeSlots = Math.max(1, this.threadCount - 1);
     this.pool = new Piscina({
-      filename: workerFilePath('index-worker', import.meta.url),
+      ...workerEntry('index-worker', import.meta.url),
       // One thread stays ready; the others exit when idle for a while, giving back the heap a
       // build grew. (A thread that dies while starting makes Piscina stop replacing threads,
       // so the pool never relies on starting one per task.)

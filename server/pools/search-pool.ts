@@ -11,7 +11,7 @@ import type { SearchRequest } from '../../engine/index.ts';
 import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
-import { workerFilePath } from './worker-file.ts';
+import { workerEntry } from './worker-file.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
 
@@ -34,7 +34,7 @@ export class SearchPool {
     this.threadCount = options.threads ?? defaultSearchThreads();
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('search threads must be a positive integer');
     this.pool = new Piscina({
-      filename: workerFilePath('search-worker', import.meta.url),
+      ...workerEntry('search-worker', import.meta.url),
       minThreads: this.threadCount,
       maxThreads: this.threadCount,
       idleTimeout: Infinity,

@@ -35,9 +35,9 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-/** Starts `command args…` (default `node --import tsx cli/folio.ts`) and waits until it listens. */
+/** Starts `command args…` (default `node dist/cli/folio.js`, the built CLI) and waits until it listens. */
 export async function startCli(args: string[], env: Record<string, string> = {}, command?: string[]): Promise<CliServer> {
-  const [program, ...programArgs] = command ?? [process.execPath, '--import', 'tsx', 'cli/folio.ts'];
+  const [program, ...programArgs] = command ?? [process.execPath, 'dist/cli/folio.js'];
   const child = spawn(program, [...programArgs, ...args], { cwd: PROJECT_ROOT, env: childEnv(env), detached: true });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -71,7 +71,7 @@ export async function startCli(args: string[], env: Record<string, string> = {},
 
 /** Runs the CLI to completion (for commands that should fail fast). */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'cli/folio.ts', ...args], { cwd: PROJECT_ROOT, env: childEnv(env) });
+  const child = spawn(process.execPath, ['dist/cli/folio.js', ...args], { cwd: PROJECT_ROOT, env: childEnv(env) });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

@@ -1,0 +1,16 @@
+// The entry file of every pool's worker threads. Piscina first tries to `require()` a worker
+// file; under tsx that would load the TypeScript sources as CommonJS (re-exports become getter
+// calls on hot paths). An `.mjs` file cannot be required, so Piscina imports this one as an ES
+// module, and it imports the real worker module named in `workerData`, keeping the ES module
+// graph the main thread runs too. TypeScript sources (development, tests) need tsx's ES module
+// hooks in this thread, registered here; compiled `.js` modules need nothing.
+
+import { workerData } from 'node:worker_threads';
+
+if (workerData.workerModule.endsWith('.ts')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
+const workerModule = await import(workerData.workerModule);
+
+export default workerModule.default;
