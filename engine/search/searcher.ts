@@ -25,6 +25,15 @@ interface RankedDoc {
 }
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
+  try {
+    return runSearch(views, analyzer, request);
+  } finally {
+    // The search is over: its postings cursors may be reused by the next one.
+    for (const view of views) view.reader.recycleCursors();
+  }
+}
+
+function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
   const query = parseQuery(request.q, request.match, analyzer);
   const prepared = prepareClauses(query.clauses, views, collectionStatistics(views));
   const filter = request.filter ?? null;

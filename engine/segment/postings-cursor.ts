@@ -25,7 +25,7 @@ export interface TfBounds {
 
 export class PostingsCursor {
   doc = -1;
-  readonly blockCount: number;
+  blockCount: number;
   private block = -1;
   private blockSize = 0;
   private index = -1;
@@ -41,10 +41,28 @@ export class PostingsCursor {
 
   constructor(
     private readonly data: PostingsData,
-    private readonly firstSkip: number,
-    readonly docFreq: number,
+    private firstSkip: number,
+    public docFreq: number,
   ) {
     this.blockCount = Math.ceil(docFreq / BLOCK_SIZE);
+  }
+
+  /** Points this cursor (its block buffers reused) at another term's postings, unread. */
+  reset(firstSkip: number, docFreq: number): this {
+    this.firstSkip = firstSkip;
+    this.docFreq = docFreq;
+    this.blockCount = Math.ceil(docFreq / BLOCK_SIZE);
+    this.doc = -1;
+    this.block = -1;
+    this.blockSize = 0;
+    this.index = -1;
+    this.tfsDecoded = false;
+    this.tfsOffset = 0;
+    this.titleBits = 0;
+    this.textBits = 0;
+    this.positionsDoc = 0;
+    this.positionsOffset = 0;
+    return this;
   }
 
   next(): number {

@@ -17,6 +17,9 @@ import { StoredFieldsReader } from './stored-fields.ts';
 import type { StoredRecord } from './stored-fields.ts';
 import { TermDictionary } from './term-dictionary.ts';
 
+/** Most cursors a reader keeps for reuse (and tracks between recycles). */
+const MAX_TRACKED_CURSORS = 256;
+
 export class SegmentReader {
   readonly path: string;
   readonly byteLength: number;
@@ -33,6 +36,9 @@ export class SegmentReader {
   private readonly fieldSections = new Map<string, string>();
   private readonly fieldIndexes = new Map<string, FieldIndex>();
   private readonly file: SegmentFile;
+  /** Cursors free for reuse, and those handed out since the last `recycleCursors`. */
+  private readonly freeCursors: PostingsCursor[] = [];
+  private readonly lentCursors: PostingsCursor[] = [];
 
   private constructor(file: SegmentFile) {
     this.path = file.path;
@@ -97,9 +103,28 @@ export class SegmentReader {
     return new SegmentReader(mapSegmentFile(path, options));
   }
 
-  /** A fresh cursor over the postings of the term at `termIndex` (from `terms.find`). */
+  /**
+   * A cursor over the postings of the term at `termIndex` (from `terms.find`), positioned
+   * before its first doc. It may be a recycled one (see `recycleCursors`).
+   */
   postings(termIndex: number): PostingsCursor {
-    return new PostingsCursor(this.postingsData, this.terms.firstSkip(termIndex), this.terms.docFreq(termIndex));
+    const firstSkip = this.terms.firstSkip(termIndex);
+    const docFreq = this.terms.docFreq(termIndex);
+    const recycled = this.freeCursors.pop();
+    const cursor = recycled !== undefined ? recycled.reset(firstSkip, docFreq) : new PostingsCursor(this.postingsData, firstSkip, docFreq);
+    // Only so many are tracked, so a caller that never recycles cannot grow the list.
+    if (this.lentCursors.length < MAX_TRACKED_CURSORS) this.lentCursors.push(cursor);
+    return cursor;
+  }
+
+  /**
+   * Declares every cursor `postings` handed out since the last call unused, so later calls
+   * reuse their block buffers instead of allocating new ones. Call it when the search that
+   * used them is over, and never keep a cursor past that.
+   */
+  recycleCursors(): void {
+    for (const cursor of this.lentCursors) if (this.freeCursors.length < MAX_TRACKED_CURSORS) this.freeCursors.push(cursor);
+    this.lentCursors.length = 0;
   }
 
   /** Local doc number of the document with caller id `id`, or -1 (deleted docs included). */

@@ -171,3 +171,33 @@ test('duplicate ids in one segment are refused', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a recycled postings cursor reads its new term exactly like a fresh one', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-cursor-reuse-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const docs = randomCorpus(seededRandom(11), 900);
+  const path = join(dir, 'seg.fseg');
+  writeSegment(path, docs, analyzer);
+  const reader = SegmentReader.open(path);
+  const expected = naiveIndex(docs);
+  const terms = [...expected.keys()];
+  const read = (term: string, skipTo: number): NaivePosting[] => {
+    const cursor = reader.postings(reader.terms.find(term));
+    const out: NaivePosting[] = [];
+    for (let doc = cursor.advance(skipTo); doc !== NO_MORE_DOCS; doc = cursor.next()) {
+      out.push({ doc, titleTf: cursor.titleTf(), textTf: cursor.textTf(), positions: [...cursor.positions([])] });
+    }
+    return out;
+  };
+  for (let round = 0; round < 3; round++) {
+    for (const [i, term] of terms.entries()) {
+      // Leave some cursors half read, mid-block, before they are recycled.
+      const partial = reader.postings(reader.terms.find(terms[(i + 7) % terms.length]));
+      partial.advance(300 + round);
+      if (partial.doc !== NO_MORE_DOCS) partial.positions([]);
+      assert.deepEqual(read(term, 0), expected.get(term), `term ${term}, round ${round}`);
+      assert.deepEqual(read(term, 450), expected.get(term)!.filter((p) => p.doc >= 450));
+      reader.recycleCursors();
+    }
+  }
+});
