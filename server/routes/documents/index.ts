@@ -23,6 +23,7 @@ import { NoContentSchema } from '../../schemas/no-content.ts';
 import { problemResponses } from '../../schemas/problem.ts';
 import deleteByFilterRoutes from './delete-by-filter.ts';
 import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
+import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
 import { writeOptions } from './write-options.ts';
 
@@ -43,6 +44,9 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser);
   app.removeContentTypeParser(JSON_CONTENT_TYPE);
   app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app));
+  // At most a few large writes hold parsed bodies at once (large-body-gate.ts).
+  const largeWrites = new ConcurrencyGate(MAX_LARGE_WRITES);
+  app.addHook('preParsing', largeBodyGateHook(largeWrites));
   await app.register(deleteByFilterRoutes);
 
   app.put(
