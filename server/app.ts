@@ -16,7 +16,15 @@ import healthRoutes from './routes/health/index.ts';
 import searchRoutes from './routes/search/index.ts';
 import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from './schemas/limits.ts';
 import { requestValidatorCompiler } from './schemas/request-validator.ts';
+import apiKeyRoutes from './routes/api-keys/index.ts';
+import sessionRoutes from './routes/sessions/index.ts';
 import { openCollectionRegistry } from './services/collection-registry.ts';
+import { FailedAuthLimiter } from './services/failed-auth-limiter.ts';
+import { KeyStore } from './services/key-store.ts';
+import { SessionStore } from './services/session-store.ts';
+import { TokenBucketLimiter } from './services/token-bucket-limiter.ts';
+import { DEFAULT_RATE_LIMIT } from './config.ts';
+import type { RateLimitSetting } from './config.ts';
 import type { CollectionRegistry } from './services/collection-types.ts';
 import type { CollectionWorkers } from './services/collection.ts';
 
@@ -26,6 +34,8 @@ declare module 'fastify' {
     collections: CollectionRegistry;
     /** The search and index worker pools the collections use (server/pools/). */
     workers: CollectionWorkers;
+    /** Token buckets per credential; null when rate limiting is off. */
+    rateLimiter: TokenBucketLimiter | null;
   }
 }
 
@@ -54,7 +64,14 @@ export interface BuildAppOptions {
   indexThreads?: number;
   /** Bytes of recent search answers kept (default 32 MiB; 0 disables the cache). */
   searchCacheBytes?: number;
+  /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
+  rateLimit?: RateLimitSetting | null;
+  /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
+  now?: () => number;
 }
+
+/** How often keys' `last_used_at` times are written to disk (they change in memory on use). */
+const KEY_FLUSH_INTERVAL_MS = 30_000;
 
 function loggerConfig(logger: BuildAppOptions['logger']) {
   if (logger === undefined || logger === false) return false;
@@ -89,6 +106,30 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));
 
+  const now = options.now ?? Date.now;
+  const keys = KeyStore.open(options.dataDir, { now: () => new Date(now()) });
+  const sessions = SessionStore.open(options.dataDir, { now: () => new Date(now()) });
+  const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+  const rateLimiter = rate === null ? null : new TokenBucketLimiter({ ...rate, now });
+  const failedAuth = new FailedAuthLimiter({ now });
+  app.decorate('keys', keys);
+  app.decorate('rateLimiter', rateLimiter);
+  const flushKeys = (): void => {
+    try {
+      keys.flush();
+    } catch (error) {
+      app.log.error({ err: error }, 'could not save API key usage times');
+    }
+  };
+  const keyFlushTimer = setInterval(flushKeys, KEY_FLUSH_INTERVAL_MS);
+  keyFlushTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(keyFlushTimer);
+    flushKeys();
+    keys.close();
+    sessions.close();
+  });
+
   const registry = await openCollectionRegistry(options.dataDir, {
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
@@ -102,13 +143,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   try {
     await app.register(errorHandlerPlugin);
-    await app.register(authPlugin, { masterKey: options.masterKey });
+    await app.register(authPlugin, { masterKey: options.masterKey, keys, sessions, rateLimiter, failedAuth });
     await app.register(openApiPlugin);
 
     await app.register(healthRoutes);
     await app.register(collectionRoutes);
     await app.register(documentRoutes);
     await app.register(searchRoutes);
+    await app.register(apiKeyRoutes);
+    await app.register(sessionRoutes, { masterKey: options.masterKey, sessions, failedAuth });
   } catch (error) {
     await app.close();
     throw error;

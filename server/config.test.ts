@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, resolveConfig } from './config.ts';
+import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, resolveConfig } from './config.ts';
 
 test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => {
   const config = resolveConfig({}, {});
@@ -18,6 +18,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchThreads: undefined,
     indexThreads: undefined,
     searchCacheMb: undefined,
+    rateLimit: undefined,
   });
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
@@ -34,6 +35,7 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_SEARCH_THREADS: '3',
     FOLIO_INDEX_THREADS: '1',
     FOLIO_SEARCH_CACHE_MB: '0',
+    FOLIO_RATE_LIMIT: '50/s',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -45,6 +47,7 @@ test('FOLIO_* variables override the defaults', () => {
     searchThreads: 3,
     indexThreads: 1,
     searchCacheMb: 0,
+    rateLimit: { perSecond: 50, burst: 100 },
   });
 });
 
@@ -70,4 +73,30 @@ test('bad values name their source', () => {
   assert.throws(() => resolveConfig({ indexThreads: 'many' }, {}), /--index-threads/);
   assert.throws(() => resolveConfig({}, { FOLIO_SEARCH_THREADS: '65' }), /FOLIO_SEARCH_THREADS/);
   assert.throws(() => resolveConfig({ searchCacheMb: '-1' }, {}), /--search-cache-mb/);
+  assert.throws(() => resolveConfig({ rateLimit: 'fast' }, {}), (error: Error) => error instanceof ConfigError && /--rate-limit/.test(error.message));
+  assert.throws(() => resolveConfig({}, { FOLIO_RATE_LIMIT: '-5/s' }), /FOLIO_RATE_LIMIT/);
+});
+
+test('--rate-limit: rate per second, optional burst (default twice the rate), off or 0 disables', () => {
+  assert.deepEqual(DEFAULT_RATE_LIMIT, { perSecond: 100, burst: 200 });
+  const rate = (value: string | number) => resolveConfig({ rateLimit: value }, {}).rateLimit;
+  assert.deepEqual(rate('100/s'), { perSecond: 100, burst: 200 });
+  assert.deepEqual(rate('100'), { perSecond: 100, burst: 200 });
+  assert.deepEqual(rate(25), { perSecond: 25, burst: 50 });
+  assert.deepEqual(rate('100/s,burst=500'), { perSecond: 100, burst: 500 });
+  assert.deepEqual(rate(' 10 /s , burst = 3 '), { perSecond: 10, burst: 3 });
+  assert.deepEqual(rate('7,burst=1'), { perSecond: 7, burst: 1 });
+  assert.deepEqual(rate('0.5/s'), { perSecond: 0.5, burst: 1 });
+  assert.deepEqual(rate('1.25/S'), { perSecond: 1.25, burst: 3 });
+  assert.equal(rate('off'), null);
+  assert.equal(rate('OFF'), null);
+  assert.equal(rate('0'), null);
+  assert.equal(rate(0), null);
+  // The flag wins over the variable; an empty variable counts as unset.
+  assert.deepEqual(resolveConfig({ rateLimit: '5/s' }, { FOLIO_RATE_LIMIT: 'off' }).rateLimit, { perSecond: 5, burst: 10 });
+  assert.equal(resolveConfig({}, { FOLIO_RATE_LIMIT: 'off' }).rateLimit, null);
+  assert.equal(resolveConfig({}, { FOLIO_RATE_LIMIT: '  ' }).rateLimit, undefined);
+  for (const bad of ['', 'fast', '100/m', '100/s,burst=0', '100/s,burst=1.5', '100/s,burst=', '0/s,burst=5', '-1', '1e3', '2000000/s', '100/s,burst=2000000', '100/s;burst=2', 'burst=200']) {
+    assert.throws(() => rate(bad), (error: Error) => error instanceof ConfigError && /--rate-limit/.test(error.message) && error.message.includes(`'${bad}'`), bad);
+  }
 });

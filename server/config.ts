@@ -37,7 +37,24 @@ export interface FolioConfig {
   indexThreads: number | undefined;
   /** MiB of recent search answers kept for repeated searches; 0 disables; undefined: default (32). */
   searchCacheMb: number | undefined;
+  /**
+   * The default rate limit of every API key (SPEC §2; a key's own `rate_limit` overrides it):
+   * undefined means the default (DEFAULT_RATE_LIMIT, 100/s with a burst of 200); null means rate
+   * limiting is off (`--rate-limit off` or `0`).
+   */
+  rateLimit: RateLimitSetting | null | undefined;
 }
+
+/** A token bucket's rate: `perSecond` requests a second sustained, up to `burst` at once. */
+export interface RateLimitSetting {
+  perSecond: number;
+  burst: number;
+}
+
+/** The server's default rate limit per API key (SPEC §2). */
+export const DEFAULT_RATE_LIMIT: Readonly<RateLimitSetting> = Object.freeze({ perSecond: 100, burst: 200 });
+/** Most requests a second, and most burst, `--rate-limit` accepts. */
+export const MAX_RATE_LIMIT = 1_000_000;
 
 /** The flags of `folio serve`, as commander hands them over (all optional). */
 export interface ConfigFlags {
@@ -49,6 +66,7 @@ export interface ConfigFlags {
   searchThreads?: string | number;
   indexThreads?: string | number;
   searchCacheMb?: string | number;
+  rateLimit?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -103,6 +121,27 @@ function parseCacheMb(value: string | number, source: string): number {
   return mb;
 }
 
+const RATE_LIMIT_FORMAT = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?(?:\s*,\s*burst\s*=\s*(\d+))?$/;
+
+/**
+ * `--rate-limit` / FOLIO_RATE_LIMIT: `100/s`, `100` (per second; the burst is twice the rate,
+ * rounded up), `100/s,burst=200` or `100,burst=200`; `off` or `0` turns rate limiting off (null).
+ * The rate may have a fraction (`0.5/s`); the burst is a whole number of at least 1.
+ */
+function parseRateLimit(value: string | number, source: string): RateLimitSetting | null {
+  const text = String(value).trim().toLowerCase();
+  if (text === 'off' || text === '0' || text === '0/s') return null;
+  const match = RATE_LIMIT_FORMAT.exec(text);
+  const perSecond = match === null ? Number.NaN : Number(match[1]);
+  const burst = match?.[2] === undefined ? Math.max(1, Math.ceil(perSecond * 2)) : Number(match[2]);
+  if (!(perSecond > 0 && perSecond <= MAX_RATE_LIMIT) || !Number.isInteger(burst) || burst < 1 || burst > MAX_RATE_LIMIT) {
+    throw new ConfigError(
+      `${source} must be requests per second above 0 and at most ${MAX_RATE_LIMIT}, like '100/s' or '100/s,burst=200' (burst 1 to ${MAX_RATE_LIMIT}), or 'off'; got '${value}'`,
+    );
+  }
+  return { perSecond, burst };
+}
+
 /** A thread count from its flag, else its environment variable, else undefined (the default). */
 function threadsSetting(flag: string | number | undefined, flagName: string, env: string | undefined, envName: string): number | undefined {
   if (flag !== undefined) return parseThreads(flag, flagName);
@@ -141,6 +180,12 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
         ? parseCacheMb(flags.searchCacheMb, '--search-cache-mb')
         : nonEmpty(env.FOLIO_SEARCH_CACHE_MB) !== undefined
           ? parseCacheMb(nonEmpty(env.FOLIO_SEARCH_CACHE_MB)!, 'FOLIO_SEARCH_CACHE_MB')
+          : undefined,
+    rateLimit:
+      flags.rateLimit !== undefined
+        ? parseRateLimit(flags.rateLimit, '--rate-limit')
+        : nonEmpty(env.FOLIO_RATE_LIMIT) !== undefined
+          ? parseRateLimit(nonEmpty(env.FOLIO_RATE_LIMIT)!, 'FOLIO_RATE_LIMIT')
           : undefined,
   };
 }

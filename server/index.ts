@@ -67,6 +67,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     searchThreads: config.searchThreads,
     indexThreads: config.indexThreads,
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
+    rateLimit: config.rateLimit,
   });
   try {
     await app.listen({ port: config.port, host: config.host });

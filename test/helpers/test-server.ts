@@ -41,6 +41,12 @@ export interface TestServerOptions {
   refreshIntervalMs?: number;
   logger?: LoggerOptions;
   searchThreads?: number;
+  /** Default rate limit per API key (null: off); the server's default otherwise. */
+  rateLimit?: { perSecond: number; burst: number } | null;
+  /** The server's clock, in ms since the epoch (a fake one for expiry and rate-limit tests). */
+  now?: () => number;
+  /** Reuse this data directory (it is then not removed by close). */
+  dataDir?: string;
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
@@ -51,13 +57,16 @@ function encodeBody(body: unknown, headers: Record<string, string>): string | Ui
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'folio-http-'));
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'folio-http-')));
   const app = await buildApp({
     dataDir,
     masterKey: TEST_MASTER_KEY,
     logger: options.logger ?? false,
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
+    ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
+    ...(options.now !== undefined && { now: options.now }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
@@ -79,7 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
   async function close(): Promise<void> {
     await app.close();
-    await rm(dataDir, { recursive: true, force: true });
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
   }
 
   return { url, app, dataDir, request, close };

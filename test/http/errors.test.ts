@@ -24,19 +24,20 @@ describe('error handler', () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'folio-errors-'));
     app = await buildApp({ dataDir, masterKey: TEST_MASTER_KEY, logger: { level: 'info', stream: { write: (line) => logLines.push(line) } } });
-    app.get('/v1/test/crash', async () => {
+    // Public, because the access table (server/auth/access-table.ts) knows only real routes.
+    app.get('/v1/test/crash', { config: { public: true } }, async () => {
       throw new Error(`cannot open ${SECRET_PATH}`);
     });
-    app.get('/v1/test/corrupt', async () => {
+    app.get('/v1/test/corrupt', { config: { public: true } }, async () => {
       throw Object.assign(new Error(`checksum mismatch in ${SECRET_PATH}`), { code: 'corrupt_file' });
     });
-    app.get('/v1/test/query', async () => {
+    app.get('/v1/test/query', { config: { public: true } }, async () => {
       throw new EngineError('invalid_query', 'unbalanced parenthesis at 3');
     });
-    app.get('/v1/test/folio', async () => {
+    app.get('/v1/test/folio', { config: { public: true } }, async () => {
       throw new FolioError('validation_failed', 'explained', [{ path: '/body/x', message: 'is wrong' }]);
     });
-    app.get('/v1/test/internal', async () => {
+    app.get('/v1/test/internal', { config: { public: true } }, async () => {
       throw new FolioError('internal', `invariant broken near ${SECRET_PATH}`);
     });
   });

@@ -1,6 +1,7 @@
 // Collection routes (SPEC §4): create, list, read and delete collections. Each collection is
 // an independent index; the handlers only call the decorated registry.
 
+import { canSeeCollection } from '../../auth/principal.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   CollectionInfoSchema,
@@ -35,10 +36,11 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'List collections',
         tags: ['collections'],
-        response: { 200: CollectionListSchema, ...problemResponses(401, 500) },
+        response: { 200: CollectionListSchema, ...problemResponses(401, 403, 429, 500) },
       },
     },
-    async () => ({ collections: app.collections.list() }),
+    // A collection-limited key sees only its own collections.
+    async (request) => ({ collections: app.collections.list().filter((info) => canSeeCollection(request.principal!, info.name)) }),
   );
 
   app.get(

@@ -1,0 +1,49 @@
+// Who may call which route (SPEC §1), as one declarative table: for every route, the scope it
+// needs and the path parameter naming the collection it touches. The auth plugin enforces it
+// on every request, and refuses to start if a route that is not public has no entry here, so
+// a new route cannot go unguarded by accident.
+//
+// Kinds of need:
+//  - a scope (`search`, `write`, `admin`; admin implies the others), optionally limited by the
+//    collection named in the path (a collection-limited key gets 403 for any other collection);
+//  - `unrestricted_admin`: an admin key for all collections, the master key or a session
+//    (webhooks, which see every collection's events);
+//  - `session`: only a session token (logging out of that session).
+
+import type { Scope } from '../services/scopes.ts';
+
+export type RouteNeed =
+  | {
+      scope: Scope;
+      /** Path parameter naming the collection the route touches. */
+      collectionParam?: string;
+      /** Body property naming the collection the route creates (checked once the body is parsed). */
+      collectionBodyField?: string;
+    }
+  | { unrestrictedAdmin: true }
+  | { session: true };
+
+/** `METHOD path` (Fastify's route pattern) → what the caller needs. */
+export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
+  'GET /v1/collections': { scope: 'search' },
+  'POST /v1/collections': { scope: 'admin', collectionBodyField: 'name' },
+  'GET /v1/collections/:name': { scope: 'search', collectionParam: 'name' },
+  'DELETE /v1/collections/:name': { scope: 'admin', collectionParam: 'name' },
+  'PUT /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
+  'POST /v1/collections/:name/documents': { scope: 'write', collectionParam: 'name' },
+  'GET /v1/collections/:name/documents/:id': { scope: 'search', collectionParam: 'name' },
+  'PATCH /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
+  'DELETE /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
+  'POST /v1/collections/:name/documents/delete': { scope: 'write', collectionParam: 'name' },
+  'POST /v1/collections/:name/refresh': { scope: 'write', collectionParam: 'name' },
+  'GET /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
+  'POST /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
+  'POST /v1/api-keys': { scope: 'admin' },
+  'GET /v1/api-keys': { scope: 'admin' },
+  'DELETE /v1/api-keys/:keyId': { scope: 'admin' },
+  'DELETE /v1/sessions/current': { session: true },
+};
+
+export function routeKey(method: string, url: string): string {
+  return `${method} ${url}`;
+}

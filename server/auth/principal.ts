@@ -1,0 +1,29 @@
+// Who is calling, once the bearer token is resolved (SPEC §1): the master key or a session
+// (every right), or an API key with its scopes (admin implying the others), the collections it
+// is limited to (null: all) and its own rate limit. Authorization reads only this.
+
+import { allowsCollection } from '../services/scopes.ts';
+import type { Scope } from '../services/scopes.ts';
+
+export type Principal =
+  | { kind: 'master' }
+  | { kind: 'session'; tokenHash: string }
+  | {
+      kind: 'key';
+      id: string;
+      /** Expanded: an admin key lists all three. */
+      scopes: readonly Scope[];
+      collections: readonly string[] | null;
+      rateLimit: { perSecond: number; burst: number } | null;
+    };
+
+/** The scopes and collections a principal holds (master and sessions: everything). */
+export function grantsOf(principal: Principal): { scopes: readonly Scope[]; collections: readonly string[] | null } {
+  if (principal.kind === 'key') return { scopes: principal.scopes, collections: principal.collections };
+  return { scopes: ['search', 'write', 'admin'], collections: null };
+}
+
+/** May the principal see collection `name`? */
+export function canSeeCollection(principal: Principal, name: string): boolean {
+  return allowsCollection(grantsOf(principal).collections, name);
+}

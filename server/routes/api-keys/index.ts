@@ -1,0 +1,97 @@
+// API key routes (SPEC §7): create (the plaintext key is in this answer only), list, revoke.
+// The access table requires the admin scope; on top of that a key can create, see and revoke
+// only keys whose scopes and collections are within its own (no escalation). The master key
+// and sessions hold every right.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { grantsOf } from '../../auth/principal.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { FolioError } from '../../errors.ts';
+import { CreateKeyBodySchema, CreatedKeySchema, KeyListSchema, KeyParamsSchema } from '../../schemas/api-key.ts';
+import { NoContentSchema } from '../../schemas/no-content.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import type { KeyRecord, KeyStore } from '../../services/key-store.ts';
+import { DEFAULT_SCOPES, isSubset } from '../../services/scopes.ts';
+import type { Scope } from '../../services/scopes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The API key store (server/services/key-store.ts). */
+    keys: KeyStore;
+  }
+}
+
+/** Does `principal` hold at least what a key with these grants would? */
+function covers(principal: Principal, scopes: readonly Scope[], collections: readonly string[] | null): boolean {
+  const own = grantsOf(principal);
+  return isSubset(scopes, collections, own.scopes, own.collections);
+}
+
+const keyNotFound = (id: string): FolioError => new FolioError('key_not_found', `API key '${id}' does not exist`);
+
+const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const visible = (principal: Principal, record: KeyRecord): boolean => covers(principal, record.scopes, record.collections);
+
+  app.post(
+    '/v1/api-keys',
+    {
+      schema: {
+        summary: 'Create an API key (the key is shown in this answer only)',
+        tags: ['api-keys'],
+        body: CreateKeyBodySchema,
+        response: { 201: CreatedKeySchema, ...problemResponses(400, 401, 403, 413, 415, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {};
+      const scopes = body.scopes ?? [...DEFAULT_SCOPES];
+      const collections = body.collections ?? null;
+      if (!covers(request.principal!, scopes, collections)) {
+        throw new FolioError('forbidden', 'a key can only create keys within its own scopes and collections');
+      }
+      const { record, key } = app.keys.create({
+        name: body.name,
+        scopes,
+        collections,
+        rateLimit: body.rate_limit ?? null,
+        expiresAt: body.expires_at ?? null,
+      });
+      return reply.code(201).send({ ...record, key });
+    },
+  );
+
+  app.get(
+    '/v1/api-keys',
+    {
+      schema: {
+        summary: 'List API keys (never the keys themselves)',
+        tags: ['api-keys'],
+        response: { 200: KeyListSchema, ...problemResponses(401, 403, 429, 500) },
+      },
+    },
+    async (request) => ({ keys: app.keys.list().filter((record) => visible(request.principal!, record)) }),
+  );
+
+  app.delete(
+    '/v1/api-keys/:keyId',
+    {
+      schema: {
+        summary: 'Revoke an API key (at once)',
+        tags: ['api-keys'],
+        params: KeyParamsSchema,
+        response: { 204: NoContentSchema, ...problemResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { keyId } = request.params;
+      const record = app.keys.get(keyId);
+      // A key the caller could not have created is as good as absent to it.
+      if (record === null || !visible(request.principal!, record)) throw keyNotFound(keyId);
+      app.keys.delete(keyId);
+      app.rateLimiter?.forget(`key:${keyId}`);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default apiKeyRoutes;

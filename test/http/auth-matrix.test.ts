@@ -1,0 +1,186 @@
+// Every route called with every kind of credential (SPEC §1, §7): no token, an unknown token,
+// an expired key, keys with each scope, a collection-limited admin key, a session and the
+// master key. The expected answer of each pair is written out below by hand (not derived from
+// the server's access table), so a wrong rule in the table fails here. Then: no escalation,
+// revocation at once, and expiry on the server's (fake) clock.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
+import type { TestHeaders, TestServer } from '../helpers/test-server.ts';
+
+type Credential = 'none' | 'unknown' | 'expired' | 'search' | 'write' | 'admin' | 'limited' | 'session' | 'master';
+const CREDENTIALS: Credential[] = ['none', 'unknown', 'expired', 'search', 'write', 'admin', 'limited', 'session', 'master'];
+/** Who may: `y` allowed, `-` forbidden (403); no token, unknown and expired always get 401. */
+type Row = [method: string, path: string, body: unknown, may: Record<'search' | 'write' | 'admin' | 'limited' | 'session' | 'master', 'y' | '-'>];
+
+const HOUR = 3_600_000;
+let clock = Date.parse('2031-01-01T00:00:00.000Z');
+
+function rows(run: string): Row[] {
+  const readers = { search: 'y', write: '-', admin: 'y', limited: 'y', session: 'y', master: 'y' } as const;
+  const writers = { search: '-', write: 'y', admin: 'y', limited: 'y', session: 'y', master: 'y' } as const;
+  const admins = { search: '-', write: '-', admin: 'y', limited: 'y', session: 'y', master: 'y' } as const;
+  const unlimitedAdmins = { search: '-', write: '-', admin: 'y', limited: '-', session: 'y', master: 'y' } as const;
+  const readersOfBeta = { ...readers, limited: '-' } as const;
+  const writersOfBeta = { ...writers, limited: '-' } as const;
+  return [
+    ['GET', '/v1/collections', undefined, readers],
+    ['GET', '/v1/collections/alpha', undefined, readers],
+    ['GET', '/v1/collections/beta', undefined, readersOfBeta],
+    ['POST', '/v1/collections', { name: `new-${run}` }, unlimitedAdmins],
+    ['POST', '/v1/collections', { name: 'alpha' }, admins], // allowed, then 409: it exists
+    ['PUT', `/v1/collections/alpha/documents/d-${run}`, { text: 'matrix words' }, writers],
+    ['PUT', `/v1/collections/beta/documents/d-${run}`, { text: 'matrix words' }, writersOfBeta],
+    ['POST', '/v1/collections/alpha/documents', [{ id: `b-${run}`, text: 'matrix batch' }], writers],
+    ['GET', '/v1/collections/alpha/documents/seed', undefined, readers],
+    ['GET', '/v1/collections/beta/documents/seed', undefined, readersOfBeta],
+    ['PATCH', '/v1/collections/alpha/documents/seed', { metadata: { run } }, writers],
+    ['DELETE', `/v1/collections/alpha/documents/missing-${run}`, undefined, writers], // allowed, then 404
+    ['POST', '/v1/collections/alpha/documents/delete', { filter: { run: 'never' } }, writers],
+    ['POST', '/v1/collections/alpha/refresh', undefined, writers],
+    ['GET', '/v1/collections/alpha/search?q=matrix', undefined, readers],
+    ['POST', '/v1/collections/beta/search', { q: 'matrix' }, readersOfBeta],
+    ['GET', '/v1/api-keys', undefined, admins],
+    ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, admins],
+    ['DELETE', '/v1/api-keys/key_0000000000000000', undefined, admins], // allowed, then 404
+    ['DELETE', '/v1/collections/gone', undefined, unlimitedAdmins], // allowed, then 404
+    ['DELETE', '/v1/sessions/current', undefined, { search: '-', write: '-', admin: '-', limited: '-', session: 'y', master: '-' }],
+  ];
+}
+
+describe('access matrix', () => {
+  let server: TestServer;
+  const tokens = new Map<Credential, string | null>();
+
+  const createKey = async (body: object): Promise<string> => {
+    const response = await server.request('POST', '/v1/api-keys', body);
+    assert.equal(response.status, 201, response.text);
+    return response.body.key;
+  };
+
+  before(async () => {
+    server = await startTestServer({ rateLimit: null, now: () => clock });
+    for (const name of ['alpha', 'beta']) {
+      await server.request('POST', '/v1/collections', { name });
+      await server.request('PUT', `/v1/collections/${name}/documents/seed?refresh=wait_for`, { text: 'matrix seed' });
+    }
+    tokens.set('none', null);
+    tokens.set('unknown', 'folio_' + 'x'.repeat(40));
+    tokens.set('search', await createKey({ scopes: ['search'] }));
+    tokens.set('write', await createKey({ scopes: ['write'] }));
+    tokens.set('admin', await createKey({ scopes: ['admin'] }));
+    tokens.set('limited', await createKey({ scopes: ['admin'], collections: ['alpha'] }));
+    tokens.set('expired', await createKey({ scopes: ['admin'], expires_at: new Date(clock + HOUR).toISOString() }));
+    clock += 2 * HOUR; // the expired key is now past its time
+  });
+  after(() => server.close());
+
+  test('every route answers every credential as the table above says', async () => {
+    let run = 0;
+    for (const credential of CREDENTIALS) {
+      for (const [method, path, body, may] of rows(`r${run++}`)) {
+        let token = tokens.get(credential) ?? null;
+        if (credential === 'session') {
+          // A fresh session per route: DELETE /v1/sessions/current ends the one it is sent with.
+          const opened = await server.request('POST', '/v1/sessions', { master_key: TEST_MASTER_KEY }, { authorization: null });
+          assert.equal(opened.status, 201, opened.text);
+          token = opened.body.token;
+        }
+        const headers: TestHeaders = credential === 'master' ? {} : { authorization: token === null ? null : `Bearer ${token}` };
+        const response = await server.request(method, path, body, headers);
+        const where = `${credential} → ${method} ${path}: ${response.status} ${response.text.slice(0, 160)}`;
+        if (credential === 'none' || credential === 'unknown' || credential === 'expired') {
+          // Failed authentications are limited per address (20, then one per 3 s): let the
+          // server's clock move on so this test's own failures do not block it.
+          clock += 3_000;
+          assert.equal(response.status, 401, where);
+          assert.equal(response.body.code, 'unauthorized', where);
+        } else if (may[credential] === '-') {
+          assert.equal(response.status, 403, where);
+          assert.equal(response.body.code, 'forbidden', where);
+        } else {
+          assert.ok(![401, 403, 429].includes(response.status), where);
+          assert.ok(response.status < 500, where);
+        }
+      }
+    }
+  });
+
+  test('a limited key lists only its collections; nobody sees a key or hash again', async () => {
+    const limited = { authorization: `Bearer ${tokens.get('limited')}` };
+    const listed = await server.request('GET', '/v1/collections', undefined, limited);
+    assert.deepEqual(listed.body.collections.map((c: { name: string }) => c.name), ['alpha']);
+    const keys = await server.request('GET', '/v1/api-keys');
+    assert.equal(keys.status, 200);
+    for (const record of keys.body.keys) {
+      assert.deepEqual(Object.keys(record).sort(), ['collections', 'created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'rate_limit', 'scopes']);
+    }
+    for (const token of tokens.values()) if (token !== null) assert.ok(!keys.text.includes(token), 'a listing never shows a key');
+    // Keys that were used carry last_used_at; the listing of a limited admin shows only keys within its reach.
+    assert.ok(keys.body.keys.some((record: { last_used_at: string | null }) => record.last_used_at !== null));
+    const own = await server.request('GET', '/v1/api-keys', undefined, limited);
+    for (const record of own.body.keys) assert.deepEqual(record.collections, ['alpha']);
+  });
+});
+
+describe('no escalation, revocation, expiry', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ rateLimit: null, now: () => clock });
+    await server.request('POST', '/v1/collections', { name: 'alpha' });
+  });
+  after(() => server.close());
+
+  const create = (as: string | null, body: object) =>
+    server.request('POST', '/v1/api-keys', body, as === null ? {} : { authorization: `Bearer ${as}` });
+
+  test('a key creates only keys within its own scopes and collections', async () => {
+    const developer = (await create(null, {})).body;
+    assert.deepEqual(developer.scopes, ['search', 'write'], 'the default is the developer level');
+    assert.equal(developer.collections, null);
+    assert.match(developer.key, /^folio_[0-9A-Za-z]{40}$/);
+    assert.equal(developer.prefix, developer.key.slice(0, 10));
+    assert.match(developer.id, /^key_[0-9A-Za-z]{16}$/);
+
+    const limitedAdmin = (await create(null, { scopes: ['admin'], collections: ['alpha'] })).body.key;
+    const refusals: object[] = [
+      { scopes: ['admin'] }, // unlimited
+      { scopes: ['search'], collections: ['alpha', 'beta'] }, // a collection it does not have
+      { scopes: ['search'] }, // all collections
+    ];
+    for (const body of refusals) {
+      const response = await create(limitedAdmin, body);
+      assert.equal(response.status, 403, JSON.stringify(body));
+      assert.equal(response.body.code, 'forbidden');
+    }
+    assert.equal((await create(limitedAdmin, { scopes: ['search', 'write'], collections: ['alpha'] })).status, 201);
+    // An admin key may not be made by a key without admin at all.
+    assert.equal((await create(developer.key, { scopes: ['search'] })).status, 403);
+    // A limited admin cannot create a collection outside its list, nor delete one.
+    const outside = await server.request('POST', '/v1/collections', { name: 'beta' }, { authorization: `Bearer ${limitedAdmin}` });
+    assert.equal(outside.status, 403);
+    // Validation errors name the field.
+    const bad = await create(null, { scopes: ['root'] });
+    assert.equal(bad.status, 400);
+    const past = await create(null, { expires_at: new Date(clock - HOUR).toISOString() });
+    assert.equal(past.status, 400);
+  });
+
+  test('a revoked key stops working at once; an expired one gets 401', async () => {
+    const made = (await create(null, { scopes: ['search'], expires_at: new Date(clock + HOUR).toISOString() })).body;
+    const as = { authorization: `Bearer ${made.key}` };
+    assert.equal((await server.request('GET', '/v1/collections', undefined, as)).status, 200);
+    clock += HOUR + 1;
+    const expired = await server.request('GET', '/v1/collections', undefined, as);
+    assert.equal(expired.status, 401);
+
+    const other = (await create(null, { scopes: ['search'] })).body;
+    const asOther = { authorization: `Bearer ${other.key}` };
+    assert.equal((await server.request('GET', '/v1/collections', undefined, asOther)).status, 200);
+    assert.equal((await server.request('DELETE', `/v1/api-keys/${other.id}`)).status, 204);
+    assert.equal((await server.request('GET', '/v1/collections', undefined, asOther)).status, 401);
+    assert.equal((await server.request('DELETE', `/v1/api-keys/${other.id}`)).status, 404);
+    const listed = await server.request('GET', '/v1/api-keys');
+    assert.ok(!listed.body.keys.some((record: { id: string }) => record.id === other.id));
+  });
+});
