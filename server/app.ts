@@ -52,7 +52,7 @@ export interface LoggerOptions {
 export interface BuildAppOptions {
   /** Directory holding every collection (created if missing). */
   dataDir: string;
-  /** The master key; the only credential for now (SPEC §1). */
+  /** The master key: the root credential; API keys and sessions are kept under dataDir (SPEC §1). */
   masterKey: string;
   /** false (default) for no logging, true for info-level logs, or options. */
   logger?: boolean | LoggerOptions;
