@@ -135,6 +135,9 @@ describe('no escalation, revocation, expiry', () => {
     server.request('POST', '/v1/api-keys', body, as === null ? {} : { authorization: `Bearer ${as}` });
 
   test('a key creates only keys within its own scopes and collections', async () => {
+    const bare = await server.request('POST', '/v1/api-keys');
+    assert.equal(bare.status, 201, `the body is optional: ${bare.text}`);
+    assert.deepEqual(bare.body.scopes, ['search', 'write']);
     const developer = (await create(null, {})).body;
     assert.deepEqual(developer.scopes, ['search', 'write'], 'the default is the developer level');
     assert.equal(developer.collections, null);

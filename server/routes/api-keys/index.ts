@@ -35,15 +35,20 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/api-keys',
     {
+      // The body is optional (SPEC §7): no body means all defaults.
+      preValidation: async (request) => {
+        if (request.body === undefined || request.body === null) request.body = {};
+      },
       schema: {
         summary: 'Create an API key (the key is shown in this answer only)',
+        description: 'The body is optional; without one the key gets the defaults (scopes `search` and `write`, all collections).',
         tags: ['api-keys'],
         body: CreateKeyBodySchema,
         response: { 201: CreatedKeySchema, ...problemResponses(400, 401, 403, 413, 415, 429, 500) },
       },
     },
     async (request, reply) => {
-      const body = request.body ?? {};
+      const body = request.body;
       const scopes = body.scopes ?? [...DEFAULT_SCOPES];
       const collections = body.collections ?? null;
       if (!covers(request.principal!, scopes, collections)) {
