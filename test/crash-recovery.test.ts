@@ -1,7 +1,8 @@
 // Durability under kill -9: a real server process acknowledges writes (single upserts, a batch,
-// NDJSON, a patch and deletes), is sent SIGKILL at once — with more writes still in flight —
-// and restarted on the same data directory. Every acknowledged change must be there and
-// searchable; writes that were never acknowledged may or may not be, but nothing is corrupt.
+// NDJSON, a patch, deletes, an API key and a revocation), is sent SIGKILL at once — with more
+// writes still in flight — and restarted on the same data directory. Every acknowledged change
+// must be there and searchable; writes that were never acknowledged may or may not be, but
+// nothing is corrupt.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -57,6 +58,10 @@ test('every acknowledged write survives SIGKILL and is searchable after restart'
     assert.equal((await call('DELETE', '/v1/collections/crash/documents/single-0')).status, 204);
     acknowledged.delete('single-0');
     assert.equal((await call('PATCH', '/v1/collections/crash/documents/single-1', { metadata: { patched: true } })).status, 200);
+    // An acknowledged API key and a revocation hold too.
+    const keptKey = (await call('POST', '/v1/api-keys', { name: 'kept', scopes: ['search'] })).json;
+    const revoked = (await call('POST', '/v1/api-keys', { name: 'revoked' })).json;
+    assert.equal((await call('DELETE', `/v1/api-keys/${revoked.id}`)).status, 204);
     const inFlight = Array.from({ length: 40 }, (_, i) =>
       call('PUT', `/v1/collections/crash/documents/late-${i}`, { text: `zebracorn late ${i}` }).catch(() => null),
     );
@@ -71,6 +76,10 @@ test('every acknowledged write survives SIGKILL and is searchable after restart'
       assert.equal(got.json.text, text);
     }
     assert.equal((await call('GET', '/v1/collections/crash/documents/single-0')).status, 404, 'acknowledged delete held');
+    const asKey = async (key: string) =>
+      (await fetch(`${server.url}/v1/collections/crash`, { headers: { authorization: `Bearer ${key}` } })).status;
+    assert.equal(await asKey(keptKey.key), 200, 'an acknowledged key works after the crash');
+    assert.equal(await asKey(revoked.key), 401, 'an acknowledged revocation held');
     const patched = await call('GET', '/v1/collections/crash/documents/single-1');
     assert.deepEqual(patched.json.metadata, { i: 1, patched: true }, 'acknowledged patch held');
 
