@@ -7,7 +7,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { generateMasterKey, MASTER_KEY_FILE, randomBase62, resolveMasterKey } from './master-key.ts';
+import { generateMasterKey, MASTER_KEY_FILE, resolveMasterKey } from './master-key.ts';
+import { randomBase62 } from './services/secret-tokens.ts';
 
 let root: string;
 before(async () => {

@@ -3,9 +3,9 @@
 // to that file with mode 0600. Only the caller that created it gets `generated: true`, so the
 // key is shown once on the console and never logged or sent anywhere after.
 
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomBase62 } from './services/secret-tokens.ts';
 
 export const MASTER_KEY_FILE = 'master.key';
 export const MASTER_KEY_PREFIX = 'folio_';
@@ -13,22 +13,7 @@ export const MASTER_KEY_RANDOM_CHARS = 40;
 /** Shortest master key accepted from the environment or the key file. */
 export const MIN_MASTER_KEY_LENGTH = 16;
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-/** Bytes at or above this are discarded so every character is equally likely (248 = 4 × 62). */
-const UNBIASED_BYTE_LIMIT = 256 - (256 % BASE62.length);
 const KEY_FILE_MODE = 0o600;
-
-/** `length` uniformly random base62 characters from crypto.randomBytes (rejection sampling). */
-export function randomBase62(length: number): string {
-  let result = '';
-  while (result.length < length) {
-    for (const byte of randomBytes(length)) {
-      if (byte < UNBIASED_BYTE_LIMIT) result += BASE62[byte % BASE62.length];
-      if (result.length === length) break;
-    }
-  }
-  return result;
-}
 
 export function generateMasterKey(): string {
   return MASTER_KEY_PREFIX + randomBase62(MASTER_KEY_RANDOM_CHARS);
