@@ -17,6 +17,8 @@ import searchRoutes from './routes/search/index.ts';
 import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from './schemas/limits.ts';
 import { requestValidatorCompiler } from './schemas/request-validator.ts';
 import apiKeyRoutes from './routes/api-keys/index.ts';
+import fileRoutes from './routes/files/index.ts';
+import { ExtractionPool } from './pools/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
 import { openCollectionRegistry } from './services/collection-registry.ts';
 import { FailedAuthLimiter } from './services/failed-auth-limiter.ts';
@@ -34,6 +36,8 @@ declare module 'fastify' {
     collections: CollectionRegistry;
     /** The search and index worker pools the collections use (server/pools/). */
     workers: CollectionWorkers;
+    /** The pool that reads uploaded files (server/pools/extraction-pool.ts). */
+    extraction: ExtractionPool;
     /** Token buckets per credential; null when rate limiting is off. */
     rateLimiter: TokenBucketLimiter | null;
   }
@@ -68,6 +72,10 @@ export interface BuildAppOptions {
   rateLimit?: RateLimitSetting | null;
   /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
   now?: () => number;
+  /** Largest file upload in bytes (default 100 MiB). */
+  maxFileBytes?: number;
+  /** Longest time one file's extraction may take, in ms (default 120 s). */
+  extractionTimeLimitMs?: number;
 }
 
 /** How often keys' `last_used_at` times are written to disk (they change in memory on use). */
@@ -130,6 +138,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     sessions.close();
   });
 
+  // Files are read in a pool of their own, never on the main thread or in the search pool.
+  const extraction = new ExtractionPool({
+    ...(options.extractionTimeLimitMs !== undefined && { timeLimitMs: options.extractionTimeLimitMs }),
+  });
+  app.decorate('extraction', extraction);
+  app.addHook('onClose', async () => extraction.close());
+
   const registry = await openCollectionRegistry(options.dataDir, {
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
@@ -151,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(documentRoutes);
     await app.register(searchRoutes);
     await app.register(apiKeyRoutes);
+    await app.register(fileRoutes, { dataDir: options.dataDir, extraction, maxFileBytes: options.maxFileBytes });
     await app.register(sessionRoutes, { masterKey: options.masterKey, sessions, failedAuth });
   } catch (error) {
     await app.close();

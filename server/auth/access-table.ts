@@ -38,6 +38,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'POST /v1/collections/:name/refresh': { scope: 'write', collectionParam: 'name' },
   'GET /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
   'POST /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
+  'POST /v1/collections/:name/files': { scope: 'write', collectionParam: 'name' },
+  'GET /v1/formats': { scope: 'search' },
   'POST /v1/api-keys': { scope: 'admin' },
   'GET /v1/api-keys': { scope: 'admin' },
   'DELETE /v1/api-keys/:keyId': { scope: 'admin' },

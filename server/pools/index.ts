@@ -1,10 +1,17 @@
 // The worker pools' public API for the rest of the server: the search pool, the index pool,
-// and the plain values that cross to their threads.
+// the extraction pool, and the plain values that cross to their threads.
 
 export { SearchPool, defaultSearchThreads } from './search-pool.ts';
 export type { SearchPoolOptions } from './search-pool.ts';
 export { DEFAULT_INDEX_THREADS, IndexPool } from './index-pool.ts';
 export type { IndexPoolOptions } from './index-pool.ts';
+export {
+  DEFAULT_EXTRACTION_MEMORY_MB,
+  DEFAULT_EXTRACTION_THREADS,
+  DEFAULT_EXTRACTION_TIME_LIMIT_MS,
+  ExtractionPool,
+} from './extraction-pool.ts';
+export type { ExtractionPoolOptions } from './extraction-pool.ts';
 export type { SegmentRef, SnapshotRef } from './worker-protocol.ts';
 export { parseSearchPage } from './search-page.ts';
 export type { SearchPage } from './search-page.ts';

@@ -5,6 +5,7 @@
 // dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
 
 import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
+import type { ExtractionLimits } from '../../extract/extraction.ts';
 import { FolioError } from '../errors.ts';
 import type { ErrorCode, FieldError } from '../errors.ts';
 
@@ -55,6 +56,26 @@ export interface SegmentWritten {
   byteLength: number;
 }
 
+/** Reads one uploaded file (a temporary file the main thread wrote) into pages. */
+export interface ExtractionTask {
+  /** The pool's own number for this task, echoed in its `ExtractionStarted` message. */
+  taskId: number;
+  filePath: string;
+  /** The name the client gave the file (helps detect its type), or null. */
+  fileName: string | null;
+  limits: ExtractionLimits;
+}
+
+/** Posted by an extraction worker when it begins a task: the per-file time limit starts then. */
+export interface ExtractionStarted {
+  kind: 'extraction-started';
+  taskId: number;
+}
+
+export function isExtractionStarted(message: unknown): message is ExtractionStarted {
+  return typeof message === 'object' && message !== null && (message as { kind?: unknown }).kind === 'extraction-started';
+}
+
 /** An error as a worker reports it. */
 export interface PortableError {
   name: string;
@@ -66,18 +87,29 @@ export interface PortableError {
 
 export type WorkerReply<T> = { ok: true; value: T } | { ok: false; error: PortableError };
 
-/** Codes an engine or server error may carry back to become a FolioError of the same code. */
+/** Codes an engine, extraction or server error may carry back to become a FolioError of the same code. */
 const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'invalid_query',
   'invalid_filter',
   'invalid_sort',
   'validation_failed',
+  'unsupported_file_type',
+  'extraction_failed',
 ]);
 
 /** Runs `work` and packs its outcome as a reply (used inside workers). */
 export function replyOf<T>(work: () => T): WorkerReply<T> {
   try {
     return { ok: true, value: work() };
+  } catch (error) {
+    return { ok: false, error: toPortableError(error) };
+  }
+}
+
+/** `replyOf` for asynchronous work. */
+export async function replyOfAsync<T>(work: () => Promise<T>): Promise<WorkerReply<T>> {
+  try {
+    return { ok: true, value: await work() };
   } catch (error) {
     return { ok: false, error: toPortableError(error) };
   }

@@ -1,7 +1,7 @@
 // The contract between the HTTP routes and the collection services: what a collection can do
 // and what the registry of collections offers. Routes depend on these types only.
 
-import type { Metadata } from '../../engine/document.ts';
+import type { IndexDocument, Metadata } from '../../engine/document.ts';
 import type { FilterNode } from '../../engine/filter/filter-types.ts';
 import type { SearchRequest, SearchResult } from '../../engine/search/search-types.ts';
 import type { SearchPage } from '../pools/index.ts';
@@ -60,6 +60,8 @@ export interface Collection {
   info(): CollectionInfo;
   /** Upserts documents; resolves once the change is durable (WAL fsynced). All or nothing. */
   upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]>;
+  /** Upserts documents the server built itself (extracted files); their ids must be valid. */
+  upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<DocumentSummary[]>;
   /** Throws FolioError `document_not_found` when the id is absent. */
   patch(id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary>;
   /** Throws FolioError `document_not_found` when the id is absent. */

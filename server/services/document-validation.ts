@@ -74,6 +74,20 @@ export function validateDocumentInputs(documents: readonly DocumentInput[]): voi
   if (errors.length > 0) throw new FolioError('validation_failed', 'the request body is invalid', errors);
 }
 
+/**
+ * Throws FolioError `validation_failed` listing every problem of a file upload's fields (the
+ * optional `id`, `title` and `metadata`, the latter already parsed from its JSON string).
+ */
+export function validateFileFields(fields: { id?: unknown; title?: unknown; metadata?: unknown }): void {
+  const { errors, report } = collector();
+  if (fields.id !== undefined && !isValidDocumentId(fields.id)) {
+    report('/body/id', `must be 1-${MAX_DOCUMENT_ID_LENGTH} characters of [A-Za-z0-9_.:-]`);
+  }
+  checkTitle(fields.title, '/body/title', report);
+  checkMetadata(fields.metadata, '/body/metadata', false, report);
+  if (errors.length > 0) throw new FolioError('validation_failed', 'invalid upload fields', errors);
+}
+
 /** Throws FolioError `validation_failed` when a patch is malformed. */
 export function validateDocumentPatch(patch: DocumentPatch): void {
   const { errors, report } = collector();

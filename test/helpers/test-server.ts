@@ -47,6 +47,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Reuse this data directory (it is then not removed by close). */
   dataDir?: string;
+  /** Largest file upload in bytes. */
+  maxFileBytes?: number;
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
@@ -67,6 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     searchThreads: options.searchThreads,
     ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(options.now !== undefined && { now: options.now }),
+    ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

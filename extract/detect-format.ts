@@ -1,0 +1,77 @@
+// Names a file's format: magic bytes first (PDF, ZIP-based office/e-book files, OLE2, images,
+// RTF), then the file name's extension (or a well-known extension-less name like `Makefile`),
+// then, for a file without an extension, a sniff of its content (text → `txt`).
+
+import { sniffMagic } from './magic-bytes.ts';
+import { ole2Format, zipFormat } from './container-formats.ts';
+import { decodeText, looksLikeText } from './text-decoding.ts';
+
+/** Extension-less file names that say what they are (compared lowercased). */
+const SPECIAL_NAMES: Record<string, string> = {
+  dockerfile: 'dockerfile',
+  containerfile: 'dockerfile',
+  makefile: 'mk',
+  gnumakefile: 'mk',
+  rakefile: 'rb',
+  gemfile: 'rb',
+  jenkinsfile: 'groovy',
+  cmakelists: 'cmake',
+  'cmakelists.txt': 'cmake',
+};
+
+/** The file's base name without folders. */
+function baseName(fileName: string): string {
+  const parts = fileName.split(/[\\/]/);
+  return parts[parts.length - 1] ?? '';
+}
+
+/** The lowercased extension of a file name, or null (`.bashrc` and `README` have none). */
+export function fileExtension(fileName: string | null): string | null {
+  if (fileName === null) return null;
+  const name = baseName(fileName);
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0 || dot === name.length - 1) return null;
+  return name.slice(dot + 1).toLowerCase();
+}
+
+/** The format a file name alone suggests: a special name, else the lowercased extension. */
+export function formatFromFileName(fileName: string | null): string | null {
+  if (fileName === null) return null;
+  const special = SPECIAL_NAMES[baseName(fileName).toLowerCase()];
+  if (special !== undefined) return special;
+  return fileExtension(fileName);
+}
+
+/** Extension-less content: markup and subtitles by their opening, other text as `txt`. */
+function sniffText(bytes: Uint8Array): string | null {
+  const { text } = decodeText(bytes.subarray(0, 8192));
+  if (!looksLikeText(text)) return null;
+  const head = text.trimStart().slice(0, 256).toLowerCase();
+  if (head.startsWith('<!doctype html') || head.startsWith('<html')) return 'html';
+  if (head.startsWith('<?xml')) return /<svg[\s>]/.test(text.slice(0, 2048)) ? 'svg' : 'xml';
+  if (head.startsWith('webvtt')) return 'vtt';
+  if (head.startsWith('begin:vcalendar')) return 'ics';
+  if (head.startsWith('begin:vcard')) return 'vcf';
+  return 'txt';
+}
+
+/**
+ * The format name of a file (a registry key such as `pdf`, `docx`, `md`), or null when
+ * neither its bytes nor its name say anything. The result may name a format no family reads
+ * yet; the registry decides whether it is supported.
+ */
+export function detectFormat(bytes: Uint8Array, fileName: string | null): string | null {
+  const extension = fileExtension(fileName);
+  const magic = sniffMagic(bytes);
+  if (magic !== null) {
+    if (magic.kind === 'zip') return zipFormat(bytes, extension);
+    if (magic.kind === 'ole2') return ole2Format(bytes, extension) ?? extension;
+    // Keep the file's own spelling when it is another name for the same type (`.jpeg`).
+    if (extension !== null && magic.aliases.includes(extension)) return extension;
+    return magic.format;
+  }
+  const byName = formatFromFileName(fileName);
+  if (byName !== null) return byName;
+  if (bytes.length === 0) return fileName === null ? null : 'txt';
+  return sniffText(bytes);
+}

@@ -1,0 +1,30 @@
+// Plain text files (txt, log, patches, BibTeX…): the text as written; a form feed starts a
+// new page, so pages are numbered 1…n. No title: plain text has no place for one.
+
+import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
+import { readTextFile } from './text-input.ts';
+
+const FORMATS: FormatInfo[] = [
+  { extension: 'txt', mime: 'text/plain', kind: 'text' },
+  { extension: 'text', mime: 'text/plain', kind: 'text' },
+  { extension: 'log', mime: 'text/x-log', kind: 'text' },
+  { extension: 'diff', mime: 'text/x-patch', kind: 'text' },
+  { extension: 'patch', mime: 'text/x-patch', kind: 'text' },
+  { extension: 'bib', mime: 'text/x-bibtex', kind: 'text' },
+];
+
+/** Splits text into pages at form feeds; a trailing form feed does not make an empty last page. */
+export function splitFormFeedPages(text: string): string[] {
+  const pages = text.replace(/\r\n?/g, '\n').split('\f');
+  if (pages.length > 1 && pages[pages.length - 1].trim() === '') pages.pop();
+  return pages.map((page) => page.replace(/^\n+|\s+$/g, ''));
+}
+
+export const plainTextFamily: FormatFamily = {
+  kind: 'text',
+  formats: FORMATS,
+  extract(bytes: Uint8Array, format: string): Extraction {
+    const pages = splitFormFeedPages(readTextFile(bytes));
+    return { format, title: null, pages: pages.map((text, i) => ({ number: i + 1, label: null, text })) };
+  },
+};

@@ -1,0 +1,53 @@
+// The extract folder's public API: detect a file's format, list the formats the server reads,
+// and extract a file into { format, title, pages }. Outside code imports only this file.
+
+import {
+  DEFAULT_EXTRACTION_LIMITS,
+  ExtractionError,
+  type Extraction,
+  type ExtractionLimits,
+} from './extraction.ts';
+import { detectFormat } from './detect-format.ts';
+import { familyFor, registerFamily } from './format-registry.ts';
+import { FAMILIES } from './families/index.ts';
+
+export {
+  DEFAULT_EXTRACTION_LIMITS,
+  ExtractionError,
+  type ExtractedPage,
+  type Extraction,
+  type ExtractionErrorCode,
+  type ExtractionLimits,
+  type FormatFamily,
+  type FormatInfo,
+} from './extraction.ts';
+export { detectFormat } from './detect-format.ts';
+export { familyFor, formatInfo, listFormats, registerFamily } from './format-registry.ts';
+
+for (const family of FAMILIES) registerFamily(family);
+
+/**
+ * Extracts a file's text. Throws ExtractionError `unsupported_file_type` when no family reads
+ * the file's format, `extraction_failed` when the file cannot be read (damaged, not what its
+ * name says).
+ */
+export async function extractFile(
+  bytes: Uint8Array,
+  fileName: string | null,
+  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
+): Promise<Extraction> {
+  const format = detectFormat(bytes, fileName);
+  if (format === null) throw new ExtractionError('unsupported_file_type', 'the file type could not be recognised');
+  const family = familyFor(format);
+  if (family === undefined) throw new ExtractionError('unsupported_file_type', `unsupported file type: ${format}`);
+  let extraction: Extraction;
+  try {
+    extraction = await family.extract(bytes, format, limits);
+  } catch (error) {
+    if (error instanceof ExtractionError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ExtractionError('extraction_failed', `could not read the ${format} file: ${reason}`);
+  }
+  const pages = extraction.pages.length > 0 ? extraction.pages : [{ number: 1, label: null, text: '' }];
+  return { format: extraction.format || format, title: extraction.title, pages };
+}

@@ -1,0 +1,155 @@
+// The extraction pool: Piscina worker threads (one by default) that turn uploaded files into
+// pages, so a file is never parsed on the main thread or in the search pool. The main thread
+// streams an upload to a temporary file and hands over its path; the worker reads it itself.
+// A hostile file is contained: each task has a time limit, counted from when a worker starts
+// it (a worker still looping is stopped and replaced), and each thread has a heap limit (a
+// worker that runs out of memory dies and is replaced). Either way the caller gets a 422
+// `extraction_failed` and the server keeps running.
+
+import type { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { DEFAULT_EXTRACTION_LIMITS } from '../../extract/extraction.ts';
+import type { Extraction, ExtractionLimits } from '../../extract/extraction.ts';
+import { FolioError } from '../errors.ts';
+import { workerEntry } from './worker-file.ts';
+import { isExtractionStarted, unwrapReply } from './worker-protocol.ts';
+import type { ExtractionTask, WorkerReply } from './worker-protocol.ts';
+
+export const DEFAULT_EXTRACTION_THREADS = 1;
+/** How long one file may take once a worker has started on it. */
+export const DEFAULT_EXTRACTION_TIME_LIMIT_MS = 120_000;
+/** The old-generation heap limit of each extraction thread. */
+export const DEFAULT_EXTRACTION_MEMORY_MB = 1024;
+
+export interface ExtractionPoolOptions {
+  /** Worker threads; default 1. */
+  threads?: number;
+  /** Per-file time limit in milliseconds, from when a worker starts the file; default 120 s. */
+  timeLimitMs?: number;
+  /** Each thread's old-generation heap limit in MiB; default 1024. */
+  maxOldGenerationSizeMb?: number;
+  /** Each thread's young-generation heap limit in MiB; default V8's. */
+  maxYoungGenerationSizeMb?: number;
+  /** Bounds handed to the extractors (unpacked bytes, archive depth). */
+  limits?: ExtractionLimits;
+  /** The worker module beside this file, without extension; default `extraction-worker` (tests swap it). */
+  workerModule?: string;
+}
+
+interface RunningTask {
+  controller: AbortController;
+  timer: NodeJS.Timeout | null;
+  timedOut: boolean;
+}
+
+export class ExtractionPool {
+  readonly threadCount: number;
+  readonly timeLimitMs: number;
+  private readonly limits: ExtractionLimits;
+  private readonly pool: Piscina<ExtractionTask, WorkerReply<Extraction>>;
+  private readonly tasks = new Map<number, RunningTask>();
+  private nextTaskId = 1;
+  private closed = false;
+
+  constructor(options: ExtractionPoolOptions = {}) {
+    this.threadCount = options.threads ?? DEFAULT_EXTRACTION_THREADS;
+    if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('extraction threads must be a positive integer');
+    this.timeLimitMs = options.timeLimitMs ?? DEFAULT_EXTRACTION_TIME_LIMIT_MS;
+    if (!(this.timeLimitMs > 0)) throw new RangeError('the extraction time limit must be positive');
+    this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...options.limits };
+    this.pool = new Piscina({
+      ...workerEntry(options.workerModule ?? 'extraction-worker', import.meta.url),
+      // Every thread stays started: a replacement is started as soon as one is stopped or
+      // dies, while the pool is healthy (Piscina stops replacing threads that die starting).
+      minThreads: this.threadCount,
+      maxThreads: this.threadCount,
+      idleTimeout: Infinity,
+      atomics: 'disabled',
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? DEFAULT_EXTRACTION_MEMORY_MB,
+        ...(options.maxYoungGenerationSizeMb !== undefined && { maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb }),
+      },
+    });
+    this.pool.on('message', (message: unknown) => {
+      if (isExtractionStarted(message)) this.startClock(message.taskId);
+    });
+    // A thread that fails while idle is replaced; with no task to fail, the failure has no one
+    // to report to, and it must not become an unhandled 'error' event that stops the server.
+    this.pool.on('error', () => {});
+  }
+
+  /**
+   * Reads the file at `filePath` (which the caller keeps and removes) into pages. `fileName` is
+   * the name the client gave it. `signal` gives up early (the client went away): the worker
+   * is stopped and the signal's reason is thrown.
+   */
+  async extract(filePath: string, fileName: string | null, signal?: AbortSignal): Promise<Extraction> {
+    if (this.closed) throw closing();
+    signal?.throwIfAborted();
+    const taskId = this.nextTaskId++;
+    const running: RunningTask = { controller: new AbortController(), timer: null, timedOut: false };
+    const onCallerAbort = (): void => running.controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
+    this.tasks.set(taskId, running);
+    let reply: WorkerReply<Extraction>;
+    try {
+      reply = await this.pool.run({ taskId, filePath, fileName, limits: this.limits }, { signal: running.controller.signal });
+    } catch (error) {
+      if (running.timedOut) throw this.tooSlow();
+      if (signal?.aborted) throw signal.reason;
+      if (this.closed) throw closing();
+      throw workerDied(error);
+    } finally {
+      if (running.timer !== null) clearTimeout(running.timer);
+      signal?.removeEventListener('abort', onCallerAbort);
+      this.tasks.delete(taskId);
+    }
+    return unwrapReply(reply);
+  }
+
+  /** Files handed to the pool and not answered yet (running, or queued for a thread). */
+  get inFlight(): number {
+    return this.tasks.size;
+  }
+
+  /** The worker threads (tests use them to see the pool recover). */
+  get threads(): readonly Worker[] {
+    return this.pool.threads;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool.destroy();
+  }
+
+  private startClock(taskId: number): void {
+    const running = this.tasks.get(taskId);
+    if (running === undefined || running.timer !== null) return;
+    running.timer = setTimeout(() => {
+      running.timedOut = true;
+      running.controller.abort();
+    }, this.timeLimitMs);
+  }
+
+  private tooSlow(): FolioError {
+    const seconds = Number((this.timeLimitMs / 1000).toFixed(3));
+    return new FolioError('extraction_failed', `extraction took longer than ${seconds} s; the file was refused`);
+  }
+}
+
+/** The error for a file whose worker died (out of memory, or a crash) while reading it. */
+function workerDied(cause: unknown): FolioError {
+  const outOfMemory = (cause as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+  const error = new FolioError(
+    'extraction_failed',
+    outOfMemory
+      ? 'the file could not be read within the memory limit; the file was refused'
+      : 'the extraction worker stopped while reading the file; the file was refused',
+  );
+  (error as { cause?: unknown }).cause = cause;
+  return error;
+}
+
+function closing(): FolioError {
+  return new FolioError('internal', 'extraction was stopped: the server is closing');
+}

@@ -1,0 +1,119 @@
+// File routes (SPEC §5): `POST /v1/collections/{name}/files` takes a multipart upload (`file`,
+// optional `id`, `title`, `metadata` as a JSON string), streams it to a temporary file, has the
+// extraction pool read it (never the main thread), and indexes the pages as one document; and
+// `GET /v1/formats` lists every file type the server reads. Unknown type → 415, unreadable →
+// 422, over the size limit → 413; in every case nothing is indexed and the temporary file is
+// removed. The original file is not kept.
+
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { listFormats } from '../../../extract/index.ts';
+import type { Metadata } from '../../../engine/index.ts';
+import { FolioError } from '../../errors.ts';
+import type { ExtractionPool } from '../../pools/index.ts';
+import { CollectionParamsSchema } from '../../schemas/collection.ts';
+import { DocumentSummarySchema, WriteQuerySchema } from '../../schemas/document.ts';
+import { problemResponses } from '../../schemas/problem.ts';
+import { validateFileFields } from '../../services/document-validation.ts';
+import { buildFileDocument } from '../../services/file-document.ts';
+import { writeOptions } from '../documents/write-options.ts';
+import { receiveUpload } from './receive-upload.ts';
+
+/** Default largest upload (SPEC §5: 100 MiB; `--max-file-size`). */
+export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
+/** Largest text field (`metadata` JSON included). */
+const MAX_FIELD_BYTES = 1024 * 1024;
+
+export interface FileRoutesOptions {
+  dataDir: string;
+  extraction: ExtractionPool;
+  maxFileBytes?: number;
+}
+
+const FormatListSchema = Type.Object(
+  {
+    formats: Type.Array(
+      Type.Object({ extension: Type.String(), mime: Type.String(), kind: Type.String() }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+function parseMetadata(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new FolioError('validation_failed', 'metadata is not valid JSON', [{ path: '/body/metadata', message: 'must be a JSON object' }]);
+  }
+}
+
+const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, options) => {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  // Uploads go to <data>/tmp; leftovers of a crash are removed at start.
+  const tempDir = join(options.dataDir, 'tmp');
+  mkdirSync(tempDir, { recursive: true, mode: 0o700 });
+  for (const name of readdirSync(tempDir)) rmSync(join(tempDir, name), { force: true, recursive: true });
+
+  await app.register(multipart, {
+    limits: { fileSize: maxFileBytes, files: 1, fields: 3, parts: 4, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
+  });
+
+  app.get(
+    '/v1/formats',
+    {
+      schema: {
+        summary: 'List the file types the server reads',
+        tags: ['files'],
+        response: { 200: FormatListSchema, ...problemResponses(401, 403, 429, 500) },
+      },
+    },
+    async () => ({ formats: listFormats().map(({ extension, mime, kind }) => ({ extension, mime, kind })) }),
+  );
+
+  app.post(
+    '/v1/collections/:name/files',
+    {
+      schema: {
+        summary: 'Upload a file: its text is extracted per page and indexed as one document',
+        description: 'multipart/form-data: `file` (required), `id`, `title`, `metadata` (a JSON object as a string).',
+        tags: ['files'],
+        consumes: ['multipart/form-data'],
+        params: CollectionParamsSchema,
+        querystring: WriteQuerySchema,
+        response: { 201: DocumentSummarySchema, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const collection = app.collections.get(request.params.name);
+      if (!request.isMultipart()) throw new FolioError('unsupported_media_type', 'send the file as multipart/form-data');
+      const upload = await receiveUpload(request, tempDir, maxFileBytes);
+      try {
+        const metadata = parseMetadata(upload.fields.metadata);
+        validateFileFields({ id: upload.fields.id, title: upload.fields.title, metadata });
+        const extraction = await options.extraction.extract(upload.path, upload.fileName);
+        const document = buildFileDocument(
+          {
+            id: upload.fields.id,
+            sha256: upload.sha256,
+            title: upload.fields.title,
+            metadata: metadata as Metadata | undefined,
+            bytes: upload.bytes,
+            indexedAt: new Date().toISOString(),
+          },
+          extraction,
+        );
+        const [summary] = await collection.upsertIndexed([document], writeOptions(request.query));
+        return reply.code(201).send(summary);
+      } finally {
+        await rm(upload.path, { force: true });
+      }
+    },
+  );
+};
+
+export default fileRoutes;

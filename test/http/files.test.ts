@@ -1,0 +1,115 @@
+// File uploads over real HTTP (SPEC §5): a multipart upload is extracted in the extraction
+// pool and indexed as one document with pages; search hits name the best page and every
+// matched page; the same file uploaded twice is one document (id = SHA-256); an unknown type
+// is 415, a file over the limit 413, bad fields 400, and none of them indexes anything or
+// leaves a temporary file. GET /v1/formats lists the types.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
+import type { TestResponse, TestServer } from '../helpers/test-server.ts';
+
+const MAX_FILE_BYTES = 64 * 1024;
+
+describe('file uploads', () => {
+  let server: TestServer;
+
+  async function upload(fileName: string, content: string | Uint8Array, fields: Record<string, string> = {}, query = '?refresh=wait_for'): Promise<TestResponse> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append('file', new Blob([content]), fileName);
+    const response = await fetch(`${server.url}/v1/collections/files/files${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+      body: form,
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? null : JSON.parse(text), text };
+  }
+
+  const tempFiles = (): string[] => readdirSync(join(server.dataDir, 'tmp'));
+
+  before(async () => {
+    server = await startTestServer({ maxFileBytes: MAX_FILE_BYTES });
+    assert.equal((await server.request('POST', '/v1/collections', { name: 'files' })).status, 201);
+  });
+  after(() => server.close());
+
+  test('GET /v1/formats lists the file types with extension, mime and kind', async () => {
+    const response = await server.request('GET', '/v1/formats');
+    assert.equal(response.status, 200);
+    const extensions = response.body.formats.map((format: { extension: string }) => format.extension);
+    for (const expected of ['txt', 'md', 'html', 'csv', 'json']) assert.ok(extensions.includes(expected), expected);
+    for (const format of response.body.formats) {
+      assert.match(format.mime, /^[a-z]+\/[\w.+-]+$/, format.extension);
+      assert.ok(format.kind.length > 0);
+    }
+  });
+
+  test('a paged text file is indexed with its pages, and search names the best and matched pages', async () => {
+    const text = 'Page one talks about kelpies.\fPage two is about aardwolves and kelpies.\fPage three: aardwolves again, aardwolves.';
+    const response = await upload('notes.txt', text, { title: 'Field notes', metadata: JSON.stringify({ shelf: 'b2' }) });
+    assert.equal(response.status, 201, response.text);
+    const sha256 = createHash('sha256').update(text).digest('hex');
+    assert.equal(response.body.id, sha256, 'the id defaults to the SHA-256 of the bytes');
+    assert.equal(response.body.title, 'Field notes');
+    assert.equal(response.body.format, 'txt');
+    assert.equal(response.body.pages, 3);
+    assert.equal(response.body.bytes, Buffer.byteLength(text));
+    assert.deepEqual(response.body.metadata, { shelf: 'b2' });
+
+    const found = await server.request('GET', '/v1/collections/files/search?q=aardwolves');
+    const [hit] = found.body.hits;
+    assert.equal(hit.id, sha256);
+    assert.equal(hit.page, 3, 'the page where the word counts most');
+    assert.deepEqual(hit.matched_pages, [2, 3]);
+    assert.match(hit.highlight, /<mark>aardwolves<\/mark>/);
+    assert.equal(hit.format, 'txt');
+
+    // The same bytes again replace the same document.
+    assert.equal((await upload('copy.txt', text)).body.id, sha256);
+    assert.equal((await server.request('GET', '/v1/collections/files')).body.documents, 1);
+    assert.deepEqual(tempFiles(), [], 'no temporary file is left');
+  });
+
+  test('markdown gets its heading as title when no title is given; an explicit id is used', async () => {
+    const response = await upload('readme.md', '# Quokka handbook\n\nQuokkas smile *a lot*.\n', { id: 'handbook' });
+    assert.equal(response.status, 201, response.text);
+    assert.equal(response.body.id, 'handbook');
+    assert.equal(response.body.title, 'Quokka handbook');
+    const found = await server.request('GET', '/v1/collections/files/search?q=quokkas+smile');
+    assert.equal(found.body.hits[0].id, 'handbook');
+  });
+
+  test('refusals index nothing and leave no temporary file', async () => {
+    const before = (await server.request('GET', '/v1/collections/files')).body.documents;
+    const unknown = await upload('mystery.zzq', new Uint8Array([0, 159, 146, 150, 1, 2, 3, 250, 251, 252]));
+    assert.equal(unknown.status, 415, unknown.text);
+    assert.equal(unknown.body.code, 'unsupported_file_type');
+    const large = await upload('big.txt', 'x'.repeat(MAX_FILE_BYTES + 10));
+    assert.equal(large.status, 413, large.text);
+    assert.equal(large.body.code, 'file_too_large');
+    const badMetadata = await upload('a.txt', 'words', { metadata: '{not json' });
+    assert.equal(badMetadata.status, 400);
+    const badId = await upload('a.txt', 'words', { id: 'no spaces allowed' });
+    assert.equal(badId.status, 400);
+    assert.equal(badId.body.errors[0].path, '/body/id');
+    const notMultipart = await server.request('POST', '/v1/collections/files/files', { file: 'x' });
+    assert.equal(notMultipart.status, 415);
+    const missingCollection = await fetch(`${server.url}/v1/collections/nope/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+      body: (() => {
+        const form = new FormData();
+        form.append('file', new Blob(['hello']), 'a.txt');
+        return form;
+      })(),
+    });
+    assert.equal(missingCollection.status, 404);
+    await server.request('POST', '/v1/collections/files/refresh');
+    assert.equal((await server.request('GET', '/v1/collections/files')).body.documents, before);
+    assert.deepEqual(tempFiles(), []);
+  });
+});
