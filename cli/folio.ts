@@ -49,6 +49,7 @@ program
   .option('--allow-private-webhooks', 'let webhooks reach loopback and private addresses (env FOLIO_ALLOW_PRIVATE_WEBHOOKS)')
   .option('--search-threads <n>', 'search worker threads (env FOLIO_SEARCH_THREADS, default one per core)')
   .option('--index-threads <n>', 'refresh and merge worker threads (env FOLIO_INDEX_THREADS, default 2)')
+  .option('--max-file-size <size>', "largest file upload, e.g. '100MiB' (env FOLIO_MAX_FILE_SIZE, default 100MiB)")
   .option('--rate-limit <rate>', "requests per credential, e.g. '100/s' or '100/s,burst=200'; 'off' disables (env FOLIO_RATE_LIMIT, default 100/s, burst 200)")
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')

@@ -18,6 +18,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchThreads: undefined,
     indexThreads: undefined,
     searchCacheMb: undefined,
+    maxFileBytes: undefined,
     rateLimit: undefined,
   });
   assert.equal(config.port, 7700);
@@ -36,6 +37,7 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_INDEX_THREADS: '1',
     FOLIO_SEARCH_CACHE_MB: '0',
     FOLIO_RATE_LIMIT: '50/s',
+    FOLIO_MAX_FILE_SIZE: '10MiB',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -47,6 +49,7 @@ test('FOLIO_* variables override the defaults', () => {
     searchThreads: 3,
     indexThreads: 1,
     searchCacheMb: 0,
+    maxFileBytes: 10 * 1024 * 1024,
     rateLimit: { perSecond: 50, burst: 100 },
   });
 });
@@ -99,4 +102,12 @@ test('--rate-limit: rate per second, optional burst (default twice the rate), of
   for (const bad of ['', 'fast', '100/m', '100/s,burst=0', '100/s,burst=1.5', '100/s,burst=', '0/s,burst=5', '-1', '1e3', '2000000/s', '100/s,burst=2000000', '100/s;burst=2', 'burst=200']) {
     assert.throws(() => rate(bad), (error: Error) => error instanceof ConfigError && /--rate-limit/.test(error.message) && error.message.includes(`'${bad}'`), bad);
   }
+});
+
+test('--max-file-size takes bytes or a binary unit, and names itself when wrong', () => {
+  assert.equal(resolveConfig({ maxFileSize: '1048576' }, {}).maxFileBytes, 1_048_576);
+  assert.equal(resolveConfig({ maxFileSize: '2gib' }, {}).maxFileBytes, 2 * 1024 ** 3);
+  assert.equal(resolveConfig({ maxFileSize: '5 MB' }, {}).maxFileBytes, 5 * 1024 ** 2);
+  assert.throws(() => resolveConfig({ maxFileSize: '0' }, {}), /--max-file-size/);
+  assert.throws(() => resolveConfig({}, { FOLIO_MAX_FILE_SIZE: 'big' }), /FOLIO_MAX_FILE_SIZE/);
 });

@@ -43,6 +43,8 @@ export interface FolioConfig {
    * limiting is off (`--rate-limit off` or `0`).
    */
   rateLimit: RateLimitSetting | null | undefined;
+  /** Largest file upload in bytes; undefined means the default (100 MiB). */
+  maxFileBytes: number | undefined;
 }
 
 /** A token bucket's rate: `perSecond` requests a second sustained, up to `burst` at once. */
@@ -67,6 +69,7 @@ export interface ConfigFlags {
   indexThreads?: string | number;
   searchCacheMb?: string | number;
   rateLimit?: string | number;
+  maxFileSize?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -142,6 +145,21 @@ function parseRateLimit(value: string | number, source: string): RateLimitSettin
   return { perSecond, burst };
 }
 
+const SIZE_FORMAT = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
+/** Largest `--max-file-size` accepted (64 GiB). */
+export const MAX_FILE_SIZE_LIMIT = 64 * 1024 ** 3;
+
+/** `--max-file-size`: bytes, or a number with a unit (`100MiB`, `50mb`, `1GiB`; k/m/g are binary). */
+function parseFileSize(value: string | number, source: string): number {
+  const match = SIZE_FORMAT.exec(String(value).trim());
+  const bytes = match === null ? Number.NaN : Number(match[1]) * SIZE_UNITS[(match[2] ?? 'b').toLowerCase()];
+  if (!Number.isSafeInteger(bytes) || bytes < 1 || bytes > MAX_FILE_SIZE_LIMIT) {
+    throw new ConfigError(`${source} must be a size from 1 byte to 64 GiB, like '100MiB' or '1048576'; got '${value}'`);
+  }
+  return bytes;
+}
+
 /** A thread count from its flag, else its environment variable, else undefined (the default). */
 function threadsSetting(flag: string | number | undefined, flagName: string, env: string | undefined, envName: string): number | undefined {
   if (flag !== undefined) return parseThreads(flag, flagName);
@@ -180,6 +198,12 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
         ? parseCacheMb(flags.searchCacheMb, '--search-cache-mb')
         : nonEmpty(env.FOLIO_SEARCH_CACHE_MB) !== undefined
           ? parseCacheMb(nonEmpty(env.FOLIO_SEARCH_CACHE_MB)!, 'FOLIO_SEARCH_CACHE_MB')
+          : undefined,
+    maxFileBytes:
+      flags.maxFileSize !== undefined
+        ? parseFileSize(flags.maxFileSize, '--max-file-size')
+        : nonEmpty(env.FOLIO_MAX_FILE_SIZE) !== undefined
+          ? parseFileSize(nonEmpty(env.FOLIO_MAX_FILE_SIZE)!, 'FOLIO_MAX_FILE_SIZE')
           : undefined,
     rateLimit:
       flags.rateLimit !== undefined

@@ -68,6 +68,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     indexThreads: config.indexThreads,
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
     rateLimit: config.rateLimit,
+    maxFileBytes: config.maxFileBytes,
   });
   try {
     await app.listen({ port: config.port, host: config.host });
