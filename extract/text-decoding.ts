@@ -42,7 +42,7 @@ const WINDOWS_1252_HIGH =
  * windows-1252 by hand: Node's TextDecoder treats the label as ISO-8859-1 (so 0x80 would be a
  * control character instead of €).
  */
-function decodeWindows1252(bytes: Uint8Array): string {
+export function decodeWindows1252(bytes: Uint8Array): string {
   const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   return latin1.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]);
 }

@@ -6,10 +6,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestResponse, TestServer } from '../helpers/test-server.ts';
+import { makeZip } from '../helpers/zip-writer.ts';
+
+const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../fixtures/files/${name}`, import.meta.url)));
 
 const MAX_FILE_BYTES = 64 * 1024;
 
@@ -83,6 +86,41 @@ describe('file uploads', () => {
     assert.equal(found.body.hits[0].id, 'handbook');
   });
 
+  test('a PDF keeps its page labels, slides and sheets are labelled pages', async () => {
+    const pdf = await upload('labelled.pdf', fixture('labelled.pdf'), { id: 'labelled' });
+    assert.equal(pdf.status, 201, pdf.text);
+    assert.equal(pdf.body.format, 'pdf');
+    assert.equal(pdf.body.pages, 4);
+    const slides = await upload('deck.pptx', fixture('sample.pptx'), { id: 'deck' });
+    assert.equal(slides.status, 201, slides.text);
+    const sheets = await upload('book.xlsx', fixture('sample.xlsx'), { id: 'book' });
+    assert.equal(sheets.status, 201, sheets.text);
+
+    const inPdf = await server.request('POST', '/v1/collections/files/search', { q: 'folioquokka', filter: {}, limit: 50 });
+    const byId = new Map(inPdf.body.hits.map((hit: { id: string }) => [hit.id, hit]));
+    const labelled = byId.get('labelled') as { page: number; page_label: string; format: string };
+    assert.equal(labelled.format, 'pdf');
+    assert.ok(['i', 'ii', 'A-1', 'A-2'].includes(labelled.page_label), `a PDF page label, got ${labelled.page_label}`);
+    const deck = byId.get('deck') as { page_label: string };
+    assert.match(deck.page_label, /^slide \d+$/);
+    const book = byId.get('book') as { page_label: string | null };
+    assert.ok(book.page_label !== null, 'a sheet name');
+  });
+
+  test('hostile files are refused with 422 and the server stays up', async () => {
+    // Nested archives beyond the depth limit.
+    let nested = makeZip([{ name: 'deep.txt', data: 'folioquokka deep' }]);
+    for (let depth = 0; depth < 6; depth++) nested = makeZip([{ name: `level${depth}.zip`, data: nested, store: true }]);
+    const refusedNest = await upload('nested.zip', nested);
+    assert.equal(refusedNest.status, 422, refusedNest.text);
+    assert.equal(refusedNest.body.code, 'extraction_failed');
+    // A damaged PDF.
+    const damaged = await upload('broken.pdf', fixture('sample.pdf').subarray(0, 200));
+    assert.equal(damaged.status, 422, damaged.text);
+    assert.equal((await server.request('GET', '/v1/health')).status, 200);
+    assert.deepEqual(tempFiles(), []);
+  });
+
   test('refusals index nothing and leave no temporary file', async () => {
     const before = (await server.request('GET', '/v1/collections/files')).body.documents;
     const unknown = await upload('mystery.zzq', new Uint8Array([0, 159, 146, 150, 1, 2, 3, 250, 251, 252]));
@@ -112,4 +150,25 @@ describe('file uploads', () => {
     assert.equal((await server.request('GET', '/v1/collections/files')).body.documents, before);
     assert.deepEqual(tempFiles(), []);
   });
+});
+
+test('a zip bomb is refused with 422 without being unpacked, and the server stays up', async (t) => {
+  const server = await startTestServer();
+  t.after(() => server.close());
+  await server.request('POST', '/v1/collections', { name: 'bombs' });
+  // 300 MB of zeros in one entry (about 300 KB zipped): over the 256 MiB unpacking budget.
+  const bomb = makeZip([{ name: 'zeros.txt', data: new Uint8Array(300 * 1024 * 1024) }]);
+  const form = new FormData();
+  form.append('file', new Blob([bomb]), 'bomb.zip');
+  const response = await fetch(`${server.url}/v1/collections/bombs/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
+    body: form,
+  });
+  const body = (await response.json()) as { code: string; detail: string };
+  assert.equal(response.status, 422);
+  assert.equal(body.code, 'extraction_failed');
+  assert.match(body.detail, /unpacks to more than/);
+  assert.equal((await server.request('GET', '/v1/health')).status, 200);
+  assert.equal((await server.request('GET', '/v1/collections/bombs')).body.documents, 0);
 });

@@ -92,6 +92,7 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
       const collection = app.collections.get(request.params.name);
       if (!request.isMultipart()) throw new FolioError('unsupported_media_type', 'send the file as multipart/form-data');
       const upload = await receiveUpload(request, tempDir, maxFileBytes);
+      let summary: Awaited<ReturnType<typeof collection.upsertIndexed>>[number];
       try {
         const metadata = parseMetadata(upload.fields.metadata);
         validateFileFields({ id: upload.fields.id, title: upload.fields.title, metadata });
@@ -107,11 +108,12 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
           },
           extraction,
         );
-        const [summary] = await collection.upsertIndexed([document], writeOptions(request.query));
-        return reply.code(201).send(summary);
+        [summary] = await collection.upsertIndexed([document], writeOptions(request.query));
       } finally {
+        // Gone before the answer leaves, whatever the outcome.
         await rm(upload.path, { force: true });
       }
+      return reply.code(201).send(summary);
     },
   );
 };

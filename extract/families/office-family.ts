@@ -1,0 +1,60 @@
+// Office documents and e-books: Word (docx, docm, dotx), Excel (xlsx, xlsm), PowerPoint
+// (pptx, pptm), OpenDocument text/spreadsheet/presentation, zipped and flat, and EPUB.
+// The readers live in extract/office/; this file maps format names to them.
+
+import type { Extraction, ExtractionLimits, FormatFamily, FormatInfo } from '../extraction.ts';
+import { extractWordDocument } from '../office/docx.ts';
+import { extractEpub } from '../office/epub.ts';
+import { extractFlatOpenDocument, extractOpenDocument } from '../office/odf.ts';
+import { extractPresentation } from '../office/pptx.ts';
+import { extractWorkbook } from '../office/xlsx.ts';
+import { decodePart, withZip, type ZipArchive } from '../office/zip-archive.ts';
+
+const OOXML = 'application/vnd.openxmlformats-officedocument';
+const ODF = 'application/vnd.oasis.opendocument';
+
+const FORMATS: FormatInfo[] = [
+  { extension: 'docx', mime: `${OOXML}.wordprocessingml.document`, kind: 'office' },
+  { extension: 'docm', mime: 'application/vnd.ms-word.document.macroEnabled.12', kind: 'office' },
+  { extension: 'dotx', mime: `${OOXML}.wordprocessingml.template`, kind: 'office' },
+  { extension: 'xlsx', mime: `${OOXML}.spreadsheetml.sheet`, kind: 'office' },
+  { extension: 'xlsm', mime: 'application/vnd.ms-excel.sheet.macroEnabled.12', kind: 'office' },
+  { extension: 'pptx', mime: `${OOXML}.presentationml.presentation`, kind: 'office' },
+  { extension: 'pptm', mime: 'application/vnd.ms-powerpoint.presentation.macroEnabled.12', kind: 'office' },
+  { extension: 'odt', mime: `${ODF}.text`, kind: 'office' },
+  { extension: 'ods', mime: `${ODF}.spreadsheet`, kind: 'office' },
+  { extension: 'odp', mime: `${ODF}.presentation`, kind: 'office' },
+  { extension: 'fodt', mime: `${ODF}.text-flat-xml`, kind: 'office' },
+  { extension: 'fods', mime: `${ODF}.spreadsheet-flat-xml`, kind: 'office' },
+  { extension: 'fodp', mime: `${ODF}.presentation-flat-xml`, kind: 'office' },
+  { extension: 'epub', mime: 'application/epub+zip', kind: 'ebook' },
+];
+
+type ZipReader = (zip: ZipArchive, format: string) => Promise<Extraction>;
+
+const ZIP_READERS: Record<string, ZipReader> = {
+  docx: extractWordDocument,
+  docm: extractWordDocument,
+  dotx: extractWordDocument,
+  xlsx: extractWorkbook,
+  xlsm: extractWorkbook,
+  pptx: extractPresentation,
+  pptm: extractPresentation,
+  odt: extractOpenDocument,
+  ods: extractOpenDocument,
+  odp: extractOpenDocument,
+  epub: extractEpub,
+};
+
+const FLAT = new Set(['fodt', 'fods', 'fodp']);
+
+export const officeFamily: FormatFamily = {
+  kind: 'office',
+  formats: FORMATS,
+  async extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> {
+    if (FLAT.has(format)) return extractFlatOpenDocument(decodePart(bytes), format);
+    const reader = ZIP_READERS[format];
+    if (reader === undefined) throw new Error(`the office family does not read ${format}`);
+    return withZip(bytes, limits, (zip) => reader(zip, format));
+  },
+};

@@ -1,0 +1,96 @@
+// Reads a PDF into { title, pages }: the text of each page (1…n), each page's label from the
+// document's /PageLabels (null when it has none) and the title from the document info or the
+// XMP metadata (dc:title). Any failure to open the file is an `extraction_failed` error.
+//
+// Pages without a text layer (scans, pure images) come out empty for now; OCR comes later.
+
+import { ExtractionError, type ExtractedPage } from '../extraction.ts';
+import { cleanTitle } from '../text-formats/tidy.ts';
+import { joinTextItems, type PositionedText } from './page-text.ts';
+import { openPdf, type PdfDocument } from './pdfjs.ts';
+
+export interface PdfContent {
+  title: string | null;
+  pages: ExtractedPage[];
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'PasswordException') return 'the PDF is protected by a password';
+    return error.message;
+  }
+  return String(error);
+}
+
+/** The document's own title: info /Title first, then XMP dc:title; null when neither says. */
+async function documentTitle(document: PdfDocument): Promise<string | null> {
+  try {
+    const { info, metadata } = await document.getMetadata();
+    const infoTitle = (info as Record<string, unknown> | null)?.Title;
+    const title = cleanTitle(typeof infoTitle === 'string' ? infoTitle : null);
+    if (title !== null) return title;
+    const xmpTitle: unknown = metadata?.get('dc:title');
+    return cleanTitle(typeof xmpTitle === 'string' ? xmpTitle : null);
+  } catch {
+    return null; // broken metadata costs the title, not the text
+  }
+}
+
+/** Page labels from /PageLabels, or null; an unreadable label tree counts as none. */
+async function pageLabels(document: PdfDocument): Promise<(string | null)[] | null> {
+  try {
+    const labels = await document.getPageLabels();
+    return labels === null ? null : labels.map((label) => (label === '' ? null : label));
+  } catch {
+    return null;
+  }
+}
+
+/** The text of page `number` (1-based). */
+async function pageText(document: PdfDocument, number: number): Promise<string> {
+  const page = await document.getPage(number);
+  try {
+    const content = await page.getTextContent();
+    // Marked-content markers (no `str`) carry no text.
+    const items = content.items.filter((item): item is PositionedText & typeof item => 'str' in item);
+    // A page with no text layer (a scan) yields no items: it stays empty until OCR exists.
+    return joinTextItems(items);
+  } finally {
+    page.cleanup();
+  }
+}
+
+/** Extracts a PDF's title and pages. Throws ExtractionError `extraction_failed` on damage. */
+export async function readPdf(bytes: Uint8Array): Promise<PdfContent> {
+  let document: PdfDocument;
+  try {
+    document = await openPdf(bytes);
+  } catch (error) {
+    throw new ExtractionError('extraction_failed', `could not read the PDF: ${reasonOf(error)}`);
+  }
+  try {
+    const title = await documentTitle(document);
+    const labels = await pageLabels(document);
+    const pages: ExtractedPage[] = [];
+    let failures = 0;
+    let firstFailure: unknown = null;
+    for (let number = 1; number <= document.numPages; number++) {
+      let text = '';
+      try {
+        text = await pageText(document, number);
+      } catch (error) {
+        // One damaged page should not cost the others; it is kept, empty.
+        failures++;
+        firstFailure ??= error;
+      }
+      pages.push({ number, label: labels?.[number - 1] ?? null, text });
+    }
+    if (document.numPages === 0 || failures === document.numPages) {
+      const reason = firstFailure === null ? 'the PDF has no pages' : reasonOf(firstFailure);
+      throw new ExtractionError('extraction_failed', `could not read the PDF: ${reason}`);
+    }
+    return { title, pages };
+  } finally {
+    await document.destroy().catch(() => undefined);
+  }
+}
