@@ -162,9 +162,23 @@ function parseFileSize(value: string | number, source: string): number {
 
 /** A thread count from its flag, else its environment variable, else undefined (the default). */
 function threadsSetting(flag: string | number | undefined, flagName: string, env: string | undefined, envName: string): number | undefined {
-  if (flag !== undefined) return parseThreads(flag, flagName);
+  return flagOrEnv(flag, flagName, env, envName, parseThreads);
+}
+
+/**
+ * A setting from its flag, else its (non-empty) environment variable, parsed by `parse` with the
+ * source's name for errors; undefined when neither is given (the caller's default applies).
+ */
+function flagOrEnv<T>(
+  flag: string | number | undefined,
+  flagName: string,
+  env: string | undefined,
+  envName: string,
+  parse: (value: string | number, source: string) => T,
+): T | undefined {
+  if (flag !== undefined) return parse(flag, flagName);
   const fromEnv = nonEmpty(env);
-  return fromEnv === undefined ? undefined : parseThreads(fromEnv, envName);
+  return fromEnv === undefined ? undefined : parse(fromEnv, envName);
 }
 
 export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): FolioConfig {
@@ -193,23 +207,8 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
       (privateWebhooksEnv !== undefined && parseBoolean(privateWebhooksEnv, 'FOLIO_ALLOW_PRIVATE_WEBHOOKS')),
     searchThreads: threadsSetting(flags.searchThreads, '--search-threads', env.FOLIO_SEARCH_THREADS, 'FOLIO_SEARCH_THREADS'),
     indexThreads: threadsSetting(flags.indexThreads, '--index-threads', env.FOLIO_INDEX_THREADS, 'FOLIO_INDEX_THREADS'),
-    searchCacheMb:
-      flags.searchCacheMb !== undefined
-        ? parseCacheMb(flags.searchCacheMb, '--search-cache-mb')
-        : nonEmpty(env.FOLIO_SEARCH_CACHE_MB) !== undefined
-          ? parseCacheMb(nonEmpty(env.FOLIO_SEARCH_CACHE_MB)!, 'FOLIO_SEARCH_CACHE_MB')
-          : undefined,
-    maxFileBytes:
-      flags.maxFileSize !== undefined
-        ? parseFileSize(flags.maxFileSize, '--max-file-size')
-        : nonEmpty(env.FOLIO_MAX_FILE_SIZE) !== undefined
-          ? parseFileSize(nonEmpty(env.FOLIO_MAX_FILE_SIZE)!, 'FOLIO_MAX_FILE_SIZE')
-          : undefined,
-    rateLimit:
-      flags.rateLimit !== undefined
-        ? parseRateLimit(flags.rateLimit, '--rate-limit')
-        : nonEmpty(env.FOLIO_RATE_LIMIT) !== undefined
-          ? parseRateLimit(nonEmpty(env.FOLIO_RATE_LIMIT)!, 'FOLIO_RATE_LIMIT')
-          : undefined,
+    searchCacheMb: flagOrEnv(flags.searchCacheMb, '--search-cache-mb', env.FOLIO_SEARCH_CACHE_MB, 'FOLIO_SEARCH_CACHE_MB', parseCacheMb),
+    maxFileBytes: flagOrEnv(flags.maxFileSize, '--max-file-size', env.FOLIO_MAX_FILE_SIZE, 'FOLIO_MAX_FILE_SIZE', parseFileSize),
+    rateLimit: flagOrEnv(flags.rateLimit, '--rate-limit', env.FOLIO_RATE_LIMIT, 'FOLIO_RATE_LIMIT', parseRateLimit),
   };
 }
