@@ -5,6 +5,7 @@
 // revocation at once, and expiry on the server's (fake) clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ROUTE_ACCESS } from '../../server/auth/access-table.ts';
 import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestHeaders, TestServer } from '../helpers/test-server.ts';
 
@@ -40,6 +41,10 @@ function rows(run: string): Row[] {
     ['POST', '/v1/collections/alpha/refresh', undefined, writers],
     ['GET', '/v1/collections/alpha/search?q=matrix', undefined, readers],
     ['POST', '/v1/collections/beta/search', { q: 'matrix' }, readersOfBeta],
+    ['GET', '/v1/formats', undefined, readers],
+    // Not multipart: an allowed caller gets 415 once authorized, a refused one 401/403 first.
+    ['POST', '/v1/collections/alpha/files', { file: 'x' }, writers],
+    ['POST', '/v1/collections/beta/files', { file: 'x' }, writersOfBeta],
     ['GET', '/v1/api-keys', undefined, admins],
     ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, admins],
     ['DELETE', '/v1/api-keys/key_0000000000000000', undefined, admins], // allowed, then 404
@@ -47,6 +52,21 @@ function rows(run: string): Row[] {
     ['DELETE', '/v1/sessions/current', undefined, { search: '-', write: '-', admin: '-', limited: '-', session: 'y', master: '-' }],
   ];
 }
+
+/** Every guarded route the rows above call, as `METHOD pattern`: kept equal to the access table. */
+const ROUTES_IN_MATRIX = [
+  'GET /v1/collections', 'POST /v1/collections', 'GET /v1/collections/:name', 'DELETE /v1/collections/:name',
+  'PUT /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents',
+  'GET /v1/collections/:name/documents/:id', 'PATCH /v1/collections/:name/documents/:id',
+  'DELETE /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents/delete',
+  'POST /v1/collections/:name/refresh', 'GET /v1/collections/:name/search', 'POST /v1/collections/:name/search',
+  'GET /v1/formats', 'POST /v1/collections/:name/files',
+  'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/:keyId', 'DELETE /v1/sessions/current',
+];
+
+test('the matrix covers every route of the access table (a new route must join it)', () => {
+  assert.deepEqual([...ROUTES_IN_MATRIX].sort(), Object.keys(ROUTE_ACCESS).sort());
+});
 
 describe('access matrix', () => {
   let server: TestServer;
