@@ -49,7 +49,8 @@ function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
   return -1;
 }
 
-function decodeName(raw: Uint8Array, flags: number): string {
+/** An entry name: UTF-8 when flagged (or when it decodes as UTF-8), else Latin-1. */
+export function decodeName(raw: Uint8Array, flags: number): string {
   // Bit 11 marks UTF-8 names; without it, try UTF-8 anyway (most tools write it), else Latin-1.
   if ((flags & 0x800) !== 0) return new TextDecoder('utf-8').decode(raw);
   try {

@@ -6,62 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateRawSync } from 'node:zlib';
+import { makeZip } from '../../test/helpers/zip-writer.ts';
 import { ExtractionError, extractFile } from '../index.ts';
 import { ZipArchive } from './zip-archive.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/files/', import.meta.url));
-
-interface ZipPart {
-  name: string;
-  data: Uint8Array;
-  /** The uncompressed size to declare, when it should lie. */
-  declaredSize?: number;
-}
-
-/** A ZIP file whose entries are deflated. */
-function makeZip(parts: ZipPart[]): Uint8Array {
-  const chunks: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const name = Buffer.from(part.name, 'utf8');
-    const packed = deflateRawSync(part.data);
-    const size = part.declaredSize ?? part.data.length;
-    const crc = crc32(part.data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    chunks.push(local, name, packed);
-    centrals.push(central, name);
-    offset += local.length + name.length + packed.length;
-  }
-  const centralSize = centrals.reduce((n, c) => n + c.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return new Uint8Array(Buffer.concat([...chunks, ...centrals, end]));
-}
 
 const text = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
 const LIMITS = { maxUnpackedBytes: 1_000_000, maxArchiveDepth: 3 };
