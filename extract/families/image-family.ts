@@ -4,6 +4,7 @@
 
 import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
 import { recognizeImage } from '../ocr/tesseract-worker.ts';
+import { tidyOcrText } from '../ocr/tidy-ocr-text.ts';
 
 const FORMATS: FormatInfo[] = [
   { extension: 'png', mime: 'image/png', kind: 'image' },
@@ -22,16 +23,6 @@ const FORMATS: FormatInfo[] = [
   { extension: 'ppm', mime: 'image/x-portable-pixmap', kind: 'image' },
   { extension: 'pnm', mime: 'image/x-portable-anymap', kind: 'image' },
 ];
-
-/** OCR output tidied: no trailing spaces, at most one blank line between paragraphs. */
-export function tidyOcrText(text: string): string {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/\s+$/, ''))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
 
 export const imageFamily: FormatFamily = {
   kind: 'image',

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 export type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+export type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 
 let loading: Promise<PdfJs> | null = null;
 
@@ -23,6 +24,11 @@ function loadPdfJs(): Promise<PdfJs> {
     loading = null;
   });
   return loading;
+}
+
+/** pdf.js's operator codes (OPS), as the operator lists of pages use them. */
+export async function pdfOps(): Promise<PdfJs['OPS']> {
+  return (await loadPdfJs()).OPS;
 }
 
 /** A folder of the pdfjs-dist package as a file path ending in `/` (what pdf.js requires). */

@@ -1,12 +1,17 @@
 // PDF extraction against the hand-written fixtures (fixtures/make-pdf-fixtures.py): text per
-// page, page labels, titles from document info and from XMP, and damaged files.
+// page, page labels, titles from document info and from XMP, OCR of a scanned page, and
+// damaged files.
 
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ExtractionError, extractFile } from '../index.ts';
+import { terminateOcrWorker } from '../ocr/tesseract-worker.ts';
+import { ocrScale, rgbaToPgm } from './page-ocr.ts';
 import { readPdf } from './read-pdf.ts';
+
+after(() => terminateOcrWorker());
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/files/', import.meta.url));
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(FIXTURES + name));
@@ -42,6 +47,30 @@ test('labelled.pdf: page labels i, ii, A-1, A-2; title from XMP dc:title; a text
     pages.map((p) => p.text),
     ['Preface page', '', 'Chapter one begins', 'Chapter one ends'],
   );
+});
+
+test('scanned.pdf: the text layer of page 1 is read as is, the image-only page 2 by OCR', async () => {
+  const { title, pages } = await readPdf(fixture('scanned.pdf'));
+  assert.equal(title, 'Scanned folioquokka');
+  assert.equal(pages.length, 2);
+  assert.equal(pages[0]!.text, 'The folioquokka page has a text layer.');
+  const words = pages[1]!.text.split(/\s+/);
+  for (const word of ['scannedwombat', 'folioquokka', 'optical', 'recognition']) assert.ok(words.includes(word), `${word} in ${JSON.stringify(pages[1]!.text)}`);
+});
+
+test('pages are rendered at 300 dpi for OCR, less when that would pass 9 million pixels', () => {
+  assert.equal(ocrScale(612, 792), 300 / 72, 'US Letter at 300 dpi: 8.4 Mpx');
+  const a3 = ocrScale(842, 1191);
+  assert.ok(a3 < 300 / 72);
+  assert.ok(Math.abs(842 * a3 * 1191 * a3 - 9_000_000) < 1, 'A3 is scaled down to the pixel budget');
+});
+
+test('rgbaToPgm writes a binary greyscale PGM with luma values', () => {
+  const rgba = new Uint8Array([255, 255, 255, 255, 0, 0, 0, 255, 255, 0, 0, 255]);
+  const pgm = rgbaToPgm(rgba, 3, 1);
+  const header = 'P5\n3 1\n255\n';
+  assert.equal(Buffer.from(pgm.subarray(0, header.length)).toString('latin1'), header);
+  assert.deepEqual([...pgm.subarray(header.length)], [255, 0, 76]);
 });
 
 test('the caller’s bytes are left intact, and documents can be read concurrently', async () => {

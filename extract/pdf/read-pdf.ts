@@ -1,11 +1,11 @@
 // Reads a PDF into { title, pages }: the text of each page (1…n), each page's label from the
 // document's /PageLabels (null when it has none) and the title from the document info or the
 // XMP metadata (dc:title). Any failure to open the file is an `extraction_failed` error.
-//
-// Pages without a text layer (scans, pure images) come out empty for now; OCR comes later.
+// A page without a text layer that paints an image (a scan) is read by OCR (page-ocr.ts).
 
 import { ExtractionError, type ExtractedPage } from '../extraction.ts';
 import { cleanTitle } from '../text-formats/tidy.ts';
+import { ocrPage } from './page-ocr.ts';
 import { joinTextItems, type PositionedText } from './page-text.ts';
 import { openPdf, type PdfDocument } from './pdfjs.ts';
 
@@ -46,15 +46,16 @@ async function pageLabels(document: PdfDocument): Promise<(string | null)[] | nu
   }
 }
 
-/** The text of page `number` (1-based). */
+/** The text of page `number` (1-based): its text layer, else what OCR reads on it. */
 async function pageText(document: PdfDocument, number: number): Promise<string> {
   const page = await document.getPage(number);
   try {
     const content = await page.getTextContent();
     // Marked-content markers (no `str`) carry no text.
     const items = content.items.filter((item): item is PositionedText & typeof item => 'str' in item);
-    // A page with no text layer (a scan) yields no items: it stays empty until OCR exists.
-    return joinTextItems(items);
+    const text = joinTextItems(items);
+    // A page with no text layer (a scan) yields no items: OCR reads it instead.
+    return text.trim() !== '' ? text : await ocrPage(page);
   } finally {
     page.cleanup();
   }

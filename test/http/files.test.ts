@@ -107,6 +107,22 @@ describe('file uploads', () => {
     assert.ok(book.page_label !== null, 'a sheet name');
   });
 
+  test('a scanned PDF and an image are read by OCR and found with their page numbers', async () => {
+    const scanned = await upload('scan.pdf', fixture('scanned.pdf'), { id: 'scan' });
+    assert.equal(scanned.status, 201, scanned.text);
+    assert.equal(scanned.body.pages, 2);
+    const image = await upload('photo.png', fixture('sample.png'), { id: 'photo' });
+    assert.equal(image.status, 201, image.text);
+    assert.equal(image.body.format, 'png');
+
+    const inScan = await server.request('GET', '/v1/collections/files/search?q=scannedwombat');
+    assert.deepEqual(inScan.body.hits.map((hit: { id: string }) => hit.id), ['scan']);
+    assert.equal(inScan.body.hits[0].page, 2, 'the scanned page');
+    assert.deepEqual(inScan.body.hits[0].matched_pages, [2]);
+    const inImage = await server.request('GET', '/v1/collections/files/search?q=pngwombat');
+    assert.deepEqual(inImage.body.hits.map((hit: { id: string; page: number }) => [hit.id, hit.page]), [['photo', 1]]);
+  });
+
   test('hostile files are refused with 422 and the server stays up', async () => {
     // Nested archives beyond the depth limit.
     let nested = makeZip([{ name: 'deep.txt', data: 'folioquokka deep' }]);
