@@ -1,6 +1,7 @@
 // Names a file's format: magic bytes first (PDF, ZIP-based office/e-book files, OLE2, images,
 // RTF), then the file name's extension (or a well-known extension-less name like `Makefile`),
-// then, for a file without an extension, a sniff of its content (text → `txt`).
+// then, for a file without an extension, a sniff of its content (text → `txt`). A `.doc`/`.dot`
+// that is not an OLE2 file is sniffed too: Word saves web pages and plain text under that name.
 
 import { sniffMagic } from './magic-bytes.ts';
 import { ole2Format, zipFormat } from './container-formats.ts';
@@ -56,6 +57,21 @@ function sniffText(bytes: Uint8Array): string | null {
 }
 
 /**
+ * Names under which Word saves files that are not Word binaries: "Save as Web Page" (HTML, or
+ * MHTML for a single-file page), Word 2003 XML, plain text. Such a file, when it is not an
+ * OLE2/ZIP/RTF file by its magic bytes, is named by its content instead.
+ */
+const WORD_BINARY_NAMES = new Set(['doc', 'dot']);
+
+/** The real format of a text file named `.doc`/`.dot`: html, xml, eml (MHTML) or txt; null when binary. */
+function sniffWordLookalike(bytes: Uint8Array): string | null {
+  const sniffed = sniffText(bytes);
+  if (sniffed !== 'txt') return sniffed;
+  const head = decodeText(bytes.subarray(0, 1024)).text.trimStart().slice(0, 64).toLowerCase();
+  return head.startsWith('mime-version:') ? 'eml' : 'txt';
+}
+
+/**
  * The format name of a file (a registry key such as `pdf`, `docx`, `md`), or null when
  * neither its bytes nor its name say anything. The result may name a format no family reads
  * yet; the registry decides whether it is supported.
@@ -71,6 +87,7 @@ export function detectFormat(bytes: Uint8Array, fileName: string | null): string
     return magic.format;
   }
   const byName = formatFromFileName(fileName);
+  if (byName !== null && WORD_BINARY_NAMES.has(byName) && bytes.length > 0) return sniffWordLookalike(bytes) ?? byName;
   if (byName !== null) return byName;
   if (bytes.length === 0) return fileName === null ? null : 'txt';
   return sniffText(bytes);

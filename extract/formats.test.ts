@@ -19,6 +19,8 @@ const EXTRA_WORDS: Record<string, string[]> = {
   csv: ['csvwombat, quoted'],
   ics: ['folded here', 'Room 4'],
   vcf: ['Research', 'folio@example.com', 'Met at the conference'],
+  doc: ['docheaderkoala', 'docfooterpossum', 'docfootnotenumbat', 'docendnotebilby'],
+  dot: ['dotheaderkoala', 'dotfooterpossum', 'dotfootnotenumbat', 'dotendnotebilby'],
 };
 
 /** Text a fixture's extraction must not contain (markup, timestamps, scripts). */
@@ -39,6 +41,8 @@ const ABSENT: Record<string, string[]> = {
   vcf: ['+1-555', 'BEGIN'],
   yaml: ['# comment', '|'],
   toml: ['"""', '# comment'],
+  doc: ['deletedjunk', 'PAGE', 'undefined'],
+  dot: ['deletedjunk', 'PAGE', 'undefined'],
 };
 
 /** Titles the fixtures declare. */
@@ -58,6 +62,8 @@ const TITLES: Record<string, string | null> = {
   toml: 'Sample folioquokka',
   ics: 'Meeting about folioquokka',
   vcf: 'Folio folioquokka',
+  doc: 'Sample folioquokka Document',
+  dot: 'Sample folioquokka Document',
   txt: null,
   js: null,
 };

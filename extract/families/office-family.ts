@@ -1,5 +1,6 @@
-// Office documents and e-books: Word (docx, docm, dotx), Excel (xlsx, xlsm), PowerPoint
-// (pptx, pptm), OpenDocument text/spreadsheet/presentation, zipped and flat, and EPUB.
+// Office documents and e-books: Word (docx, docm, dotx, and the legacy binary doc, dot), Excel
+// (xlsx, xlsm), PowerPoint (pptx, pptm), OpenDocument text/spreadsheet/presentation, zipped and
+// flat, and EPUB.
 // The readers live in extract/office/; this file maps format names to them.
 
 import type { Extraction, ExtractionLimits, FormatFamily, FormatInfo } from '../extraction.ts';
@@ -7,6 +8,7 @@ import { extractWordDocument } from '../office/docx.ts';
 import { extractEpub } from '../office/epub.ts';
 import { extractFlatOpenDocument, extractOpenDocument } from '../office/odf.ts';
 import { extractPresentation } from '../office/pptx.ts';
+import { extractWord97 } from '../office/word97.ts';
 import { extractWorkbook } from '../office/xlsx.ts';
 import { decodePart, withZip, type ZipArchive } from '../office/zip-archive.ts';
 
@@ -17,6 +19,8 @@ const FORMATS: FormatInfo[] = [
   { extension: 'docx', mime: `${OOXML}.wordprocessingml.document`, kind: 'office' },
   { extension: 'docm', mime: 'application/vnd.ms-word.document.macroEnabled.12', kind: 'office' },
   { extension: 'dotx', mime: `${OOXML}.wordprocessingml.template`, kind: 'office' },
+  { extension: 'doc', mime: 'application/msword', kind: 'office' },
+  { extension: 'dot', mime: 'application/msword', kind: 'office' },
   { extension: 'xlsx', mime: `${OOXML}.spreadsheetml.sheet`, kind: 'office' },
   { extension: 'xlsm', mime: 'application/vnd.ms-excel.sheet.macroEnabled.12', kind: 'office' },
   { extension: 'pptx', mime: `${OOXML}.presentationml.presentation`, kind: 'office' },
@@ -47,12 +51,15 @@ const ZIP_READERS: Record<string, ZipReader> = {
 };
 
 const FLAT = new Set(['fodt', 'fods', 'fodp']);
+/** Word 97–2003 binary documents and templates (OLE2 compound files). */
+const WORD97 = new Set(['doc', 'dot']);
 
 export const officeFamily: FormatFamily = {
   kind: 'office',
   formats: FORMATS,
   async extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> {
     if (FLAT.has(format)) return extractFlatOpenDocument(decodePart(bytes), format);
+    if (WORD97.has(format)) return extractWord97(bytes, format);
     const reader = ZIP_READERS[format];
     if (reader === undefined) throw new Error(`the office family does not read ${format}`);
     return withZip(bytes, limits, (zip) => reader(zip, format));

@@ -123,6 +123,15 @@ describe('file uploads', () => {
     assert.deepEqual(inImage.body.hits.map((hit: { id: string; page: number }) => [hit.id, hit.page]), [['photo', 1]]);
   });
 
+  test('a legacy Word .doc is read with its summary title and its footnotes', async () => {
+    const response = await upload('letter.doc', fixture('sample.doc'), { id: 'letter' });
+    assert.equal(response.status, 201, response.text);
+    assert.equal(response.body.format, 'doc');
+    assert.equal(response.body.title, 'Sample folioquokka Document');
+    const found = await server.request('GET', '/v1/collections/files/search?q=docfootnotenumbat');
+    assert.deepEqual(found.body.hits.map((hit: { id: string }) => hit.id), ['letter']);
+  });
+
   test('hostile files are refused with 422 and the server stays up', async () => {
     // Nested archives beyond the depth limit.
     let nested = makeZip([{ name: 'deep.txt', data: 'folioquokka deep' }]);
