@@ -23,6 +23,7 @@ import sessionRoutes from './routes/sessions/index.ts';
 import { openCollectionRegistry } from './services/collection-registry.ts';
 import { FailedAuthLimiter } from './services/failed-auth-limiter.ts';
 import { KeyStore } from './services/key-store.ts';
+import { KeptOriginals } from './services/original-files.ts';
 import { SessionStore } from './services/session-store.ts';
 import { TokenBucketLimiter } from './services/token-bucket-limiter.ts';
 import { DEFAULT_RATE_LIMIT } from './config.ts';
@@ -38,6 +39,8 @@ declare module 'fastify' {
     workers: CollectionWorkers;
     /** The pool that reads uploaded files (server/pools/extraction-pool.ts). */
     extraction: ExtractionPool;
+    /** Original files of uploads, kept with `--keep-files` (server/services/original-files.ts). */
+    originals: KeptOriginals;
     /** Token buckets per credential; null when rate limiting is off. */
     rateLimiter: TokenBucketLimiter | null;
   }
@@ -76,6 +79,10 @@ export interface BuildAppOptions {
   maxFileBytes?: number;
   /** Longest time one file's extraction may take, in ms (default 120 s). */
   extractionTimeLimitMs?: number;
+  /** Extraction worker threads (default 1). */
+  extractionThreads?: number;
+  /** Keep the original of every uploaded file for download (`--keep-files`; default false). */
+  keepFiles?: boolean;
 }
 
 /** How often keys' `last_used_at` times are written to disk (they change in memory on use). */
@@ -89,6 +96,23 @@ function loggerConfig(logger: BuildAppOptions['logger']) {
     ...(options.stream !== undefined && { stream: options.stream }),
     redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
   };
+}
+
+/** How often a closing server looks for keep-alive connections that have become idle. */
+const CLOSING_IDLE_SWEEP_MS = 50;
+
+/**
+ * On close, Node closes the keep-alive connections that are idle at that moment; one still
+ * finishing a response (a streamed download whose client already has every byte) would stay
+ * open until its keep-alive timeout (72 s). Sweep again until the server has closed.
+ */
+function closeConnectionsOnceIdle(app: FastifyInstance): void {
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), CLOSING_IDLE_SWEEP_MS);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
+    done();
+  });
 }
 
 /** Like Fastify's JSON parser, but an empty body means "no body" (e.g. `POST …/refresh`). */
@@ -111,6 +135,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(requestValidatorCompiler);
+  closeConnectionsOnceIdle(app);
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));
 
@@ -141,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Files are read in a pool of their own, never on the main thread or in the search pool.
   const extraction = new ExtractionPool({
     ...(options.extractionTimeLimitMs !== undefined && { timeLimitMs: options.extractionTimeLimitMs }),
+    ...(options.extractionThreads !== undefined && { threads: options.extractionThreads }),
   });
   app.decorate('extraction', extraction);
   app.addHook('onClose', async () => extraction.close());
@@ -156,6 +182,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('workers', registry.workers);
   app.addHook('onClose', async () => registry.close());
 
+  // Originals of uploads: leftovers of a crash (or of documents replaced while the server ran
+  // without --keep-files) go now.
+  const originals = new KeptOriginals(options.keepFiles === true);
+  for (const { name } of registry.list()) {
+    const collection = registry.get(name);
+    originals.of(collection).removeLeftovers((id) => collection.hasDocument(id));
+  }
+  app.decorate('originals', originals);
+
   try {
     await app.register(errorHandlerPlugin);
     await app.register(authPlugin, { masterKey: options.masterKey, keys, sessions, rateLimiter, failedAuth });
@@ -166,7 +201,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(documentRoutes);
     await app.register(searchRoutes);
     await app.register(apiKeyRoutes);
-    await app.register(fileRoutes, { dataDir: options.dataDir, extraction, maxFileBytes: options.maxFileBytes });
+    await app.register(fileRoutes, { dataDir: options.dataDir, extraction, originals, maxFileBytes: options.maxFileBytes });
     await app.register(sessionRoutes, { masterKey: options.masterKey, sessions, failedAuth });
   } catch (error) {
     await app.close();

@@ -20,6 +20,9 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchCacheMb: undefined,
     maxFileBytes: undefined,
     rateLimit: undefined,
+    keepFiles: false,
+    extractionTimeoutSeconds: undefined,
+    extractionThreads: undefined,
   });
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
@@ -38,6 +41,9 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_SEARCH_CACHE_MB: '0',
     FOLIO_RATE_LIMIT: '50/s',
     FOLIO_MAX_FILE_SIZE: '10MiB',
+    FOLIO_KEEP_FILES: 'yes',
+    FOLIO_EXTRACTION_TIMEOUT: '600',
+    FOLIO_EXTRACTION_THREADS: '2',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -51,7 +57,18 @@ test('FOLIO_* variables override the defaults', () => {
     searchCacheMb: 0,
     maxFileBytes: 10 * 1024 * 1024,
     rateLimit: { perSecond: 50, burst: 100 },
+    keepFiles: true,
+    extractionTimeoutSeconds: 600,
+    extractionThreads: 2,
   });
+});
+
+test('--extraction-timeout takes whole seconds from 1 to a day', () => {
+  assert.equal(resolveConfig({ extractionTimeout: '30' }, { FOLIO_EXTRACTION_TIMEOUT: '600' }).extractionTimeoutSeconds, 30);
+  for (const bad of ['0', '-5', '1.5', '2m', '86401']) {
+    assert.throws(() => resolveConfig({ extractionTimeout: bad }, {}), (error: unknown) => error instanceof ConfigError && /--extraction-timeout/.test(error.message), bad);
+  }
+  assert.throws(() => resolveConfig({}, { FOLIO_KEEP_FILES: 'maybe' }), /FOLIO_KEEP_FILES/);
 });
 
 test('flags override the variables; empty variables count as unset', () => {

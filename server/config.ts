@@ -45,6 +45,12 @@ export interface FolioConfig {
   rateLimit: RateLimitSetting | null | undefined;
   /** Largest file upload in bytes; undefined means the default (100 MiB). */
   maxFileBytes: number | undefined;
+  /** Keep the original of every uploaded file for download (`--keep-files`). */
+  keepFiles: boolean;
+  /** Longest one file's extraction may take, in seconds; undefined means the default (120). */
+  extractionTimeoutSeconds: number | undefined;
+  /** Extraction worker threads; undefined means the default (1). */
+  extractionThreads: number | undefined;
 }
 
 /** A token bucket's rate: `perSecond` requests a second sustained, up to `burst` at once. */
@@ -70,6 +76,9 @@ export interface ConfigFlags {
   searchCacheMb?: string | number;
   rateLimit?: string | number;
   maxFileSize?: string | number;
+  keepFiles?: boolean;
+  extractionTimeout?: string | number;
+  extractionThreads?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -145,6 +154,17 @@ function parseRateLimit(value: string | number, source: string): RateLimitSettin
   return { perSecond, burst };
 }
 
+/** Longest `--extraction-timeout` accepted, in seconds (a day). */
+export const MAX_EXTRACTION_TIMEOUT_SECONDS = 86_400;
+
+function parseTimeoutSeconds(value: string | number, source: string): number {
+  const seconds = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_EXTRACTION_TIMEOUT_SECONDS) {
+    throw new ConfigError(`${source} must be a whole number of seconds from 1 to ${MAX_EXTRACTION_TIMEOUT_SECONDS}, got '${value}'`);
+  }
+  return seconds;
+}
+
 const SIZE_FORMAT = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
 /** Largest `--max-file-size` accepted (64 GiB). */
@@ -210,5 +230,14 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     searchCacheMb: flagOrEnv(flags.searchCacheMb, '--search-cache-mb', env.FOLIO_SEARCH_CACHE_MB, 'FOLIO_SEARCH_CACHE_MB', parseCacheMb),
     maxFileBytes: flagOrEnv(flags.maxFileSize, '--max-file-size', env.FOLIO_MAX_FILE_SIZE, 'FOLIO_MAX_FILE_SIZE', parseFileSize),
     rateLimit: flagOrEnv(flags.rateLimit, '--rate-limit', env.FOLIO_RATE_LIMIT, 'FOLIO_RATE_LIMIT', parseRateLimit),
+    keepFiles: flags.keepFiles === true || (env.FOLIO_KEEP_FILES !== undefined && parseBoolean(env.FOLIO_KEEP_FILES, 'FOLIO_KEEP_FILES')),
+    extractionTimeoutSeconds: flagOrEnv(
+      flags.extractionTimeout,
+      '--extraction-timeout',
+      env.FOLIO_EXTRACTION_TIMEOUT,
+      'FOLIO_EXTRACTION_TIMEOUT',
+      parseTimeoutSeconds,
+    ),
+    extractionThreads: threadsSetting(flags.extractionThreads, '--extraction-threads', env.FOLIO_EXTRACTION_THREADS, 'FOLIO_EXTRACTION_THREADS'),
   };
 }

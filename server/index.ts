@@ -69,6 +69,9 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
     rateLimit: config.rateLimit,
     maxFileBytes: config.maxFileBytes,
+    keepFiles: config.keepFiles,
+    extractionThreads: config.extractionThreads,
+    extractionTimeLimitMs: config.extractionTimeoutSeconds === undefined ? undefined : config.extractionTimeoutSeconds * 1000,
   });
   try {
     await app.listen({ port: config.port, host: config.host });

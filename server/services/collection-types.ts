@@ -57,6 +57,8 @@ export interface WriteOptions {
 
 export interface Collection {
   readonly name: string;
+  /** The collection's directory (its index files, WAL and kept originals). */
+  readonly dir: string;
   info(): CollectionInfo;
   /** Upserts documents; resolves once the change is durable (WAL fsynced). All or nothing. */
   upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]>;
@@ -68,11 +70,13 @@ export interface Collection {
   deleteDocument(id: string, options: WriteOptions): Promise<void>;
   /**
    * Deletes every live document whose current version (pending writes included) matches the
-   * filter, atomically; resolves to how many were deleted (0 writes nothing).
+   * filter, atomically; resolves to the ids deleted (none: nothing is written).
    */
-  deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<number>;
+  deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<string[]>;
   /** Realtime: sees acknowledged writes before they are searchable. */
   getDocument(id: string): StoredDocumentView;
+  /** Whether a live document has this id (acknowledged writes included). */
+  hasDocument(id: string): boolean;
   /** Resolves once every write acknowledged before the call is searchable. */
   refresh(): Promise<void>;
   search(request: SearchRequest): Promise<SearchResult>;

@@ -236,12 +236,17 @@ export class FolioCollection implements Collection {
    * (atomic and durable like any write). Finding the ids and applying the record happen in
    * the same synchronous step, so no write can slip in between.
    */
-  async deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<number> {
+  async deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<string[]> {
     this.assertOpen();
     const ids = idsMatchingFilter(filter, this.snapshot, this.pending);
-    if (ids.length === 0) return 0;
+    if (ids.length === 0) return ids;
     await this.write({ op: 'delete', ids }, options);
-    return ids.length;
+    return ids;
+  }
+
+  hasDocument(id: string): boolean {
+    this.assertOpen();
+    return this.lookup(id) !== null;
   }
 
   getDocument(id: string): StoredDocumentView {

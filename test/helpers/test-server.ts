@@ -49,6 +49,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** Largest file upload in bytes. */
   maxFileBytes?: number;
+  /** Keep uploaded originals (`--keep-files`). */
+  keepFiles?: boolean;
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
@@ -70,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(options.now !== undefined && { now: options.now }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
+    ...(options.keepFiles !== undefined && { keepFiles: options.keepFiles }),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

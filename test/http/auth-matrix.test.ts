@@ -45,6 +45,7 @@ function rows(run: string): Row[] {
     // Not multipart: an allowed caller gets 415 once authorized, a refused one 401/403 first.
     ['POST', '/v1/collections/alpha/files', { file: 'x' }, writers],
     ['POST', '/v1/collections/beta/files', { file: 'x' }, writersOfBeta],
+    ['GET', '/v1/collections/beta/documents/seed/file', undefined, readersOfBeta], // allowed, then 404 (no file)
     ['GET', '/v1/api-keys', undefined, admins],
     ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, admins],
     ['DELETE', '/v1/api-keys/key_0000000000000000', undefined, admins], // allowed, then 404
@@ -60,7 +61,7 @@ const ROUTES_IN_MATRIX = [
   'GET /v1/collections/:name/documents/:id', 'PATCH /v1/collections/:name/documents/:id',
   'DELETE /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents/delete',
   'POST /v1/collections/:name/refresh', 'GET /v1/collections/:name/search', 'POST /v1/collections/:name/search',
-  'GET /v1/formats', 'POST /v1/collections/:name/files',
+  'GET /v1/formats', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file',
   'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/:keyId', 'DELETE /v1/sessions/current',
 ];
 

@@ -26,8 +26,9 @@ const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const collection = app.collections.get(request.params.name);
-      const deleted = await collection.deleteByFilter(parseFilter(request.body.filter), writeOptions(request.query));
-      return { deleted };
+      const ids = await collection.deleteByFilter(parseFilter(request.body.filter), writeOptions(request.query));
+      await app.originals.of(collection).discard(ids);
+      return { deleted: ids.length };
     },
   );
 };

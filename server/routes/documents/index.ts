@@ -63,7 +63,10 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { name, id } = request.params;
-      const [summary] = await app.collections.get(name).upsert([{ id, ...request.body }], writeOptions(request.query));
+      const collection = app.collections.get(name);
+      const [summary] = await collection.upsert([{ id, ...request.body }], writeOptions(request.query));
+      // A JSON document has no original file: one kept for an upload it replaced goes.
+      await app.originals.of(collection).discard([id]);
       return summary;
     },
   );
@@ -85,9 +88,11 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const documents = Array.isArray(request.body) ? request.body : [request.body];
-      const summaries = await app.collections.get(request.params.name).upsert(documents, writeOptions(request.query));
+      const collection = app.collections.get(request.params.name);
+      const summaries = await collection.upsert(documents, writeOptions(request.query));
       // An id written twice in one batch is one document (the last version wins).
       const ids = [...new Set(summaries.map((summary) => summary.id))];
+      await app.originals.of(collection).discard(ids);
       return { indexed: ids.length, ids };
     },
   );
@@ -136,7 +141,9 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { name, id } = request.params;
-      await app.collections.get(name).deleteDocument(id, writeOptions(request.query));
+      const collection = app.collections.get(name);
+      await collection.deleteDocument(id, writeOptions(request.query));
+      await app.originals.of(collection).discard([id]);
       return reply.code(204).send(null);
     },
   );

@@ -3,7 +3,8 @@
 // extraction pool read it (never the main thread), and indexes the pages as one document; and
 // `GET /v1/formats` lists every file type the server reads. Unknown type → 415, unreadable →
 // 422, over the size limit → 413; in every case nothing is indexed and the temporary file is
-// removed. The original file is not kept.
+// removed. The original file is kept only with `--keep-files`; then
+// `GET /v1/collections/{name}/documents/{id}/file` downloads it.
 
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -20,6 +21,9 @@ import { DocumentSummarySchema, WriteQuerySchema } from '../../schemas/document.
 import { problemResponses } from '../../schemas/problem.ts';
 import { validateFileFields } from '../../services/document-validation.ts';
 import { buildFileDocument } from '../../services/file-document.ts';
+import type { KeptOriginals } from '../../services/original-files.ts';
+import { DocumentParamsSchema } from '../../schemas/document.ts';
+import { sendOriginalFile } from './send-original.ts';
 import { writeOptions } from '../documents/write-options.ts';
 import { receiveUpload } from './receive-upload.ts';
 
@@ -31,6 +35,7 @@ const MAX_FIELD_BYTES = 1024 * 1024;
 export interface FileRoutesOptions {
   dataDir: string;
   extraction: ExtractionPool;
+  originals: KeptOriginals;
   maxFileBytes?: number;
 }
 
@@ -108,12 +113,55 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
           },
           extraction,
         );
-        [summary] = await collection.upsertIndexed([document], writeOptions(request.query));
+        const originals = options.originals.of(collection);
+        if (options.originals.enabled) {
+          // Kept (durably) before the document is written, so an acknowledged upload has it.
+          const format = listFormats().find((f) => f.extension === extraction.format);
+          await originals.keep(upload.path, {
+            id: document.id,
+            file_name: upload.fileName,
+            mime: format?.mime ?? 'application/octet-stream',
+            format: extraction.format,
+            bytes: upload.bytes,
+            sha256: upload.sha256,
+          });
+        }
+        try {
+          [summary] = await collection.upsertIndexed([document], writeOptions(request.query));
+        } catch (error) {
+          if (options.originals.enabled) await originals.discard([document.id]);
+          throw error;
+        }
+        // Without --keep-files, an original kept earlier for this id is outdated now.
+        if (!options.originals.enabled) await originals.discard([document.id]);
       } finally {
         // Gone before the answer leaves, whatever the outcome.
         await rm(upload.path, { force: true });
       }
       return reply.code(201).send(summary);
+    },
+  );
+
+  app.get(
+    '/v1/collections/:name/documents/:id/file',
+    {
+      schema: {
+        summary: 'Download the original of an uploaded file (kept only with --keep-files)',
+        tags: ['files'],
+        params: DocumentParamsSchema,
+        response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), ...problemResponses(400, 401, 403, 404, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { name, id } = request.params;
+      const collection = app.collections.get(name);
+      const document = collection.getDocument(id);
+      const original = options.originals.of(collection).find(id);
+      // The record must describe this version of the document (same type and size).
+      if (original === null || original.record.format !== document.format || original.record.bytes !== document.bytes) {
+        throw new FolioError('not_found', `document '${id}' has no kept original file${options.originals.enabled ? '' : ' (the server runs without --keep-files)'}`);
+      }
+      return sendOriginalFile(reply, original);
     },
   );
 };
