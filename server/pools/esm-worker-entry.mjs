@@ -5,12 +5,15 @@
 // graph the main thread runs too. TypeScript sources (development, tests) need tsx's ES module
 // hooks in this thread, registered here; compiled `.js` modules need nothing.
 
-import { workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 
 if (workerData.workerModule.endsWith('.ts')) {
   const { register } = await import('tsx/esm/api');
   register();
 }
 const workerModule = await import(workerData.workerModule);
+// Tells the pool this thread has loaded (server/pools/worker-starts.ts): a pool being closed
+// waits for it, as terminating a thread mid-import can abort the process.
+parentPort?.postMessage({ folioWorkerStarted: threadId });
 
 export default workerModule.default;

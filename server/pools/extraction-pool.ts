@@ -14,6 +14,7 @@ import { FolioError } from '../errors.ts';
 import { workerEntry } from './worker-file.ts';
 import { isExtractionStarted, unwrapReply } from './worker-protocol.ts';
 import type { ExtractionTask, WorkerReply } from './worker-protocol.ts';
+import { WorkerStarts } from './worker-starts.ts';
 
 export const DEFAULT_EXTRACTION_THREADS = 1;
 /** How long one file may take once a worker has started on it. */
@@ -47,6 +48,7 @@ export class ExtractionPool {
   readonly timeLimitMs: number;
   private readonly limits: ExtractionLimits;
   private readonly pool: Piscina<ExtractionTask, WorkerReply<Extraction>>;
+  private readonly starts: WorkerStarts;
   private readonly tasks = new Map<number, RunningTask>();
   private nextTaskId = 1;
   private closed = false;
@@ -70,6 +72,7 @@ export class ExtractionPool {
         ...(options.maxYoungGenerationSizeMb !== undefined && { maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb }),
       },
     });
+    this.starts = new WorkerStarts(this.pool);
     this.pool.on('message', (message: unknown) => {
       if (isExtractionStarted(message)) this.startClock(message.taskId);
     });
@@ -119,6 +122,8 @@ export class ExtractionPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    // Threads still loading their modules are let finish first (see worker-starts.ts).
+    await this.starts.allStarted();
     await this.pool.destroy();
   }
 

@@ -11,6 +11,7 @@ import { FolioError } from '../errors.ts';
 import { workerEntry } from './worker-file.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
+import { WorkerStarts } from './worker-starts.ts';
 
 /** Default index threads: one for refreshes and one for merges. */
 export const DEFAULT_INDEX_THREADS = 2;
@@ -24,6 +25,7 @@ export interface IndexPoolOptions {
 export class IndexPool {
   readonly threadCount: number;
   private readonly pool: Piscina<IndexTask, WorkerReply<SegmentWritten>>;
+  private readonly starts: WorkerStarts;
   private readonly mergeSlots: number;
   private runningMerges = 0;
   private running = 0;
@@ -44,6 +46,7 @@ export class IndexPool {
       // Building a segment takes long enough that a blocking wait between tasks buys nothing.
       atomics: 'disabled',
     });
+    this.starts = new WorkerStarts(this.pool);
   }
 
   /** Writes `docs` (unique ids) as the segment file `filePath`. */
@@ -73,6 +76,8 @@ export class IndexPool {
   }
 
   async close(): Promise<void> {
+    // Threads still loading their modules are let finish first (see worker-starts.ts).
+    await this.starts.allStarted();
     await this.pool.destroy();
   }
 

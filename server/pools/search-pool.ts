@@ -14,6 +14,7 @@ import type { SearchCacheMessage } from './search-cache-channel.ts';
 import { workerEntry } from './worker-file.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
+import { WorkerStarts } from './worker-starts.ts';
 
 export interface SearchPoolOptions {
   /** Worker threads; default one per core. */
@@ -27,6 +28,7 @@ export function defaultSearchThreads(): number {
 export class SearchPool {
   readonly threadCount: number;
   private readonly pool: Piscina<SearchTask, WorkerReply<SearchPage>>;
+  private readonly starts: WorkerStarts;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
 
@@ -41,6 +43,7 @@ export class SearchPool {
       // Idle workers go back to their event loop, where the cache channel's messages arrive.
       atomics: 'disabled',
     });
+    this.starts = new WorkerStarts(this.pool);
     this.channel.unref();
   }
 
@@ -75,6 +78,8 @@ export class SearchPool {
 
   async close(): Promise<void> {
     this.channel.close();
+    // Threads still loading their modules are let finish first (see worker-starts.ts).
+    await this.starts.allStarted();
     await this.pool.destroy();
   }
 }
