@@ -20,12 +20,17 @@ import apiKeyRoutes from './routes/api-keys/index.ts';
 import fileRoutes from './routes/files/index.ts';
 import { ExtractionPool } from './pools/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
+import webhookRoutes from './routes/webhooks/index.ts';
 import { openCollectionRegistry } from './services/collection-registry.ts';
 import { FailedAuthLimiter } from './services/failed-auth-limiter.ts';
 import { KeyStore } from './services/key-store.ts';
 import { KeptOriginals } from './services/original-files.ts';
 import { SessionStore } from './services/session-store.ts';
 import { TokenBucketLimiter } from './services/token-bucket-limiter.ts';
+import { WebhookDispatcher } from './services/webhook-dispatcher.ts';
+import { WebhookOutbox } from './services/webhook-outbox.ts';
+import { WebhookStore } from './services/webhook-store.ts';
+import type { LookupAll } from './services/address-guard.ts';
 import { DEFAULT_RATE_LIMIT } from './config.ts';
 import type { RateLimitSetting } from './config.ts';
 import type { CollectionRegistry } from './services/collection-types.ts';
@@ -83,6 +88,14 @@ export interface BuildAppOptions {
   extractionThreads?: number;
   /** Keep the original of every uploaded file for download (`--keep-files`; default false). */
   keepFiles?: boolean;
+  /** Let webhooks reach loopback and private addresses (`--allow-private-webhooks`). */
+  allowPrivateWebhooks?: boolean;
+  /** Waits before webhook retries (default 5 s, 30 s, 2 min, 10 min, 1 h, 6 h; tests shorten them). */
+  webhookRetryDelaysMs?: readonly number[];
+  /** Time limit of one webhook delivery (default 10 s). */
+  webhookTimeoutMs?: number;
+  /** How webhook hosts are resolved (default the system's resolver; tests pass their own). */
+  webhookLookup?: LookupAll;
 }
 
 /** How often keys' `last_used_at` times are written to disk (they change in memory on use). */
@@ -191,6 +204,26 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
   app.decorate('originals', originals);
 
+  // Webhooks: the registry, the durable outbox and the dispatcher that sends in the background.
+  const webhookStore = WebhookStore.open(options.dataDir, { now: () => new Date(now()) });
+  const outbox = WebhookOutbox.open(options.dataDir);
+  const allowPrivateWebhooks = options.allowPrivateWebhooks === true;
+  const webhooks = new WebhookDispatcher({
+    store: webhookStore,
+    outbox,
+    allowPrivate: allowPrivateWebhooks,
+    now,
+    ...(options.webhookRetryDelaysMs !== undefined && { retryDelaysMs: options.webhookRetryDelaysMs }),
+    ...(options.webhookTimeoutMs !== undefined && { timeoutMs: options.webhookTimeoutMs }),
+    ...(options.webhookLookup !== undefined && { lookup: options.webhookLookup }),
+    onError: (error, message) => app.log.error({ err: error }, message),
+  });
+  app.decorate('webhooks', webhooks);
+  app.addHook('onClose', async () => {
+    webhooks.close();
+    await outbox.close();
+  });
+
   try {
     await app.register(errorHandlerPlugin);
     await app.register(authPlugin, { masterKey: options.masterKey, keys, sessions, rateLimiter, failedAuth });
@@ -203,9 +236,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(apiKeyRoutes);
     await app.register(fileRoutes, { dataDir: options.dataDir, extraction, originals, maxFileBytes: options.maxFileBytes });
     await app.register(sessionRoutes, { masterKey: options.masterKey, sessions, failedAuth });
+    await app.register(webhookRoutes, { store: webhookStore, outbox, allowPrivate: allowPrivateWebhooks });
   } catch (error) {
     await app.close();
     throw error;
   }
+  // Deliveries owed from before a restart start once the app is built.
+  webhooks.start();
   return app;
 }

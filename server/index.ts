@@ -70,6 +70,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     rateLimit: config.rateLimit,
     maxFileBytes: config.maxFileBytes,
     keepFiles: config.keepFiles,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
     extractionThreads: config.extractionThreads,
     extractionTimeLimitMs: config.extractionTimeoutSeconds === undefined ? undefined : config.extractionTimeoutSeconds * 1000,
   });

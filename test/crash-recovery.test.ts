@@ -2,7 +2,7 @@
 // NDJSON, a patch, deletes, an API key and a revocation), is sent SIGKILL at once — with more
 // writes still in flight — and restarted on the same data directory. Every acknowledged change
 // must be there and searchable; writes that were never acknowledged may or may not be, but
-// nothing is corrupt.
+// nothing is corrupt. Webhook deliveries owed at the kill are made after the restart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../benchmarks/server-process.ts';
 import type { ServerProcess } from '../benchmarks/server-process.ts';
+import { verifyWebhookSignature } from '../server/services/webhook-signature.ts';
+import { Receiver } from './helpers/webhook-receiver.ts';
 
 const MASTER_KEY = 'folio_' + 'K'.repeat(40);
 
@@ -98,6 +100,41 @@ test('every acknowledged write survives SIGKILL and is searchable after restart'
     assert.equal(info.json.documents, found.size);
   } finally {
     await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('webhook deliveries owed at SIGKILL are made after the restart', { timeout: 60_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'folio-crash-hooks-'));
+  // The receiver is down while the server runs the first time: every delivery stays owed.
+  const probe = new Receiver();
+  await probe.listen();
+  const port = probe.port;
+  await probe.close();
+  let server = await startServerProcess(dataDir, MASTER_KEY, ['--allow-private-webhooks']);
+  const receiver = new Receiver();
+  try {
+    let call = client(server);
+    const hook = await call('POST', '/v1/webhooks', { url: `http://127.0.0.1:${port}/hook`, events: ['document.indexed'] });
+    assert.equal(hook.status, 201);
+    assert.equal((await call('POST', '/v1/collections', { name: 'hooks' })).status, 201);
+    const ids = Array.from({ length: 5 }, (_, i) => `hooked-${i}`);
+    for (const id of ids) assert.equal((await call('PUT', `/v1/collections/hooks/documents/${id}`, { text: 'owed' })).status, 200);
+    await server.kill();
+
+    await receiver.listen(port);
+    server = await startServerProcess(dataDir, MASTER_KEY, ['--allow-private-webhooks']);
+    call = client(server);
+    // The first attempts failed before the kill; the retries (about 5 s later) reach the receiver.
+    await receiver.waitFor(ids.length, 30_000);
+    const delivered = new Set(receiver.received.map((r) => (JSON.parse(r.body) as { data: { id: string } }).data.id));
+    assert.deepEqual([...delivered].sort(), ids);
+    for (const r of receiver.received) {
+      assert.ok(verifyWebhookSignature(hook.json.secret, String(r.headers['webhook-id']), Number(r.headers['webhook-timestamp']), r.body, String(r.headers['webhook-signature'])));
+    }
+  } finally {
+    await server.stop();
+    await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -45,6 +45,11 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'GET /v1/api-keys': { scope: 'admin' },
   'DELETE /v1/api-keys/:keyId': { scope: 'admin' },
   'DELETE /v1/sessions/current': { session: true },
+  'POST /v1/webhooks': { unrestrictedAdmin: true },
+  'GET /v1/webhooks': { unrestrictedAdmin: true },
+  'GET /v1/webhooks/:webhookId': { unrestrictedAdmin: true },
+  'DELETE /v1/webhooks/:webhookId': { unrestrictedAdmin: true },
+  'GET /v1/webhooks/:webhookId/deliveries': { unrestrictedAdmin: true },
 };
 
 export function routeKey(method: string, url: string): string {

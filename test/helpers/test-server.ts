@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
-import type { LoggerOptions } from '../../server/app.ts';
+import type { BuildAppOptions, LoggerOptions } from '../../server/app.ts';
 
 /** The master key every test server accepts. */
 export const TEST_MASTER_KEY = 'folio_TestMasterKey0123456789abcdefghijklmnopq';
@@ -51,6 +51,8 @@ export interface TestServerOptions {
   maxFileBytes?: number;
   /** Keep uploaded originals (`--keep-files`). */
   keepFiles?: boolean;
+  /** Webhook settings: private addresses, retry waits, time limit, host resolution. */
+  webhooks?: Pick<BuildAppOptions, 'allowPrivateWebhooks' | 'webhookRetryDelaysMs' | 'webhookTimeoutMs' | 'webhookLookup'>;
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
@@ -73,6 +75,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.now !== undefined && { now: options.now }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(options.keepFiles !== undefined && { keepFiles: options.keepFiles }),
+    ...options.webhooks,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

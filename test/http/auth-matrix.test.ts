@@ -51,6 +51,12 @@ function rows(run: string): Row[] {
     ['DELETE', '/v1/api-keys/key_0000000000000000', undefined, admins], // allowed, then 404
     ['DELETE', '/v1/collections/gone', undefined, unlimitedAdmins], // allowed, then 404
     ['DELETE', '/v1/sessions/current', undefined, { search: '-', write: '-', admin: '-', limited: '-', session: 'y', master: '-' }],
+    // Webhooks see every collection's events: unrestricted admins only.
+    ['GET', '/v1/webhooks', undefined, unlimitedAdmins],
+    ['POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['nope'] }, unlimitedAdmins], // allowed, then 400
+    ['GET', '/v1/webhooks/wh_0000000000000000', undefined, unlimitedAdmins], // allowed, then 404
+    ['DELETE', '/v1/webhooks/wh_0000000000000000', undefined, unlimitedAdmins], // allowed, then 404
+    ['GET', '/v1/webhooks/wh_0000000000000000/deliveries', undefined, unlimitedAdmins], // allowed, then 404
   ];
 }
 
@@ -63,6 +69,8 @@ const ROUTES_IN_MATRIX = [
   'POST /v1/collections/:name/refresh', 'GET /v1/collections/:name/search', 'POST /v1/collections/:name/search',
   'GET /v1/formats', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file',
   'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/:keyId', 'DELETE /v1/sessions/current',
+  'POST /v1/webhooks', 'GET /v1/webhooks', 'GET /v1/webhooks/:webhookId', 'DELETE /v1/webhooks/:webhookId',
+  'GET /v1/webhooks/:webhookId/deliveries',
 ];
 
 test('the matrix covers every route of the access table (a new route must join it)', () => {

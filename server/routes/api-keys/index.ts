@@ -61,6 +61,8 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         rateLimit: body.rate_limit ?? null,
         expiresAt: body.expires_at ?? null,
       });
+      // The event never carries the key itself.
+      await app.webhooks.emit('key.created', { key: record });
       return reply.code(201).send({ ...record, key });
     },
   );
@@ -93,6 +95,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A key the caller could not have created is as good as absent to it.
       if (record === null || !visible(request.principal!, record)) throw keyNotFound(keyId);
       app.keys.delete(keyId);
+      await app.webhooks.emit('key.deleted', { key: { id: keyId } });
       app.rateLimiter?.forget(`key:${keyId}`);
       return reply.code(204).send(null);
     },

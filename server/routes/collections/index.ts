@@ -26,7 +26,9 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { name, language = DEFAULT_LANGUAGE } = request.body;
-      return reply.code(201).send(await app.collections.create(name, language));
+      const collection = await app.collections.create(name, language);
+      await app.webhooks.emit('collection.created', { collection });
+      return reply.code(201).send(collection);
     },
   );
 
@@ -68,6 +70,7 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       await app.collections.delete(request.params.name);
+      await app.webhooks.emit('collection.deleted', { collection: request.params.name });
       return reply.code(204).send(null);
     },
   );

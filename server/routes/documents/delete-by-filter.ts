@@ -28,6 +28,7 @@ const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const collection = app.collections.get(request.params.name);
       const ids = await collection.deleteByFilter(parseFilter(request.body.filter), writeOptions(request.query));
       await app.originals.of(collection).discard(ids);
+      if (ids.length > 0) await app.webhooks.emit('document.deleted', { collection: collection.name, ids });
       return { deleted: ids.length };
     },
   );

@@ -67,6 +67,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const [summary] = await collection.upsert([{ id, ...request.body }], writeOptions(request.query));
       // A JSON document has no original file: one kept for an upload it replaced goes.
       await app.originals.of(collection).discard([id]);
+      await app.webhooks.emit('document.indexed', { collection: name, id });
       return summary;
     },
   );
@@ -93,6 +94,8 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // An id written twice in one batch is one document (the last version wins).
       const ids = [...new Set(summaries.map((summary) => summary.id))];
       await app.originals.of(collection).discard(ids);
+      // One event per request: a single document names its id, a batch lists them (SPEC §8).
+      await app.webhooks.emit('document.indexed', Array.isArray(request.body) ? { collection: collection.name, ids } : { collection: collection.name, id: ids[0] });
       return { indexed: ids.length, ids };
     },
   );
@@ -124,7 +127,9 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { name, id } = request.params;
-      return app.collections.get(name).patch(id, request.body, writeOptions(request.query));
+      const summary = await app.collections.get(name).patch(id, request.body, writeOptions(request.query));
+      await app.webhooks.emit('document.indexed', { collection: name, id });
+      return summary;
     },
   );
 
@@ -144,6 +149,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const collection = app.collections.get(name);
       await collection.deleteDocument(id, writeOptions(request.query));
       await app.originals.of(collection).discard([id]);
+      await app.webhooks.emit('document.deleted', { collection: name, id });
       return reply.code(204).send(null);
     },
   );

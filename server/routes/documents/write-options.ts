@@ -3,6 +3,11 @@
 
 import type { WriteOptions } from '../../services/collection-types.ts';
 
-export function writeOptions(query: { refresh?: 'wait_for' | 'true' }): WriteOptions {
+/** The write query parameters (WriteQuerySchema). */
+export interface WriteQuery {
+  refresh?: 'wait_for' | 'true';
+}
+
+export function writeOptions(query: WriteQuery): WriteOptions {
   return { waitForRefresh: query.refresh !== undefined };
 }

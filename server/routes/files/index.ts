@@ -17,15 +17,18 @@ import type { Metadata } from '../../../engine/index.ts';
 import { FolioError } from '../../errors.ts';
 import type { ExtractionPool } from '../../pools/index.ts';
 import { CollectionParamsSchema } from '../../schemas/collection.ts';
-import { DocumentSummarySchema, WriteQuerySchema } from '../../schemas/document.ts';
+import { DocumentParamsSchema, DocumentSummarySchema, WriteQuerySchema } from '../../schemas/document.ts';
 import { problemResponses } from '../../schemas/problem.ts';
 import { validateFileFields } from '../../services/document-validation.ts';
 import { buildFileDocument } from '../../services/file-document.ts';
 import type { KeptOriginals } from '../../services/original-files.ts';
-import { DocumentParamsSchema } from '../../schemas/document.ts';
-import { sendOriginalFile } from './send-original.ts';
+import type { Collection, DocumentSummary } from '../../services/collection-types.ts';
+import type { ErrorCode } from '../../errors.ts';
 import { writeOptions } from '../documents/write-options.ts';
+import type { WriteQuery } from '../documents/write-options.ts';
 import { receiveUpload } from './receive-upload.ts';
+import type { ReceivedUpload } from './receive-upload.ts';
+import { sendOriginalFile } from './send-original.ts';
 
 /** Default largest upload (SPEC §5: 100 MiB; `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
@@ -38,6 +41,9 @@ export interface FileRoutesOptions {
   originals: KeptOriginals;
   maxFileBytes?: number;
 }
+
+/** Refusals of a file that send a `file.failed` webhook event. */
+const FILE_FAILURES: ReadonlySet<ErrorCode> = new Set(['unsupported_file_type', 'extraction_failed', 'file_too_large']);
 
 const FormatListSchema = Type.Object(
   {
@@ -80,6 +86,52 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
     async () => ({ formats: listFormats().map(({ extension, mime, kind }) => ({ extension, mime, kind })) }),
   );
 
+  /** Extracts an upload in the extraction pool and indexes it (keeping the original with --keep-files). */
+  async function indexUpload(collection: Collection, upload: ReceivedUpload, query: WriteQuery): Promise<DocumentSummary> {
+    let summary: DocumentSummary;
+    try {
+      const metadata = parseMetadata(upload.fields.metadata);
+      validateFileFields({ id: upload.fields.id, title: upload.fields.title, metadata });
+      const extraction = await options.extraction.extract(upload.path, upload.fileName);
+      const document = buildFileDocument(
+        {
+          id: upload.fields.id,
+          sha256: upload.sha256,
+          title: upload.fields.title,
+          metadata: metadata as Metadata | undefined,
+          bytes: upload.bytes,
+          indexedAt: new Date().toISOString(),
+        },
+        extraction,
+      );
+      const originals = options.originals.of(collection);
+      if (options.originals.enabled) {
+        // Kept (durably) before the document is written, so an acknowledged upload has it.
+        const format = listFormats().find((f) => f.extension === extraction.format);
+        await originals.keep(upload.path, {
+          id: document.id,
+          file_name: upload.fileName,
+          mime: format?.mime ?? 'application/octet-stream',
+          format: extraction.format,
+          bytes: upload.bytes,
+          sha256: upload.sha256,
+        });
+      }
+      try {
+        [summary] = await collection.upsertIndexed([document], writeOptions(query));
+      } catch (error) {
+        if (options.originals.enabled) await originals.discard([document.id]);
+        throw error;
+      }
+      // Without --keep-files, an original kept earlier for this id is outdated now.
+      if (!options.originals.enabled) await originals.discard([document.id]);
+    } finally {
+      // Gone before the answer leaves, whatever the outcome.
+      await rm(upload.path, { force: true });
+    }
+    return summary;
+  }
+
   app.post(
     '/v1/collections/:name/files',
     {
@@ -96,49 +148,19 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
     async (request, reply) => {
       const collection = app.collections.get(request.params.name);
       if (!request.isMultipart()) throw new FolioError('unsupported_media_type', 'send the file as multipart/form-data');
-      const upload = await receiveUpload(request, tempDir, maxFileBytes);
-      let summary: Awaited<ReturnType<typeof collection.upsertIndexed>>[number];
+      let fileName: string | null = null;
       try {
-        const metadata = parseMetadata(upload.fields.metadata);
-        validateFileFields({ id: upload.fields.id, title: upload.fields.title, metadata });
-        const extraction = await options.extraction.extract(upload.path, upload.fileName);
-        const document = buildFileDocument(
-          {
-            id: upload.fields.id,
-            sha256: upload.sha256,
-            title: upload.fields.title,
-            metadata: metadata as Metadata | undefined,
-            bytes: upload.bytes,
-            indexedAt: new Date().toISOString(),
-          },
-          extraction,
-        );
-        const originals = options.originals.of(collection);
-        if (options.originals.enabled) {
-          // Kept (durably) before the document is written, so an acknowledged upload has it.
-          const format = listFormats().find((f) => f.extension === extraction.format);
-          await originals.keep(upload.path, {
-            id: document.id,
-            file_name: upload.fileName,
-            mime: format?.mime ?? 'application/octet-stream',
-            format: extraction.format,
-            bytes: upload.bytes,
-            sha256: upload.sha256,
-          });
+        const upload = await receiveUpload(request, tempDir, maxFileBytes);
+        fileName = upload.fileName;
+        const summary = await indexUpload(collection, upload, request.query);
+        await app.webhooks.emit('file.indexed', { collection: collection.name, document: summary, file_name: fileName });
+        return await reply.code(201).send(summary);
+      } catch (error) {
+        if (error instanceof FolioError && FILE_FAILURES.has(error.code)) {
+          await app.webhooks.emit('file.failed', { collection: collection.name, file_name: fileName, code: error.code, detail: error.message });
         }
-        try {
-          [summary] = await collection.upsertIndexed([document], writeOptions(request.query));
-        } catch (error) {
-          if (options.originals.enabled) await originals.discard([document.id]);
-          throw error;
-        }
-        // Without --keep-files, an original kept earlier for this id is outdated now.
-        if (!options.originals.enabled) await originals.discard([document.id]);
-      } finally {
-        // Gone before the answer leaves, whatever the outcome.
-        await rm(upload.path, { force: true });
+        throw error;
       }
-      return reply.code(201).send(summary);
     },
   );
 

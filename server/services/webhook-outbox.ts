@@ -1,0 +1,283 @@
+// The webhook outbox (SPEC §8): every delivery owed, on disk, so deliveries survive a restart
+// or kill -9 (at-least-once). One append-only NDJSON log, `<data>/webhook-outbox.log`:
+//   {"op":"add","delivery":{…}}                   a delivery owed (the event, its webhook, when)
+//   {"op":"update","id":…,"state":…,"next":…,"attempt":{…}}   an attempt and what follows
+// Appends are group-committed: concurrent callers share one write and one fdatasync, and
+// `add` resolves only once its line is on disk. At start the log is replayed (a torn last line
+// from a crash is ignored) and rewritten compactly; it is compacted again when it grows.
+// Finished deliveries are kept, without their event data, as the recent history the API shows.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomicWith } from '../../storage/index.ts';
+import { PRIVATE_FILE_MODE } from './private-json-file.ts';
+import type { WebhookEventType } from './webhook-events.ts';
+
+export const OUTBOX_FILE = 'webhook-outbox.log';
+/** Finished deliveries kept per webhook for `GET /v1/webhooks/{id}/deliveries`. */
+export const KEPT_FINISHED_PER_WEBHOOK = 50;
+/** Most deliveries owed to one webhook; events beyond it are not queued (and counted). */
+export const MAX_PENDING_PER_WEBHOOK = 10_000;
+/** Log size at which it is rewritten with only what is still needed. */
+const COMPACT_AT_BYTES = 16 * 1024 * 1024;
+
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttemptRecord {
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface OutboxDelivery {
+  id: string;
+  webhookId: string;
+  /** The event; `data` is dropped once the delivery has finished. */
+  event: WebhookEvent;
+  state: DeliveryState;
+  attempts: DeliveryAttemptRecord[];
+  /** When the next attempt is due (ms since the epoch); null once finished. */
+  nextAttemptAt: number | null;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+type LogLine =
+  | { op: 'add'; delivery: OutboxDelivery }
+  | { op: 'update'; id: string; state: DeliveryState; next: number | null; attempt: DeliveryAttemptRecord | null; error?: string };
+
+export class WebhookOutbox {
+  private readonly file: string;
+  private fd: number;
+  private bytes = 0;
+  private readonly deliveries = new Map<string, OutboxDelivery>();
+  private queued: string[] = [];
+  private flushing: Promise<void> | null = null;
+  private waiting: Waiter[] = [];
+  /** A rewrite asked for (after `forget`): done by the flush loop, never under a write. */
+  private rewriteWaiting: Waiter[] = [];
+  /** A write failed part-way: the next one starts on a fresh line (the torn one is skipped). */
+  private tornLine = false;
+  private closed = false;
+
+  private constructor(file: string) {
+    this.file = file;
+    this.fd = -1;
+  }
+
+  static open(dataDir: string): WebhookOutbox {
+    const outbox = new WebhookOutbox(path.join(dataDir, OUTBOX_FILE));
+    outbox.replay();
+    outbox.rewrite();
+    return outbox;
+  }
+
+  private replay(): void {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      let entry: LogLine;
+      try {
+        entry = JSON.parse(line) as LogLine;
+      } catch {
+        continue; // a line torn by a crash: its append was never acknowledged
+      }
+      this.apply(entry);
+    }
+  }
+
+  private apply(entry: LogLine): void {
+    if (entry.op === 'add') {
+      this.deliveries.set(entry.delivery.id, entry.delivery);
+      return;
+    }
+    const delivery = this.deliveries.get(entry.id);
+    if (delivery === undefined) return;
+    if (entry.attempt !== null) delivery.attempts.push(entry.attempt);
+    delivery.state = entry.state;
+    delivery.nextAttemptAt = entry.next;
+    if (entry.state !== 'pending') this.finish(delivery);
+  }
+
+  /** A finished delivery keeps its history, not its event data; old ones are forgotten. */
+  private finish(delivery: OutboxDelivery): void {
+    delivery.event = { ...delivery.event, data: {} };
+    delivery.nextAttemptAt = null;
+    const finished = this.forWebhook(delivery.webhookId).filter((d) => d.state !== 'pending');
+    for (const old of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED_PER_WEBHOOK))) this.deliveries.delete(old.id);
+  }
+
+  /**
+   * Writes the current state as a fresh log (0600 before any byte is written) and switches
+   * appends to it. On failure the old log stays in use, whole.
+   */
+  private rewrite(): void {
+    const lines = [...this.deliveries.values()].map((delivery) => JSON.stringify({ op: 'add', delivery } satisfies LogLine) + '\n');
+    const text = lines.join('');
+    writeFileAtomicWith(this.file, (fd) => {
+      fs.fchmodSync(fd, PRIVATE_FILE_MODE);
+      fs.writeFileSync(fd, text, 'utf8');
+    });
+    const fd = fs.openSync(this.file, 'a', PRIVATE_FILE_MODE);
+    if (this.fd >= 0) fs.closeSync(this.fd);
+    this.fd = fd;
+    this.bytes = Buffer.byteLength(text);
+  }
+
+  /** Deliveries of one webhook, oldest first (Map order is insertion order). */
+  forWebhook(webhookId: string): OutboxDelivery[] {
+    return [...this.deliveries.values()].filter((delivery) => delivery.webhookId === webhookId);
+  }
+
+  pendingCount(webhookId: string): number {
+    let count = 0;
+    for (const delivery of this.deliveries.values()) if (delivery.webhookId === webhookId && delivery.state === 'pending') count++;
+    return count;
+  }
+
+  /** Every delivery still owed. */
+  pending(): OutboxDelivery[] {
+    return [...this.deliveries.values()].filter((delivery) => delivery.state === 'pending');
+  }
+
+  get(id: string): OutboxDelivery | null {
+    return this.deliveries.get(id) ?? null;
+  }
+
+  /** Queues deliveries durably: resolves once their lines are on disk. */
+  async add(deliveries: OutboxDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    for (const delivery of deliveries) this.deliveries.set(delivery.id, delivery);
+    await this.append(deliveries.map((delivery) => ({ op: 'add', delivery })));
+  }
+
+  /** Records an attempt (or a cancellation) and the delivery's next state. */
+  async update(id: string, state: DeliveryState, next: number | null, attempt: DeliveryAttemptRecord | null): Promise<void> {
+    const entry: LogLine = { op: 'update', id, state, next, attempt };
+    if (!this.deliveries.has(id)) return;
+    this.apply(entry);
+    await this.append([entry]);
+  }
+
+  /** Forgets every delivery of a deleted webhook, and rewrites the log without them. */
+  async forget(webhookId: string): Promise<void> {
+    for (const delivery of this.forWebhook(webhookId)) this.deliveries.delete(delivery.id);
+    if (this.closed) return;
+    await new Promise<void>((resolve, reject) => {
+      this.rewriteWaiting.push({ resolve, reject });
+      this.kick();
+    });
+  }
+
+  private append(entries: LogLine[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the webhook outbox is closed'));
+    for (const entry of entries) this.queued.push(JSON.stringify(entry) + '\n');
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Starts the flush loop unless it runs. */
+  private kick(): void {
+    this.flushing ??= this.flushLoop();
+  }
+
+  /**
+   * Writes queued lines in batches until none are left (each batch one write and one sync),
+   * and rewrites the log when asked or when it has grown: the only place the file changes.
+   */
+  private async flushLoop(): Promise<void> {
+    // Never finish synchronously: `flushing` must be set before the loop clears it.
+    await Promise.resolve();
+    try {
+      while (this.queued.length > 0 || this.rewriteWaiting.length > 0) {
+        if (this.queued.length > 0) {
+          await this.writeBatch();
+          continue;
+        }
+        const waiters = this.rewriteWaiting;
+        this.rewriteWaiting = [];
+        settle(waiters, () => this.rewrite());
+      }
+      if (this.bytes > COMPACT_AT_BYTES) {
+        try {
+          this.rewrite();
+        } catch {
+          // Compaction is an optimisation: the log stays as it is, and is tried again later.
+        }
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async writeBatch(): Promise<void> {
+    const text = (this.tornLine ? '\n' : '') + this.queued.join('');
+    const batch = Buffer.from(text, 'utf8');
+    const waiters = this.waiting;
+    this.queued = [];
+    this.waiting = [];
+    try {
+      this.tornLine = true; // until the whole batch is written
+      await writeAll(this.fd, batch);
+      this.tornLine = false;
+      await new Promise<void>((resolve, reject) => fs.fdatasync(this.fd, (error) => (error ? reject(error) : resolve())));
+      this.bytes += batch.length;
+      for (const waiter of waiters) waiter.resolve();
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+    }
+  }
+
+  /** Resolves once everything queued so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.flushing !== null) await this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    if (this.fd >= 0) fs.closeSync(this.fd);
+    this.fd = -1;
+  }
+}
+
+function settle(waiters: Waiter[], action: () => void): void {
+  try {
+    action();
+    for (const waiter of waiters) waiter.resolve();
+  } catch (error) {
+    for (const waiter of waiters) waiter.reject(error);
+  }
+}
+
+function writeAll(fd: number, data: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (offset: number): void => {
+      fs.write(fd, data, offset, data.length - offset, null, (error, written) => {
+        if (error) return reject(error);
+        if (offset + written < data.length) step(offset + written);
+        else resolve();
+      });
+    };
+    step(0);
+  });
+}
