@@ -114,23 +114,24 @@ function parseBoolean(value: string, source: string): boolean {
   throw new ConfigError(`${source} must be true or false, got '${value}'`);
 }
 
-function parseThreads(value: string | number, source: string): number {
-  const threads = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_POOL_THREADS) {
-    throw new ConfigError(`${source} must be a whole number from 1 to ${MAX_POOL_THREADS}, got '${value}'`);
+/** A whole number from `min` to `max`; `unit` (e.g. 'of MiB ') names what it counts in the error. */
+function parseWholeNumber(value: string | number, source: string, min: number, max: number, unit = ''): number {
+  const number = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new ConfigError(`${source} must be a whole number ${unit}from ${min} to ${max}, got '${value}'`);
   }
-  return threads;
+  return number;
+}
+
+function parseThreads(value: string | number, source: string): number {
+  return parseWholeNumber(value, source, 1, MAX_POOL_THREADS);
 }
 
 /** Most MiB the search cache may be given. */
 export const MAX_SEARCH_CACHE_MB = 16_384;
 
 function parseCacheMb(value: string | number, source: string): number {
-  const mb = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(mb) || mb < 0 || mb > MAX_SEARCH_CACHE_MB) {
-    throw new ConfigError(`${source} must be a whole number of MiB from 0 to ${MAX_SEARCH_CACHE_MB}, got '${value}'`);
-  }
-  return mb;
+  return parseWholeNumber(value, source, 0, MAX_SEARCH_CACHE_MB, 'of MiB ');
 }
 
 const RATE_LIMIT_FORMAT = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?(?:\s*,\s*burst\s*=\s*(\d+))?$/;
@@ -158,11 +159,7 @@ function parseRateLimit(value: string | number, source: string): RateLimitSettin
 export const MAX_EXTRACTION_TIMEOUT_SECONDS = 86_400;
 
 function parseTimeoutSeconds(value: string | number, source: string): number {
-  const seconds = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_EXTRACTION_TIMEOUT_SECONDS) {
-    throw new ConfigError(`${source} must be a whole number of seconds from 1 to ${MAX_EXTRACTION_TIMEOUT_SECONDS}, got '${value}'`);
-  }
-  return seconds;
+  return parseWholeNumber(value, source, 1, MAX_EXTRACTION_TIMEOUT_SECONDS, 'of seconds ');
 }
 
 const SIZE_FORMAT = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
