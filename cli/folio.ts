@@ -1,15 +1,23 @@
-// The `folio` command (SPEC §10). For now it has `serve`; auth, config, keys, collections,
-// index, search and webhooks join later. `npm start` runs `folio serve`, and
-// `npm start -- --port 7711 --data ./x` passes flags through. Flags win over FOLIO_*
-// environment variables, which win over defaults, so no flag has a commander default here.
+// The `folio` command (SPEC §10): `serve` runs the server (defined here); auth, config,
+// keys, collections, index, search and webhooks talk to one through the TypeScript client,
+// one command group per file in cli/commands/. `npm start` runs `folio serve`, and
+// `npm start -- --port 7711 --data ./x` passes flags through. For serve, flags win over
+// FOLIO_* environment variables, which win over defaults, so no flag has a commander default
+// here. A usage error (unknown command or option, bad value) exits with status 2.
 
 import { Command, InvalidArgumentError } from 'commander';
-import { ConfigError, FOLIO_VERSION, resolveConfig, startServer } from '../server/index.ts';
 import type { ConfigFlags } from '../server/index.ts';
-
-/** Exit status for unusable flags or environment variables. */
-const EXIT_USAGE = 2;
-const EXIT_FAILURE = 1;
+// Only the version, directly: server/index.ts loads the whole server (over a second), which
+// `serve` imports when it runs, so the client commands start quickly.
+import { FOLIO_VERSION } from '../server/version.ts';
+import { registerAuth } from './commands/auth.ts';
+import { registerCollections } from './commands/collections.ts';
+import { registerConfig } from './commands/config.ts';
+import { registerIndex } from './commands/index-files.ts';
+import { registerKeys } from './commands/keys.ts';
+import { registerSearch } from './commands/search.ts';
+import { registerWebhooks } from './commands/webhooks.ts';
+import { EXIT_FAILURE, EXIT_USAGE } from './errors.ts';
 
 function portArgument(value: string): string {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a port number (0 picks a free port)');
@@ -17,6 +25,7 @@ function portArgument(value: string): string {
 }
 
 async function serve(flags: ConfigFlags): Promise<void> {
+  const { ConfigError, resolveConfig, startServer } = await import('../server/index.ts');
   let config;
   try {
     config = resolveConfig(flags);
@@ -37,7 +46,11 @@ async function serve(flags: ConfigFlags): Promise<void> {
 
 const program = new Command('folio')
   .description('Folio: a self-hosted document search server')
-  .version(FOLIO_VERSION);
+  .version(FOLIO_VERSION)
+  // Subcommands inherit these: usage errors read `folio: usage: …` and exit with 2.
+  .configureOutput({ outputError: (message, write) => write(`folio: usage: ${message.replace(/^error: /, '')}`) })
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT_USAGE));
 
 program
   .command('serve')
@@ -57,5 +70,18 @@ program
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')
   .action(serve);
+
+registerAuth(program);
+registerConfig(program);
+registerKeys(program);
+registerCollections(program);
+registerIndex(program);
+registerSearch(program);
+registerWebhooks(program);
+program.addHelpText(
+  'after',
+  '\nThe commands other than serve use the server and API key saved by `folio auth login`;\n' +
+    'FOLIO_URL and FOLIO_API_KEY override them for one command.',
+);
 
 await program.parseAsync(process.argv);

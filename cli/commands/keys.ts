@@ -1,0 +1,80 @@
+// `folio keys create|list|delete`: API keys (SPEC §7). `create` prints the new key once, alone
+// on standard output (so `KEY=$(folio keys create …)` works), with what it may do on
+// standard error; `list` shows the records, never the keys.
+
+import type { Command } from 'commander';
+import type { ApiKey } from '../../clients/typescript/index.ts';
+import { listArgument } from '../arguments.ts';
+import { connect } from '../connect.ts';
+import { action } from '../errors.ts';
+import { colorEnabled, formatTable, formatTime, note, paint, printJson, say } from '../output.ts';
+
+interface CreateOptions {
+  name?: string;
+  scopes?: string[];
+  collections?: string[];
+  json?: boolean;
+}
+
+function describeCollections(key: Pick<ApiKey, 'collections'>): string {
+  return key.collections === null ? 'all' : key.collections.join(', ');
+}
+
+async function create(options: CreateOptions): Promise<void> {
+  const client = await connect();
+  const created = await client.createKey({
+    ...(options.name !== undefined && { name: options.name }),
+    ...(options.scopes !== undefined && { scopes: options.scopes as ApiKey['scopes'] }),
+    ...(options.collections !== undefined && { collections: options.collections }),
+  });
+  if (options.json) return printJson(created);
+  const color = colorEnabled(process.stderr);
+  note(`Created API key ${created.id} "${created.name}": scopes ${created.scopes.join(', ')}; collections: ${describeCollections(created)}.`);
+  note(paint('Copy the key now: it is not shown again.', 'bold', color));
+  say(created.key);
+}
+
+async function list(options: { json?: boolean }): Promise<void> {
+  const { keys } = await (await connect()).listKeys();
+  if (options.json) return printJson({ keys });
+  if (keys.length === 0) return note("No API keys. Create one with 'folio keys create --name NAME'.");
+  const rows = keys.map((key) => [
+    key.id,
+    key.name,
+    `${key.prefix}…`,
+    key.scopes.join(','),
+    describeCollections(key),
+    formatTime(key.created_at),
+    formatTime(key.last_used_at),
+    formatTime(key.expires_at),
+  ]);
+  const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'COLLECTIONS', 'CREATED', 'LAST USED', 'EXPIRES'];
+  process.stdout.write(formatTable(header, rows, colorEnabled(process.stdout)));
+}
+
+async function remove(id: string): Promise<void> {
+  await (await connect()).deleteKey(id);
+  say(`Deleted API key ${id}.`);
+}
+
+export function registerKeys(program: Command): void {
+  const keys = program.command('keys').description('manage API keys');
+  keys
+    .command('create')
+    .description('create an API key and print it (this once)')
+    .option('--name <name>', 'a name to tell the key apart (default "key")')
+    .option('--scopes <list>', 'comma-separated: search, write, admin (default search,write)', listArgument)
+    .option('--collections <list>', 'comma-separated collections the key is limited to (default all)', listArgument)
+    .option('--json', "print the server's JSON answer (key included)")
+    .action(action(create));
+  keys
+    .command('list')
+    .description('list API keys (never the keys themselves)')
+    .option('--json', "print the server's JSON answer")
+    .action(action(list));
+  keys
+    .command('delete')
+    .description('delete an API key; it stops working at once')
+    .argument('<id>', "the key's id (key_…)")
+    .action(action(remove));
+}

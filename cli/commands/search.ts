@@ -1,0 +1,106 @@
+// `folio search <collection> <query>`: a readable list of hits (rank, title or path or id,
+// page and its label, score, and the highlighted snippet, matched words bold yellow on a
+// terminal), then the facet counts; `--json` prints the server's answer as it is, for
+// scripts.
+
+import type { Command } from 'commander';
+import type { SearchHit, SearchResponse } from '../../clients/typescript/index.ts';
+import { integerArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
+import { connect } from '../connect.ts';
+import { action } from '../errors.ts';
+import { clean, colorEnabled, paint, printJson, renderHighlight, say } from '../output.ts';
+
+/** Largest `limit` and `offset` the server takes (docs/api.md, Limits). */
+const MAX_LIMIT = 100;
+const MAX_OFFSET = 9_999;
+
+interface SearchOptions {
+  filter?: Record<string, unknown>;
+  facets?: string[];
+  limit?: number;
+  offset?: number;
+  sort?: string;
+  json?: boolean;
+}
+
+/** What a hit is called: its title, else the file path `folio index` stored, else its id. */
+function hitName(hit: SearchHit): string {
+  if (hit.title) return hit.title;
+  return typeof hit.metadata.path === 'string' ? hit.metadata.path : hit.id;
+}
+
+/** `page 3`, or `page 3 (iv)` when the label says something else; '' without pages. */
+export function pageText(hit: Pick<SearchHit, 'page' | 'page_label'>): string {
+  if (hit.page === null) return '';
+  const label = hit.page_label !== null && hit.page_label !== String(hit.page) ? ` (${hit.page_label})` : '';
+  return `page ${hit.page}${label}`;
+}
+
+/** The hits as numbered entries: name, a line of details, the snippet. */
+export function renderHits(answer: SearchResponse, color: boolean): string {
+  const width = String(answer.offset + answer.hits.length).length;
+  return answer.hits
+    .map((hit, index) => {
+      const rank = `${String(answer.offset + index + 1).padStart(width)}.`;
+      const name = clean(hitName(hit));
+      const details = [hit.format === 'text' ? '' : hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id];
+      const lines = [`${rank} ${paint(name, 'bold', color)}`, `${' '.repeat(width + 2)}${paint(clean(details.filter(Boolean).join(' · ')), 'dim', color)}`];
+      const snippet = renderHighlight(hit.highlight, color).trim();
+      if (snippet !== '') lines.push(`${' '.repeat(width + 2)}${snippet}`);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}
+
+/** Each facet field with its values by count (most first), and min/max for numbers. */
+export function renderFacets(answer: SearchResponse): string {
+  return Object.entries(answer.facets)
+    .map(([field, counts]) => {
+      const values = Object.entries(counts)
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([value, count]) => `${value} (${count})`);
+      const stats = answer.facet_stats?.[field];
+      const range = stats === undefined ? '' : `  [min ${stats.min}, max ${stats.max}]`;
+      return clean(`  ${field}: ${values.length === 0 ? '-' : values.join(', ')}${range}`);
+    })
+    .join('\n');
+}
+
+async function search(collection: string, query: string, options: SearchOptions): Promise<void> {
+  const client = await connect();
+  const answer = await client.search(collection, query, {
+    ...(options.filter !== undefined && { filter: options.filter }),
+    ...(options.facets !== undefined && { facets: options.facets }),
+    ...(options.limit !== undefined && { limit: options.limit }),
+    ...(options.offset !== undefined && { offset: options.offset }),
+    ...(options.sort !== undefined && { sort: options.sort }),
+  });
+  if (options.json) return printJson(answer);
+
+  const color = colorEnabled(process.stdout);
+  if (answer.hits.length === 0) {
+    say(`No results in ${collection} (${answer.total} matches, ${answer.took_ms} ms).`);
+  } else {
+    const first = answer.offset + 1;
+    const last = answer.offset + answer.hits.length;
+    say(`${answer.total} ${answer.total === 1 ? 'match' : 'matches'} in ${collection}, showing ${first}-${last} (${answer.took_ms} ms)\n`);
+    say(renderHits(answer, color));
+    if (answer.has_more) say(`\nMore: --offset ${last}`);
+  }
+  if (Object.keys(answer.facets).length > 0) say(`\n${paint('Facets', 'bold', color)}\n${renderFacets(answer)}`);
+}
+
+export function registerSearch(program: Command): void {
+  program
+    .command('search')
+    .description('search a collection')
+    .argument('<collection>', 'the collection to search')
+    .argument('<query>', 'words, "phrases", -excluded, +required, prefix*, title:word ("" matches all)')
+    .option('--filter <json>', 'metadata filter, e.g. \'{"year":{"gte":2020}}\'', jsonObjectArgument)
+    .option('--facets <list>', 'comma-separated metadata fields to count', listArgument)
+    .option('--limit <n>', `hits to show (1-${MAX_LIMIT}, default 10)`, integerArgument(1, MAX_LIMIT))
+    .option('--offset <n>', 'hits to skip, for the next page', integerArgument(0, MAX_OFFSET))
+    .option('--sort <keys>', 'e.g. year:desc,title:asc (default: relevance)')
+    .option('--json', "print the server's JSON answer")
+    .action(action(search));
+}

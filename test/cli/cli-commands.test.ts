@@ -1,0 +1,266 @@
+// The `folio` command end to end (SPEC §10): the real bin/folio.mjs runs as a child process
+// against a real server started here, with its config under a temporary XDG_CONFIG_HOME.
+// Login with the master key on standard input, config list, environment overrides, keys,
+// collections, indexing a folder (with a failing file), search and webhooks; errors read
+// `folio: <code>: <message>` with exit status 1, usage errors exit with 2. Children are
+// spawned asynchronously: the server runs in this process and must keep answering.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { PROJECT_ROOT } from '../helpers/spawn-cli.ts';
+import { startTestServer, TEST_MASTER_KEY } from '../helpers/test-server.ts';
+import type { TestServer } from '../helpers/test-server.ts';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const CLI = join(PROJECT_ROOT, 'bin', 'folio.mjs');
+const KEY = /folio_[0-9A-Za-z]{40}/;
+
+let server: TestServer;
+let root: string;
+let configHome: string;
+
+/** Runs `folio args…` with `input` on standard input; no FOLIO_* variables but `env`. */
+function folio(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('FOLIO_') && name !== 'XDG_CONFIG_HOME');
+  const env = { ...Object.fromEntries(inherited), HOME: root, XDG_CONFIG_HOME: configHome, ...options.env };
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: root, env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Asserts a run succeeded, showing its output if not. */
+function ok(run: Run): Run {
+  assert.equal(run.code, 0, `exit ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  return run;
+}
+
+/** A loopback URL on which nothing listens. */
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+const configFile = () => join(configHome, 'folio', 'config.json');
+const savedConfig = async () => JSON.parse(await readFile(configFile(), 'utf8')) as { url: string; api_key: string; key_id: string };
+
+describe('folio commands against a live server', () => {
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'folio-cli-commands-'));
+    configHome = join(root, 'xdg');
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('--help lists the commands; usage errors exit with 2 and say so', async () => {
+    const help = ok(await folio(['--help']));
+    for (const command of ['serve', 'auth', 'config', 'keys', 'collections', 'index', 'search', 'webhooks']) {
+      assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
+    }
+    const readme = await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const documented = /\n\$ folio --help\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.equal(documented, help.stdout, "README.md's Command line section shows the current `folio --help`");
+    const unknown = await folio(['frobnicate']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /^folio: usage: unknown command 'frobnicate'/);
+    const badFilter = await folio(['search', 'docs', 'x', '--filter', '{nope']);
+    assert.equal(badFilter.code, 2);
+    assert.match(badFilter.stderr, /--filter/);
+    assert.equal((await folio(['keys', 'delete'])).code, 2);
+  });
+
+  test('without a config, commands say to run folio auth login', async () => {
+    const run = await folio(['collections', 'list']);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^folio: not_logged_in: .*folio auth login/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  test('a wrong master key fails with the SPEC code and writes no config', async () => {
+    const run = await folio(['auth', 'login', '--url', server.url], { input: 'folio_not-the-master-key\n' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^folio: unauthorized: /m);
+    await assert.rejects(stat(configFile()), { code: 'ENOENT' });
+    const empty = await folio(['auth', 'login', '--url', server.url], { input: '\n' });
+    assert.equal(empty.code, 2);
+  });
+
+  test('auth login reads the master key from stdin and saves a working admin key (0600)', async () => {
+    const run = ok(await folio(['auth', 'login', '--url', server.url], { input: `${TEST_MASTER_KEY}\n` }));
+    assert.ok(!run.stdout.includes(TEST_MASTER_KEY) && !run.stderr.includes(TEST_MASTER_KEY));
+    assert.equal((await stat(configFile())).mode & 0o777, 0o600);
+    assert.equal((await stat(join(configHome, 'folio'))).mode & 0o777, 0o700);
+    const config = await savedConfig();
+    assert.equal(config.url, server.url);
+    assert.match(config.api_key, KEY);
+    assert.ok(!run.stdout.includes(config.api_key), 'the key is not printed in full');
+    const keys = await server.request('GET', '/v1/api-keys');
+    const record = keys.body.keys.find((key: { id: string }) => key.id === config.key_id);
+    assert.equal(record.name, hostname().slice(0, 100));
+    assert.deepEqual(record.scopes, ['admin']);
+    const asKey = await server.request('GET', '/v1/collections', undefined, { authorization: `Bearer ${config.api_key}` });
+    assert.equal(asKey.status, 200);
+  });
+
+  test('config list shows the URL and the key masked', async () => {
+    const { api_key: key } = await savedConfig();
+    const run = ok(await folio(['config', 'list']));
+    assert.ok(run.stdout.includes(server.url));
+    assert.ok(run.stdout.includes(`${key.slice(0, 10)}…${key.slice(-4)}`), run.stdout);
+    assert.ok(!run.stdout.includes(key));
+    assert.ok(run.stdout.includes(configFile()));
+    const overridden = ok(await folio(['config', 'list'], { env: { FOLIO_API_KEY: 'folio_FromTheEnvironment000000000000000wxyz' } }));
+    assert.match(overridden.stdout, /folio_From…wxyz\s+\(FOLIO_API_KEY\)/);
+  });
+
+  test('collections create, list and delete', async () => {
+    const created = ok(await folio(['collections', 'create', 'docs']));
+    assert.match(created.stdout, /Created collection docs \(english\)/);
+    ok(await folio(['collections', 'create', 'livres', '--language', 'french']));
+    const exists = await folio(['collections', 'create', 'docs']);
+    assert.equal(exists.code, 1);
+    assert.match(exists.stderr, /^folio: collection_exists: /);
+    const list = ok(await folio(['collections', 'list']));
+    assert.match(list.stdout, /^NAME\s+LANGUAGE\s+DOCUMENTS/);
+    assert.match(list.stdout, /\ndocs\s+english\s+0\s/);
+    assert.match(list.stdout, /\nlivres\s+french\s/);
+    const json = JSON.parse(ok(await folio(['collections', 'list', '--json'])).stdout);
+    assert.deepEqual(json.collections.map((c: { name: string }) => c.name), ['docs', 'livres']);
+    ok(await folio(['collections', 'delete', 'livres']));
+    assert.doesNotMatch(ok(await folio(['collections', 'list'])).stdout, /livres/);
+    const missing = await folio(['collections', 'delete', 'livres']);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^folio: collection_not_found: /);
+  });
+
+  test('keys create prints the key once; list and delete', async () => {
+    const created = ok(await folio(['keys', 'create', '--name', 'ci', '--scopes', 'search,write', '--collections', 'docs']));
+    assert.match(created.stdout, /^folio_[0-9A-Za-z]{40}\n$/);
+    const key = created.stdout.trim();
+    const id = /key_[0-9A-Za-z]{16}/.exec(created.stderr)?.[0];
+    assert.ok(id, created.stderr);
+    const list = ok(await folio(['keys', 'list']));
+    assert.match(list.stdout, new RegExp(`${id}\\s+ci\\s+${key.slice(0, 10)}…\\s+search,write\\s+docs\\s`));
+    assert.ok(!list.stdout.includes(key));
+
+    // The environment wins over the saved key: this key may not create collections.
+    const limited = await folio(['collections', 'create', 'other'], { env: { FOLIO_API_KEY: key } });
+    assert.equal(limited.code, 1);
+    assert.match(limited.stderr, /^folio: forbidden: /);
+
+    ok(await folio(['keys', 'delete', id]));
+    assert.ok(!ok(await folio(['keys', 'list'])).stdout.includes(id));
+    const gone = await folio(['collections', 'list'], { env: { FOLIO_API_KEY: key } });
+    assert.equal(gone.code, 1);
+    assert.match(gone.stderr, /^folio: unauthorized: /);
+    const again = await folio(['keys', 'delete', id]);
+    assert.match(again.stderr, /^folio: key_not_found: /);
+  });
+
+  test('FOLIO_URL overrides the saved URL, and the saved key is not sent to another server', async () => {
+    const closed = await closedPortUrl();
+    const unreachable = await folio(['collections', 'list'], { env: { FOLIO_URL: closed, FOLIO_API_KEY: TEST_MASTER_KEY } });
+    assert.equal(unreachable.code, 1);
+    assert.match(unreachable.stderr, /^folio: network_error: .*ECONNREFUSED/);
+    const noKey = await folio(['collections', 'list'], { env: { FOLIO_URL: closed } });
+    assert.equal(noKey.code, 1);
+    assert.match(noKey.stderr, /^folio: not_logged_in: no API key for http:\/\/127\.0\.0\.1:\d+:/);
+    const asMaster = ok(await folio(['collections', 'list'], { env: { FOLIO_URL: server.url, FOLIO_API_KEY: TEST_MASTER_KEY } }));
+    assert.match(asMaster.stdout, /\ndocs\s/);
+  });
+
+  test('index uploads a folder tree in parallel, skips hidden files, reports the failure, exits 1', async () => {
+    const tree = join(root, 'tree');
+    await mkdir(join(tree, 'sub', 'deeper'), { recursive: true });
+    await mkdir(join(tree, '.hidden'));
+    await writeFile(join(tree, 'guide.md'), '# Gardening guide\n\nPrune the quince trees in late winter.\n');
+    await writeFile(join(tree, 'sub', 'notes.txt'), 'The quince jelly needs plenty of pectin.\n');
+    await writeFile(join(tree, 'sub', 'deeper', 'recipes.md'), '# Quince recipes\n\nPoach quince slowly in syrup.\n');
+    await writeFile(join(tree, 'sub', 'blob.xyz'), Buffer.from([0, 1, 2, 0, 0, 0, 0xfe, 0xff, 0, 7]));
+    await writeFile(join(tree, '.hidden', 'secret.txt'), 'quince hidden away\n');
+    await writeFile(join(tree, '.dotfile.txt'), 'quince dotfile\n');
+
+    const run = await folio(['index', 'docs', tree, '--concurrency', '3', '--refresh']);
+    assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stdout, /Indexed 3 of 4 files into docs/);
+    assert.match(run.stderr, /Failed: 1\n {2}\S*sub\/blob\.xyz: unsupported_file_type: /);
+    assert.doesNotMatch(run.stderr, /\n\s+at /);
+
+    const found = await server.request('GET', '/v1/collections/docs/search?q=quince&limit=10');
+    assert.equal(found.body.total, 3, 'searchable at once (--refresh), hidden files left out');
+    const paths = found.body.hits.map((hit: { metadata: { path: string } }) => hit.metadata.path).sort();
+    assert.deepEqual(paths, [join(tree, 'guide.md'), join(tree, 'sub', 'deeper', 'recipes.md'), join(tree, 'sub', 'notes.txt')]);
+
+    const missing = await folio(['index', 'nope', tree]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^folio: collection_not_found: /);
+    const noSuchPath = await folio(['index', 'docs', join(tree, 'sub', 'notes.txt'), join(root, 'absent.md')]);
+    assert.equal(noSuchPath.code, 1);
+    assert.match(noSuchPath.stdout, /Indexed 1 of 1 file into docs/);
+    assert.match(noSuchPath.stderr, /absent\.md: file_not_found: /);
+  });
+
+  test('search prints a list with title, page and snippet, facets after; --json parses', async () => {
+    const run = ok(await folio(['search', 'docs', 'poach quince', '--facets', 'path', '--limit', '2']));
+    assert.match(run.stdout, /^3 matches in docs, showing 1-2/);
+    assert.match(run.stdout, /\n1\. Quince recipes\n {3}md · page 1 · score \d+\.\d{3} · [0-9a-f]{64}\n {3}Quince recipes Poach quince slowly in syrup\./);
+    assert.doesNotMatch(run.stdout, /<mark>|\x1b\[/, 'plain text when not a terminal');
+    assert.match(run.stdout, /More: --offset 2/);
+    assert.match(run.stdout, /\nFacets\n {2}path: .*recipes\.md \(1\)/);
+
+    const json = JSON.parse(ok(await folio(['search', 'docs', 'quince', '--json'])).stdout);
+    assert.equal(json.total, 3);
+    assert.match(json.hits[0].highlight, /<mark>/);
+
+    const filtered = JSON.parse(
+      ok(await folio(['search', 'docs', 'quince', '--json', '--filter', JSON.stringify({ path: join(root, 'tree', 'sub', 'notes.txt') })])).stdout,
+    );
+    assert.equal(filtered.total, 1);
+    const none = ok(await folio(['search', 'docs', 'zzzzz']));
+    assert.match(none.stdout, /^No results in docs/);
+    const badFilter = await folio(['search', 'docs', 'quince', '--filter', '{"$and":[]}']);
+    assert.equal(badFilter.code, 1);
+    assert.match(badFilter.stderr, /^folio: invalid_filter: /);
+  });
+
+  test('webhooks add prints the secret once; list and delete', async () => {
+    const added = ok(
+      await folio(['webhooks', 'add', 'https://hooks.example.com/folio', '--events', 'collection.deleted', '--description', 'sync']),
+    );
+    assert.match(added.stdout, /^whsec_\S+\n$/);
+    const id = /wh_[0-9A-Za-z]+/.exec(added.stderr)?.[0];
+    assert.ok(id, added.stderr);
+    const list = ok(await folio(['webhooks', 'list']));
+    assert.match(list.stdout, new RegExp(`${id}\\s+https://hooks\\.example\\.com/folio\\s+collection\\.deleted\\s+active\\s.*sync`));
+    assert.ok(!list.stdout.includes(added.stdout.trim()));
+    const unknown = await folio(['webhooks', 'add', 'https://hooks.example.com/x', '--events', 'nope.event']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /^folio: validation_failed: /);
+    assert.equal((await folio(['webhooks', 'add', 'https://hooks.example.com/x'])).code, 2, '--events is required');
+    ok(await folio(['webhooks', 'delete', id]));
+    assert.ok(!ok(await folio(['webhooks', 'list'])).stdout.includes(id));
+  });
+});
