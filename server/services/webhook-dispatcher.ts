@@ -12,7 +12,7 @@ import type { DeliveryOutcome } from './webhook-delivery.ts';
 import type { LookupAll } from './address-guard.ts';
 import { chunkIds, subscribes } from './webhook-events.ts';
 import type { WebhookEventType } from './webhook-events.ts';
-import { MAX_PENDING_PER_WEBHOOK } from './webhook-outbox.ts';
+import { MAX_PENDING_DATA_BYTES, MAX_PENDING_PER_WEBHOOK, eventDataBytes } from './webhook-outbox.ts';
 import type { OutboxDelivery, WebhookEvent, WebhookOutbox } from './webhook-outbox.ts';
 import { signWebhook } from './webhook-signature.ts';
 import type { WebhookStore } from './webhook-store.ts';
@@ -70,13 +70,21 @@ export class WebhookDispatcher {
     const payloads = Array.isArray(ids) ? chunkIds(ids as string[]).map((chunk) => ({ ...data, ids: chunk })) : [data];
     const deliveries: OutboxDelivery[] = [];
     const now = this.now();
+    let addedBytes = 0;
     for (const payload of payloads) {
       const event: WebhookEvent = { id: `evt_${randomBase62(24)}`, type, created_at: new Date(now).toISOString(), data: payload };
+      const bytes = eventDataBytes(event);
       for (const webhook of webhooks) {
+        // Memory stays bounded while receivers are down: past either limit, events are skipped (and logged).
         if (this.options.outbox.pendingCount(webhook.id) >= MAX_PENDING_PER_WEBHOOK) {
           this.options.onError?.(null, `webhook ${webhook.id} owes ${MAX_PENDING_PER_WEBHOOK} deliveries; event ${event.id} was not queued for it`);
           continue;
         }
+        if (this.options.outbox.pendingBytes + addedBytes + bytes > MAX_PENDING_DATA_BYTES) {
+          this.options.onError?.(null, `the webhook outbox holds ${MAX_PENDING_DATA_BYTES >> 20} MiB of owed events; event ${event.id} was not queued for ${webhook.id}`);
+          continue;
+        }
+        addedBytes += bytes;
         deliveries.push({ id: `dlv_${randomBase62(20)}`, webhookId: webhook.id, event, state: 'pending', attempts: [], nextAttemptAt: now });
       }
     }

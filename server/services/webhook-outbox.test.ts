@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, mock, test } from 'node:test';
-import { KEPT_FINISHED_PER_WEBHOOK, OUTBOX_FILE, WebhookOutbox } from './webhook-outbox.ts';
+import { KEPT_FINISHED_PER_WEBHOOK, OUTBOX_FILE, WebhookOutbox, eventDataBytes } from './webhook-outbox.ts';
 import type { DeliveryAttemptRecord, OutboxDelivery } from './webhook-outbox.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'folio-outbox-'));
@@ -435,3 +435,26 @@ function hasPrlimit(): boolean {
 function setFileSizeLimit(bytes: number | 'unlimited'): void {
   execFileSync('prlimit', ['--pid', String(process.pid), `--fsize=${bytes}:`], { stdio: 'ignore' });
 }
+
+test('owed deliveries are counted per webhook and in bytes of event data, across finishing, forget and a reopen', async () => {
+  const dir = freshDir();
+  const outbox = WebhookOutbox.open(dir);
+  const big = delivery('wh_a', { ids: Array.from({ length: 100 }, (_, i) => `doc-${i}`) });
+  const small = delivery('wh_a', { id: 'x' });
+  const other = delivery('wh_b', { id: 'y' });
+  await outbox.add([big, small, other]);
+  const size = (d: OutboxDelivery) => eventDataBytes(d.event);
+  assert.equal(outbox.pendingBytes, size(big) + size(small) + size(other));
+  assert.deepEqual([outbox.pendingCount('wh_a'), outbox.pendingCount('wh_b')], [2, 1]);
+  await outbox.update(big.id, 'delivered', null, attempt(200));
+  assert.equal(outbox.pendingBytes, size(small) + size(other), 'a finished delivery holds no event data');
+  assert.equal(outbox.pendingCount('wh_a'), 1);
+  await outbox.update(small.id, 'pending', 1, attempt(500));
+  assert.equal(outbox.pendingCount('wh_a'), 1, 'a retry is still one owed delivery');
+  const reopened = WebhookOutbox.open(dir);
+  assert.equal(reopened.pendingBytes, size(small) + size(other));
+  await reopened.forget('wh_a');
+  assert.deepEqual([reopened.pendingBytes, reopened.pendingCount('wh_a'), reopened.pendingCount('wh_b')], [size(other), 0, 1]);
+  await reopened.close();
+  await outbox.close();
+});

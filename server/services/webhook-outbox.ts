@@ -18,6 +18,8 @@ export const OUTBOX_FILE = 'webhook-outbox.log';
 export const KEPT_FINISHED_PER_WEBHOOK = 50;
 /** Most deliveries owed to one webhook; events beyond it are not queued (and counted). */
 export const MAX_PENDING_PER_WEBHOOK = 10_000;
+/** Most bytes of event data all owed deliveries may hold in memory; events beyond are not queued. */
+export const MAX_PENDING_DATA_BYTES = 256 * 1024 * 1024;
 /** Log size at which it is rewritten with only what is still needed. */
 const COMPACT_AT_BYTES = 16 * 1024 * 1024;
 
@@ -62,6 +64,10 @@ export class WebhookOutbox {
   private fd: number;
   private bytes = 0;
   private readonly deliveries = new Map<string, OutboxDelivery>();
+  /** Each owed delivery's webhook and bytes of event data; their sums (to bound memory). */
+  private readonly owed = new Map<string, { webhookId: string; bytes: number }>();
+  private readonly owedPerWebhook = new Map<string, number>();
+  private pendingDataBytes = 0;
   private queued: string[] = [];
   private flushing: Promise<void> | null = null;
   private waiting: Waiter[] = [];
@@ -105,7 +111,7 @@ export class WebhookOutbox {
 
   private apply(entry: LogLine): void {
     if (entry.op === 'add') {
-      this.deliveries.set(entry.delivery.id, entry.delivery);
+      this.put(entry.delivery);
       return;
     }
     const delivery = this.deliveries.get(entry.id);
@@ -116,12 +122,44 @@ export class WebhookOutbox {
     if (entry.state !== 'pending') this.finish(delivery);
   }
 
+  /** Keeps a delivery, counting the bytes of its event data while it is owed. */
+  private put(delivery: OutboxDelivery): void {
+    this.remove(delivery.id);
+    this.deliveries.set(delivery.id, delivery);
+    if (delivery.state !== 'pending') return;
+    const bytes = eventDataBytes(delivery.event);
+    this.owed.set(delivery.id, { webhookId: delivery.webhookId, bytes });
+    this.owedPerWebhook.set(delivery.webhookId, (this.owedPerWebhook.get(delivery.webhookId) ?? 0) + 1);
+    this.pendingDataBytes += bytes;
+  }
+
+  private remove(id: string): void {
+    this.deliveries.delete(id);
+    this.releaseData(id);
+  }
+
+  private releaseData(id: string): void {
+    const owed = this.owed.get(id);
+    if (owed === undefined) return;
+    this.owed.delete(id);
+    this.pendingDataBytes -= owed.bytes;
+    const left = (this.owedPerWebhook.get(owed.webhookId) ?? 1) - 1;
+    if (left > 0) this.owedPerWebhook.set(owed.webhookId, left);
+    else this.owedPerWebhook.delete(owed.webhookId);
+  }
+
+  /** Bytes of event data the owed deliveries hold (see MAX_PENDING_DATA_BYTES). */
+  get pendingBytes(): number {
+    return this.pendingDataBytes;
+  }
+
   /** A finished delivery keeps its history, not its event data; old ones are forgotten. */
   private finish(delivery: OutboxDelivery): void {
+    this.releaseData(delivery.id);
     delivery.event = { ...delivery.event, data: {} };
     delivery.nextAttemptAt = null;
     const finished = this.forWebhook(delivery.webhookId).filter((d) => d.state !== 'pending');
-    for (const old of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED_PER_WEBHOOK))) this.deliveries.delete(old.id);
+    for (const old of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED_PER_WEBHOOK))) this.remove(old.id);
   }
 
   /**
@@ -147,9 +185,7 @@ export class WebhookOutbox {
   }
 
   pendingCount(webhookId: string): number {
-    let count = 0;
-    for (const delivery of this.deliveries.values()) if (delivery.webhookId === webhookId && delivery.state === 'pending') count++;
-    return count;
+    return this.owedPerWebhook.get(webhookId) ?? 0;
   }
 
   /** Every delivery still owed. */
@@ -164,7 +200,7 @@ export class WebhookOutbox {
   /** Queues deliveries durably: resolves once their lines are on disk. */
   async add(deliveries: OutboxDelivery[]): Promise<void> {
     if (deliveries.length === 0) return;
-    for (const delivery of deliveries) this.deliveries.set(delivery.id, delivery);
+    for (const delivery of deliveries) this.put(delivery);
     await this.append(deliveries.map((delivery) => ({ op: 'add', delivery })));
   }
 
@@ -178,7 +214,7 @@ export class WebhookOutbox {
 
   /** Forgets every delivery of a deleted webhook, and rewrites the log without them. */
   async forget(webhookId: string): Promise<void> {
-    for (const delivery of this.forWebhook(webhookId)) this.deliveries.delete(delivery.id);
+    for (const delivery of this.forWebhook(webhookId)) this.remove(delivery.id);
     if (this.closed) return;
     await new Promise<void>((resolve, reject) => {
       this.rewriteWaiting.push({ resolve, reject });
@@ -258,6 +294,11 @@ export class WebhookOutbox {
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = -1;
   }
+}
+
+/** The size of an event's data as it is sent (UTF-16 length: close enough, and cheap). */
+export function eventDataBytes(event: WebhookEvent): number {
+  return JSON.stringify(event.data).length;
 }
 
 function settle(waiters: Waiter[], action: () => void): void {
