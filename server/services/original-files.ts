@@ -1,13 +1,16 @@
 // The original files of uploads, kept when the server runs with `--keep-files`, so clients can
 // download what they uploaded (`GET …/documents/{id}/file`). They live in the collection's own
 // directory, so deleting the collection removes them:
-//   <collection>/originals/<sha256(id)>.json          { id, file_name, mime, format, bytes, sha256, file }
-//   <collection>/originals/<sha256(id)>-<sha256(bytes)>.bin   the bytes
+//   <collection>/originals/<sha256(id)>.json     { id, file_name, mime, format, bytes, sha256, indexed_at, file }
+//   <collection>/originals/<sha256(id)>-<sha256(bytes)>-<random>.bin   the bytes
 // A file is moved there (fsynced) before its document is written, so an acknowledged upload
-// has its file. Replacing or deleting the document discards it; leftovers of a crash (a file
-// no record names, a record whose document is gone) are removed when the server starts.
+// has its file; the file it replaces is removed only once the new document is written. A
+// record names the document version (`indexed_at`) it belongs to, so concurrent uploads of one
+// id can at worst leave a document without its original, never with another one's. Replacing
+// or deleting the document discards it; leftovers of a crash (a file no record names, a record
+// whose document is gone) are removed when the server starts.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -25,6 +28,8 @@ export interface OriginalFileRecord {
   format: string;
   bytes: number;
   sha256: string;
+  /** `indexed_at` of the document version this is the original of. */
+  indexed_at: string;
   /** The bytes' file name in the originals directory. */
   file: string;
 }
@@ -33,6 +38,16 @@ export interface OriginalFile {
   record: OriginalFileRecord;
   /** Absolute path of the bytes. */
   path: string;
+}
+
+/** An original just kept, and the one it replaces. */
+export interface KeptOriginal {
+  kept: OriginalFileRecord;
+  previous: OriginalFileRecord | null;
+}
+
+async function removeQuietly(filePath: string): Promise<void> {
+  await rm(filePath, { force: true }).catch(() => undefined);
 }
 
 function idKey(id: string): string {
@@ -44,7 +59,8 @@ function isRecord(value: unknown): value is OriginalFileRecord {
   return (
     typeof r === 'object' && r !== null && typeof r.id === 'string' && (r.file_name === null || typeof r.file_name === 'string') &&
     typeof r.mime === 'string' && typeof r.format === 'string' && typeof r.bytes === 'number' &&
-    typeof r.sha256 === 'string' && typeof r.file === 'string' && /^[0-9a-f]{64}-[0-9a-f]{64}\.bin$/.test(r.file)
+    typeof r.sha256 === 'string' && typeof r.indexed_at === 'string' && typeof r.file === 'string' &&
+    /^[0-9a-f]{64}-[0-9a-f]{64}-[0-9a-f]{16}\.bin$/.test(r.file)
   );
 }
 
@@ -82,13 +98,14 @@ export class OriginalFiles {
 
   /**
    * Moves the uploaded file at `tempPath` (same file system) here as the original of `id`,
-   * durably, replacing any earlier original of that id.
+   * durably. Returns what it replaces: `settle` it once the document write has succeeded or
+   * failed.
    */
-  async keep(tempPath: string, record: Omit<OriginalFileRecord, 'file'>): Promise<void> {
+  async keep(tempPath: string, record: Omit<OriginalFileRecord, 'file'>): Promise<KeptOriginal> {
     const records = this.load();
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const key = idKey(record.id);
-    const file = `${key}-${record.sha256}.bin`;
+    const file = `${key}-${record.sha256}-${randomBytes(8).toString('hex')}.bin`;
     const handle = await open(tempPath, 'r');
     try {
       await handle.sync();
@@ -99,12 +116,52 @@ export class OriginalFiles {
     fsyncDirectory(this.dir);
     const kept: OriginalFileRecord = { ...record, file };
     writeFileAtomic(path.join(this.dir, `${key}.json`), JSON.stringify(kept));
-    const previous = records.get(record.id);
+    const previous = records.get(record.id) ?? null;
     records.set(record.id, kept);
-    if (previous !== undefined && previous.file !== file) await rm(path.join(this.dir, previous.file), { force: true });
+    return { kept, previous };
   }
 
-  /** Removes the originals of `ids` (documents replaced by JSON ones, or deleted). */
+  /**
+   * After the document write: on success the replaced original's bytes go; on failure the
+   * previous record comes back (if no other upload has replaced this one meanwhile) and the
+   * new bytes go.
+   */
+  async settle({ kept, previous }: KeptOriginal, written: boolean): Promise<void> {
+    const records = this.load();
+    if (written) {
+      if (previous !== null) await removeQuietly(path.join(this.dir, previous.file));
+      return;
+    }
+    if (records.get(kept.id) === kept) {
+      const recordPath = path.join(this.dir, `${idKey(kept.id)}.json`);
+      if (previous === null) {
+        records.delete(kept.id);
+        await removeQuietly(recordPath);
+      } else {
+        records.set(kept.id, previous);
+        writeFileAtomic(recordPath, JSON.stringify(previous));
+      }
+    }
+    await removeQuietly(path.join(this.dir, kept.file));
+  }
+
+  /** A PATCH made a new version of the document: its original follows it. */
+  follow(id: string, indexedAt: string): void {
+    const record = this.load().get(id);
+    if (record === undefined) return;
+    const moved = { ...record, indexed_at: indexedAt };
+    this.load().set(id, moved);
+    try {
+      writeFileAtomic(path.join(this.dir, `${idKey(id)}.json`), JSON.stringify(moved));
+    } catch {
+      // The record keeps the old version: the original reads as missing, never as another's.
+    }
+  }
+
+  /**
+   * Removes the originals of `ids` (documents replaced by JSON ones, or deleted). Never throws:
+   * the write it follows has succeeded, and what a failure leaves is removed at the next start.
+   */
   async discard(ids: Iterable<string>): Promise<void> {
     const records = this.load();
     if (records.size === 0) return;
@@ -112,8 +169,8 @@ export class OriginalFiles {
       const record = records.get(id);
       if (record === undefined) continue;
       records.delete(id);
-      await rm(path.join(this.dir, `${idKey(id)}.json`), { force: true });
-      await rm(path.join(this.dir, record.file), { force: true });
+      await removeQuietly(path.join(this.dir, `${idKey(id)}.json`));
+      await removeQuietly(path.join(this.dir, record.file));
     }
   }
 

@@ -240,7 +240,7 @@ test('when the first checked address fails, the others are tried', async () => {
   assert.equal(none.error, `connection refused by receiver.test:${deadPort} (::1, 127.0.0.1)`);
 });
 
-test('the time limit covers a slow DNS answer and a slow body', async () => {
+test('the time limit covers a slow DNS answer; a 2xx whose body never ends is still a success', async () => {
   const hanging: LookupAll = () => new Promise(() => {});
   const dns = failure(await deliverWebhook(attempt('http://slow.test/', { lookup: hanging, timeoutMs: 200 })));
   assert.equal(dns.error, 'timed out after 0.2 s');
@@ -249,8 +249,10 @@ test('the time limit covers a slow DNS answer and a slow body', async () => {
     res.writeHead(200);
     res.write('partial'); // and never ends
   });
-  const body = failure(await deliverWebhook(attempt(target.url, { timeoutMs: 300 })));
-  assert.equal(body.error, 'timed out after 0.3 s');
+  // The receiver has accepted the event; counting it as a failure would resend it and could
+  // disable a healthy receiver.
+  const body = await deliverWebhook(attempt(target.url, { timeoutMs: 300 }));
+  assert.equal(body.ok, true);
   assert.equal(body.status, 200);
 });
 

@@ -153,9 +153,10 @@ export async function deliverWebhook(attempt: DeliveryAttempt): Promise<Delivery
     };
 
     const timer = setTimeout(() => {
-      // A failure status already received says more than the timeout of its body.
-      if (answered !== null && !answered.ok) finish({ ...answered, durationMs: durationMs() });
-      else fail(`timed out after ${seconds(timeoutMs)} s`, answered?.status ?? null);
+      // Once the status has arrived it decides, whatever the body still does: a 2xx whose body
+      // is still open is a success, a failure status says more than the timeout.
+      if (answered !== null) finish({ ...answered, durationMs: durationMs() });
+      else fail(`timed out after ${seconds(timeoutMs)} s`, null);
     }, timeoutMs);
 
     const onResponse = (response: IncomingMessage): void => {

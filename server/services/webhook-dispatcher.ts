@@ -15,7 +15,7 @@ import type { WebhookEventType } from './webhook-events.ts';
 import { MAX_PENDING_DATA_BYTES, MAX_PENDING_PER_WEBHOOK, eventDataBytes } from './webhook-outbox.ts';
 import type { OutboxDelivery, WebhookEvent, WebhookOutbox } from './webhook-outbox.ts';
 import { signWebhook } from './webhook-signature.ts';
-import type { WebhookStore } from './webhook-store.ts';
+import type { WebhookRecord, WebhookStore } from './webhook-store.ts';
 
 /** Waits before the retries (SPEC §8): 5 s, 30 s, 2 min, 10 min, 1 h, 6 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
@@ -111,7 +111,11 @@ export class WebhookDispatcher {
       perWebhook.set(delivery.webhookId, busy + 1);
       this.inFlight.set(delivery.id, delivery.webhookId);
       const run = this.attempt(delivery)
-        .catch((error: unknown) => this.options.onError?.(error, `webhook delivery ${delivery.id} could not be recorded`))
+        .catch((error: unknown) => {
+          // Never left due: retried after the first delay (in memory; the log still owes it).
+          if (delivery.state === 'pending') delivery.nextAttemptAt = this.now() + this.retryDelays[0]!;
+          this.options.onError?.(error, `webhook delivery ${delivery.id} could not be recorded`);
+        })
         .finally(() => {
           this.inFlight.delete(delivery.id);
           this.running.delete(run);
@@ -139,7 +143,11 @@ export class WebhookDispatcher {
   private async attempt(delivery: OutboxDelivery): Promise<void> {
     const { store, outbox } = this.options;
     const webhook = store.get(delivery.webhookId);
-    if (webhook === null) return; // deleted: the outbox forgets its deliveries
+    if (webhook === null) {
+      // Deleted (a crash between removing the webhook and its deliveries leaves some): forget them.
+      await outbox.forget(delivery.webhookId);
+      return;
+    }
     if (webhook.disabled) {
       await outbox.update(delivery.id, 'failed', null, null);
       return;
@@ -147,18 +155,7 @@ export class WebhookDispatcher {
     const body = JSON.stringify(delivery.event);
     const timestamp = Math.floor(this.now() / 1000);
     const startedAt = new Date(this.now()).toISOString();
-    const outcome: DeliveryOutcome = await deliverWebhook({
-      url: webhook.url,
-      body,
-      headers: {
-        'webhook-id': delivery.event.id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(webhook.secret, delivery.event.id, timestamp, body),
-      },
-      timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
-      allowPrivate: this.options.allowPrivate,
-      ...(this.options.lookup !== undefined && { lookup: this.options.lookup }),
-    });
+    const outcome: DeliveryOutcome = await this.send(webhook, delivery, body, timestamp);
     if (this.closed) return; // the attempt is done again after the restart (at-least-once)
     const attempt = { at: startedAt, status: outcome.status, error: outcome.ok ? null : outcome.error, duration_ms: Math.round(outcome.durationMs) };
     if (outcome.ok) {
@@ -176,6 +173,25 @@ export class WebhookDispatcher {
     const scheduled = this.retryDelays[failures - 1]! * (1 + JITTER * (2 * Math.random() - 1));
     const wait = outcome.retryAfterMs ?? scheduled;
     await outbox.update(delivery.id, 'pending', this.now() + wait, attempt);
+  }
+
+  /** One attempt; a secret that cannot sign (a damaged file) fails like any attempt. */
+  private async send(webhook: WebhookRecord, delivery: OutboxDelivery, body: string, timestamp: number): Promise<DeliveryOutcome> {
+    let signature: string;
+    try {
+      signature = signWebhook(webhook.secret, delivery.event.id, timestamp, body);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, status: null, error: `could not sign: ${message}`, retryAfterMs: null, gone: false, refused: false, durationMs: 0 };
+    }
+    return deliverWebhook({
+      url: webhook.url,
+      body,
+      headers: { 'webhook-id': delivery.event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+      timeoutMs: this.options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+      allowPrivate: this.options.allowPrivate,
+      ...(this.options.lookup !== undefined && { lookup: this.options.lookup }),
+    });
   }
 
   /** A disabled webhook's owed deliveries are marked failed (they will not be tried). */

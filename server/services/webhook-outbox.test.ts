@@ -458,3 +458,15 @@ test('owed deliveries are counted per webhook and in bytes of event data, across
   await reopened.close();
   await outbox.close();
 });
+
+test('lines longer than the read chunk replay whole', async () => {
+  const dir = freshDir();
+  const outbox = WebhookOutbox.open(dir);
+  const big = Array.from({ length: 3 }, (_, n) => delivery('wh_big', { ids: Array.from({ length: 60_000 }, (_, i) => `doc-${n}-${i}`) }));
+  await outbox.add(big);
+  await outbox.close();
+  const reopened = WebhookOutbox.open(dir); // replays the appended lines, then reads its own rewrite back below
+  assert.deepEqual(reopened.pending().map((d) => (d.event.data.ids as string[]).length), [60_000, 60_000, 60_000]);
+  await reopened.close();
+  assert.deepEqual(WebhookOutbox.open(dir).pending().map((d) => (d.event.data.ids as string[])[59_999]), ['doc-0-59999', 'doc-1-59999', 'doc-2-59999']);
+});

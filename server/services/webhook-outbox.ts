@@ -22,6 +22,8 @@ export const MAX_PENDING_PER_WEBHOOK = 10_000;
 export const MAX_PENDING_DATA_BYTES = 256 * 1024 * 1024;
 /** Log size at which it is rewritten with only what is still needed. */
 const COMPACT_AT_BYTES = 16 * 1024 * 1024;
+/** How much of the log is read at a time at start. */
+const REPLAY_CHUNK_BYTES = 1024 * 1024;
 
 export interface WebhookEvent {
   id: string;
@@ -63,11 +65,15 @@ export class WebhookOutbox {
   private readonly file: string;
   private fd: number;
   private bytes = 0;
+  /** The log's size right after the last rewrite. */
+  private compactedBytes = 0;
   private readonly deliveries = new Map<string, OutboxDelivery>();
   /** Each owed delivery's webhook and bytes of event data; their sums (to bound memory). */
   private readonly owed = new Map<string, { webhookId: string; bytes: number }>();
   private readonly owedPerWebhook = new Map<string, number>();
   private pendingDataBytes = 0;
+  /** Finished deliveries of each webhook, in the order they finished (the kept history). */
+  private readonly finishedPerWebhook = new Map<string, string[]>();
   private queued: string[] = [];
   private flushing: Promise<void> | null = null;
   private waiting: Waiter[] = [];
@@ -89,24 +95,43 @@ export class WebhookOutbox {
     return outbox;
   }
 
+  /** Applies the log line by line, read in chunks (it may be larger than one string can be). */
   private replay(): void {
-    let text: string;
+    let fd: number;
     try {
-      text = fs.readFileSync(this.file, 'utf8');
+      fd = fs.openSync(this.file, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      let entry: LogLine;
-      try {
-        entry = JSON.parse(line) as LogLine;
-      } catch {
-        continue; // a line torn by a crash: its append was never acknowledged
+    try {
+      const chunk = Buffer.alloc(REPLAY_CHUNK_BYTES);
+      let carry: Buffer[] = [];
+      for (let read = fs.readSync(fd, chunk); read > 0; read = fs.readSync(fd, chunk)) {
+        let start = 0;
+        for (let end = chunk.indexOf(0x0a, 0); end !== -1 && end < read; end = chunk.indexOf(0x0a, start)) {
+          carry.push(chunk.subarray(start, end));
+          this.applyLine(Buffer.concat(carry).toString('utf8'));
+          carry = [];
+          start = end + 1;
+        }
+        carry.push(Buffer.from(chunk.subarray(start, read)));
       }
-      this.apply(entry);
+      this.applyLine(Buffer.concat(carry).toString('utf8'));
+    } finally {
+      fs.closeSync(fd);
     }
+  }
+
+  private applyLine(line: string): void {
+    if (line === '') return;
+    let entry: LogLine;
+    try {
+      entry = JSON.parse(line) as LogLine;
+    } catch {
+      return; // a line torn by a crash: its append was never acknowledged
+    }
+    this.apply(entry);
   }
 
   private apply(entry: LogLine): void {
@@ -126,7 +151,10 @@ export class WebhookOutbox {
   private put(delivery: OutboxDelivery): void {
     this.remove(delivery.id);
     this.deliveries.set(delivery.id, delivery);
-    if (delivery.state !== 'pending') return;
+    if (delivery.state !== 'pending') {
+      this.keepFinished(delivery);
+      return;
+    }
     const bytes = eventDataBytes(delivery.event);
     this.owed.set(delivery.id, { webhookId: delivery.webhookId, bytes });
     this.owedPerWebhook.set(delivery.webhookId, (this.owedPerWebhook.get(delivery.webhookId) ?? 0) + 1);
@@ -158,8 +186,18 @@ export class WebhookOutbox {
     this.releaseData(delivery.id);
     delivery.event = { ...delivery.event, data: {} };
     delivery.nextAttemptAt = null;
-    const finished = this.forWebhook(delivery.webhookId).filter((d) => d.state !== 'pending');
-    for (const old of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED_PER_WEBHOOK))) this.remove(old.id);
+    this.keepFinished(delivery);
+  }
+
+  /** Adds a finished delivery to its webhook's history, forgetting the oldest beyond the cap. */
+  private keepFinished(delivery: OutboxDelivery): void {
+    let history = this.finishedPerWebhook.get(delivery.webhookId);
+    if (history === undefined) {
+      history = [];
+      this.finishedPerWebhook.set(delivery.webhookId, history);
+    }
+    history.push(delivery.id);
+    while (history.length > KEPT_FINISHED_PER_WEBHOOK) this.deliveries.delete(history.shift()!);
   }
 
   /**
@@ -167,16 +205,32 @@ export class WebhookOutbox {
    * appends to it. On failure the old log stays in use, whole.
    */
   private rewrite(): void {
-    const lines = [...this.deliveries.values()].map((delivery) => JSON.stringify({ op: 'add', delivery } satisfies LogLine) + '\n');
-    const text = lines.join('');
+    let written = 0;
     writeFileAtomicWith(this.file, (fd) => {
       fs.fchmodSync(fd, PRIVATE_FILE_MODE);
-      fs.writeFileSync(fd, text, 'utf8');
+      // Line by line into a bounded buffer: the log may be larger than one string can be.
+      let pending: string[] = [];
+      let pendingLength = 0;
+      const flush = (): void => {
+        const bytes = Buffer.from(pending.join(''), 'utf8');
+        fs.writeSync(fd, bytes);
+        written += bytes.length;
+        pending = [];
+        pendingLength = 0;
+      };
+      for (const delivery of this.deliveries.values()) {
+        const line = JSON.stringify({ op: 'add', delivery } satisfies LogLine) + '\n';
+        pending.push(line);
+        pendingLength += line.length;
+        if (pendingLength >= REPLAY_CHUNK_BYTES) flush();
+      }
+      flush();
     });
     const fd = fs.openSync(this.file, 'a', PRIVATE_FILE_MODE);
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = fd;
-    this.bytes = Buffer.byteLength(text);
+    this.bytes = written;
+    this.compactedBytes = written;
   }
 
   /** Deliveries of one webhook, oldest first (Map order is insertion order). */
@@ -215,6 +269,7 @@ export class WebhookOutbox {
   /** Forgets every delivery of a deleted webhook, and rewrites the log without them. */
   async forget(webhookId: string): Promise<void> {
     for (const delivery of this.forWebhook(webhookId)) this.remove(delivery.id);
+    this.finishedPerWebhook.delete(webhookId);
     if (this.closed) return;
     await new Promise<void>((resolve, reject) => {
       this.rewriteWaiting.push({ resolve, reject });
@@ -253,7 +308,8 @@ export class WebhookOutbox {
         this.rewriteWaiting = [];
         settle(waiters, () => this.rewrite());
       }
-      if (this.bytes > COMPACT_AT_BYTES) {
+      // Compacted once it is over 16 MiB and twice its size after the last rewrite.
+      if (this.bytes > Math.max(COMPACT_AT_BYTES, 2 * this.compactedBytes)) {
         try {
           this.rewrite();
         } catch {

@@ -96,6 +96,20 @@ describe('kept originals (--keep-files)', () => {
     assert.equal(readdirSync(originalsDir()).filter((name) => name.endsWith('.bin')).length, 3, 'report, page, versioned');
   });
 
+  test('a PATCH keeps the original; concurrent uploads of one id never serve another upload\'s bytes', async () => {
+    assert.equal((await server.request('PATCH', '/v1/collections/docs/documents/versioned', { metadata: { shelf: 'c3' } })).status, 200);
+    assert.equal(await (await download(server, 'versioned')).text(), '# version two');
+    for (let round = 0; round < 5; round++) {
+      const bodies = ['alpha', 'bravo', 'charl', 'delta'].map((word) => `${word} racing quoll`);
+      await Promise.all(bodies.map((body, i) => upload(server, `race-${i}.txt`, body, { id: 'raced' })));
+      const text = (await server.request('GET', '/v1/collections/docs/documents/raced')).body.text;
+      const response = await download(server, 'raced');
+      if (response.status === 200) assert.equal(await response.text(), text, 'the original of the document as it is');
+      else assert.equal(response.status, 404);
+    }
+    await server.request('DELETE', '/v1/collections/docs/documents/raced');
+  });
+
   test('a restart keeps the originals and removes bytes no record names', async () => {
     writeFileSync(join(originalsDir(), `${'0'.repeat(64)}-${'1'.repeat(64)}.bin`), 'orphan of a crash');
     await server.close();

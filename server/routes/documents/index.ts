@@ -127,7 +127,9 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { name, id } = request.params;
-      const summary = await app.collections.get(name).patch(id, request.body, writeOptions(request.query));
+      const collection = app.collections.get(name);
+      const summary = await collection.patch(id, request.body, writeOptions(request.query));
+      app.originals.of(collection).follow(id, summary.indexed_at);
       await app.webhooks.emit('document.indexed', { collection: name, id });
       return summary;
     },

@@ -21,7 +21,7 @@ import { DocumentParamsSchema, DocumentSummarySchema, WriteQuerySchema } from '.
 import { problemResponses } from '../../schemas/problem.ts';
 import { validateFileFields } from '../../services/document-validation.ts';
 import { buildFileDocument } from '../../services/file-document.ts';
-import type { KeptOriginals } from '../../services/original-files.ts';
+import type { KeptOriginal, KeptOriginals } from '../../services/original-files.ts';
 import type { Collection, DocumentSummary } from '../../services/collection-types.ts';
 import type { ErrorCode } from '../../errors.ts';
 import { writeOptions } from '../documents/write-options.ts';
@@ -105,26 +105,29 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
         extraction,
       );
       const originals = options.originals.of(collection);
+      let kept: KeptOriginal | null = null;
       if (options.originals.enabled) {
         // Kept (durably) before the document is written, so an acknowledged upload has it.
         const format = listFormats().find((f) => f.extension === extraction.format);
-        await originals.keep(upload.path, {
+        kept = await originals.keep(upload.path, {
           id: document.id,
           file_name: upload.fileName,
           mime: format?.mime ?? 'application/octet-stream',
           format: extraction.format,
           bytes: upload.bytes,
           sha256: upload.sha256,
+          indexed_at: document.indexedAt,
         });
       }
       try {
         [summary] = await collection.upsertIndexed([document], writeOptions(query));
       } catch (error) {
-        if (options.originals.enabled) await originals.discard([document.id]);
+        if (kept !== null) await originals.settle(kept, false);
         throw error;
       }
+      if (kept !== null) await originals.settle(kept, true);
       // Without --keep-files, an original kept earlier for this id is outdated now.
-      if (!options.originals.enabled) await originals.discard([document.id]);
+      else await originals.discard([document.id]);
     } finally {
       // Gone before the answer leaves, whatever the outcome.
       await rm(upload.path, { force: true });
@@ -179,8 +182,8 @@ const fileRoutes: FastifyPluginAsyncTypebox<FileRoutesOptions> = async (app, opt
       const collection = app.collections.get(name);
       const document = collection.getDocument(id);
       const original = options.originals.of(collection).find(id);
-      // The record must describe this version of the document (same type and size).
-      if (original === null || original.record.format !== document.format || original.record.bytes !== document.bytes) {
+      // The record must belong to this very version of the document.
+      if (original === null || original.record.indexed_at !== document.indexed_at) {
         throw new FolioError('not_found', `document '${id}' has no kept original file${options.originals.enabled ? '' : ' (the server runs without --keep-files)'}`);
       }
       return sendOriginalFile(reply, original);
