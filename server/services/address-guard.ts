@@ -13,8 +13,28 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** Resolves a host name to all its addresses (the shape of dns.promises.lookup with all: true). */
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
+/**
+ * Most system lookups at once. getaddrinfo runs on libuv's thread pool (4 threads), which file
+ * I/O (the WAL's writes and syncs) needs too: a receiver whose DNS hangs may hold at most this
+ * many of those threads.
+ */
+const MAX_CONCURRENT_LOOKUPS = 2;
+let lookupsRunning = 0;
+const lookupQueue: (() => void)[] = [];
+
 /** The operating system's resolver (getaddrinfo), all addresses in the order it returns them. */
-export const systemLookup: LookupAll = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+export const systemLookup: LookupAll = async (hostname) => {
+  // A finishing lookup hands its slot straight to the next one waiting.
+  if (lookupsRunning < MAX_CONCURRENT_LOOKUPS) lookupsRunning++;
+  else await new Promise<void>((resolve) => lookupQueue.push(resolve));
+  try {
+    return await dns.lookup(hostname, { all: true, verbatim: true });
+  } finally {
+    const next = lookupQueue.shift();
+    if (next !== undefined) next();
+    else lookupsRunning--;
+  }
+};
 
 /** A delivery refused by the guard; `message` is user-facing and says how to allow it. */
 export class WebhookAddressError extends Error {
