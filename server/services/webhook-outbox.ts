@@ -244,7 +244,8 @@ export class WebhookOutbox {
 
   /** Every delivery still owed. */
   pending(): OutboxDelivery[] {
-    return [...this.deliveries.values()].filter((delivery) => delivery.state === 'pending');
+    // `owed` holds exactly the pending ones; insertion order is creation order there too.
+    return [...this.owed.keys()].map((id) => this.deliveries.get(id)!);
   }
 
   get(id: string): OutboxDelivery | null {
