@@ -97,3 +97,8 @@ export function say(text: string): void {
 export function note(text: string): void {
   process.stderr.write(`${text}\n`);
 }
+
+/** Prints a table to standard output, coloured when that is a terminal that takes colour. */
+export function printTable(header: string[], rows: string[][]): void {
+  process.stdout.write(formatTable(header, rows, colorEnabled(process.stdout)));
+}

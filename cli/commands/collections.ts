@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { colorEnabled, formatBytes, formatTable, formatTime, note, printJson, say } from '../output.ts';
+import { formatBytes, formatTime, note, printJson, printTable, say } from '../output.ts';
 
 async function create(name: string, options: { language?: string; json?: boolean }): Promise<void> {
   const client = await connect();
@@ -26,7 +26,7 @@ async function list(options: { json?: boolean }): Promise<void> {
     formatTime(collection.created_at),
   ]);
   const header = ['NAME', 'LANGUAGE', 'DOCUMENTS', 'SIZE', 'SEGMENTS', 'CREATED'];
-  process.stdout.write(formatTable(header, rows, colorEnabled(process.stdout)));
+  printTable(header, rows);
 }
 
 async function remove(name: string): Promise<void> {

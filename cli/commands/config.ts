@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { resolveConnection } from '../connect.ts';
 import { action } from '../errors.ts';
-import { colorEnabled, formatTable, maskSecret, note } from '../output.ts';
+import { maskSecret, note, printTable } from '../output.ts';
 
 async function list(): Promise<void> {
   const connection = await resolveConnection();
@@ -15,7 +15,7 @@ async function list(): Promise<void> {
     ['api_key', connection.apiKey === undefined ? '(not set)' : maskSecret(connection.apiKey), from(connection.keySource)],
     ['file', connection.file, ''],
   ];
-  process.stdout.write(formatTable(['SETTING', 'VALUE', 'FROM'], rows, colorEnabled(process.stdout)));
+  printTable(['SETTING', 'VALUE', 'FROM'], rows);
   if (connection.url === undefined || connection.apiKey === undefined) {
     note("Run 'folio auth login' to save a server URL and API key.");
   }

@@ -7,7 +7,7 @@ import type { ApiKey } from '../../clients/typescript/index.ts';
 import { listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { colorEnabled, formatTable, formatTime, note, paint, printJson, say } from '../output.ts';
+import { colorEnabled, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
 
 interface CreateOptions {
   name?: string;
@@ -49,7 +49,7 @@ async function list(options: { json?: boolean }): Promise<void> {
     formatTime(key.expires_at),
   ]);
   const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'COLLECTIONS', 'CREATED', 'LAST USED', 'EXPIRES'];
-  process.stdout.write(formatTable(header, rows, colorEnabled(process.stdout)));
+  printTable(header, rows);
 }
 
 async function remove(id: string): Promise<void> {

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { colorEnabled, formatTable, formatTime, note, paint, printJson, say } from '../output.ts';
+import { colorEnabled, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
 
 interface AddOptions {
   events: string[];
@@ -39,7 +39,7 @@ async function list(options: { json?: boolean }): Promise<void> {
     webhook.description ?? '',
   ]);
   const header = ['ID', 'URL', 'EVENTS', 'STATE', 'CREATED', 'DESCRIPTION'];
-  process.stdout.write(formatTable(header, rows, colorEnabled(process.stdout)));
+  printTable(header, rows);
 }
 
 async function remove(id: string): Promise<void> {

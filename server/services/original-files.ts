@@ -147,10 +147,11 @@ export class OriginalFiles {
 
   /** A PATCH made a new version of the document: its original follows it. */
   follow(id: string, indexedAt: string): void {
-    const record = this.load().get(id);
+    const records = this.load();
+    const record = records.get(id);
     if (record === undefined) return;
     const moved = { ...record, indexed_at: indexedAt };
-    this.load().set(id, moved);
+    records.set(id, moved);
     try {
       writeFileAtomic(path.join(this.dir, `${idKey(id)}.json`), JSON.stringify(moved));
     } catch {
