@@ -1,33 +1,63 @@
 // GET /v1/health and GET /v1/openapi.json (SPEC §9): both open without a credential; the
-// OpenAPI document is 3.1, passes a standard validator, and describes every route with its
-// error responses as problem+json.
+// OpenAPI document is 3.1, passes a standard validator, and describes every route of the
+// running app (read from Fastify's route tree, so a new route is checked without editing this
+// file) with its error responses as problem+json, and nothing that is not a route.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import type { FastifyInstance } from 'fastify';
+import { ROUTE_ACCESS } from '../../server/auth/access-table.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 
-/** Every route of this issue, as [method, OpenAPI path]. */
-const ROUTES: [string, string][] = [
-  ['get', '/v1/health'],
-  ['get', '/v1/openapi.json'],
-  ['post', '/v1/collections'],
-  ['get', '/v1/collections'],
-  ['get', '/v1/collections/{name}'],
-  ['delete', '/v1/collections/{name}'],
-  ['put', '/v1/collections/{name}/documents/{id}'],
-  ['get', '/v1/collections/{name}/documents/{id}'],
-  ['patch', '/v1/collections/{name}/documents/{id}'],
-  ['delete', '/v1/collections/{name}/documents/{id}'],
-  ['post', '/v1/collections/{name}/documents'],
-  ['post', '/v1/collections/{name}/documents/delete'],
-  ['post', '/v1/collections/{name}/refresh'],
-  ['get', '/v1/collections/{name}/search'],
-  ['post', '/v1/collections/{name}/search'],
-];
-const PUBLIC = new Set(['/v1/health', '/v1/openapi.json']);
+/** Methods Fastify adds by itself (HEAD beside every GET), which the document leaves out. */
+const IMPLIED_METHODS = new Set(['HEAD', 'OPTIONS']);
+/** The operations of an OpenAPI path item (its other keys are parameters, summary, …). */
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** The routes open without a credential (every other one needs an access rule, see the auth plugin). */
+const PUBLIC_ROUTES = ['GET /v1/health', 'GET /v1/openapi.json', 'POST /v1/sessions'];
+/** One line of `printRoutes({ commonPrefix: false })`: tree drawing, path segment, methods. */
+const ROUTE_LINE = /^((?:│ {3}| {4})*)[├└]── (\S+) \(([A-Z, ]+)\)$/;
+
+interface Route {
+  /** Upper case, as in the access table. */
+  method: string;
+  /** Fastify's pattern (`/v1/collections/:name`). */
+  url: string;
+}
+
+/**
+ * Every route the app serves, read from Fastify's route tree: with `commonPrefix: false` each
+ * line is one node with routes, its path segment appended to its parent's.
+ */
+function appRoutes(app: FastifyInstance): Route[] {
+  const routes: Route[] = [];
+  const parents: string[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    if (line === '') continue;
+    const match = ROUTE_LINE.exec(line);
+    assert.ok(match, `unexpected printRoutes line: ${JSON.stringify(line)}`);
+    const [, indent, segment, methods] = match;
+    const depth = indent.length / 4;
+    assert.ok(depth <= parents.length, `printRoutes line deeper than its parent: ${line}`);
+    parents.length = depth;
+    const url = parents.join('') + segment;
+    parents.push(segment);
+    for (const method of methods.split(', ')) {
+      if (IMPLIED_METHODS.has(method)) continue;
+      assert.ok(app.hasRoute({ method, url }), `read ${method} ${url} from printRoutes, which is no route`);
+      routes.push({ method, url });
+    }
+  }
+  return routes;
+}
+
+/** The OpenAPI path of a Fastify pattern (`:name` → `{name}`). */
+function openApiPath(url: string): string {
+  return url.replace(/:(\w+)/g, '{$1}');
+}
 
 describe('health and OpenAPI', () => {
   let server: TestServer;
@@ -52,23 +82,39 @@ describe('health and OpenAPI', () => {
     await SwaggerParser.validate(structuredClone(document));
   });
 
-  test('the document lists every route, with its error responses as problem+json', async () => {
+  test('the app\'s routes are the access table\'s and the public ones, no more and no fewer', () => {
+    const routes = appRoutes(server.app).map(({ method, url }) => `${method} ${url}`);
+    assert.ok(routes.includes('GET /v1/collections/:name/documents/:id/file'), 'nested routes are read whole');
+    assert.deepEqual([...routes].sort(), [...Object.keys(ROUTE_ACCESS), ...PUBLIC_ROUTES].sort());
+  });
+
+  test('the document lists every route of the app, with its error responses as problem+json', async () => {
     const { body: document } = await server.request('GET', '/v1/openapi.json');
-    for (const [method, path] of ROUTES) {
-      const operation = document.paths[path]?.[method];
-      assert.ok(operation, `missing ${method.toUpperCase()} ${path}`);
+    const routes = appRoutes(server.app);
+    const listed = new Set<string>();
+    for (const { method, url } of routes) {
+      const name = `${method} ${url}`;
+      const path = openApiPath(url);
+      listed.add(`${method.toLowerCase()} ${path}`);
+      const operation = document.paths[path]?.[method.toLowerCase()];
+      assert.ok(operation, `the document lacks ${name}`);
       const statuses = Object.keys(operation.responses);
-      assert.ok(statuses.some((status) => status.startsWith('2')), `${method} ${path} has no success response`);
-      assert.ok(statuses.includes('500'), `${method} ${path} does not declare 500`);
-      if (PUBLIC.has(path)) {
-        assert.deepEqual(operation.security, [], `${path} should need no credential`);
+      assert.ok(statuses.some((status) => status.startsWith('2')), `${name} has no success response`);
+      assert.ok(statuses.includes('500'), `${name} does not declare 500`);
+      if (PUBLIC_ROUTES.includes(name)) {
+        assert.deepEqual(operation.security, [], `${name} should need no credential`);
       } else {
-        assert.ok(statuses.includes('401'), `${method} ${path} does not declare 401`);
+        assert.notDeepEqual(operation.security, [], `${name} needs a credential`);
+        assert.ok(statuses.includes('401'), `${name} does not declare 401`);
       }
       for (const status of statuses.filter((status) => Number(status) >= 400)) {
-        assert.ok(operation.responses[status].content['application/problem+json'], `${method} ${path} ${status}`);
+        assert.ok(operation.responses[status].content?.['application/problem+json'], `${name} ${status} is not problem+json`);
       }
     }
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+      Object.keys(item).filter((key) => HTTP_METHODS.has(key)).map((method) => `${method} ${path}`),
+    );
+    assert.deepEqual(documented.filter((operation) => !listed.has(operation)), [], 'documented operations that are no route');
   });
 
   test('shared schemas are named components', async () => {
