@@ -98,14 +98,22 @@ describe('kept originals (--keep-files)', () => {
 
   test('a PATCH keeps the original; concurrent uploads of one id never serve another upload\'s bytes', async () => {
     assert.equal((await server.request('PATCH', '/v1/collections/docs/documents/versioned', { metadata: { shelf: 'c3' } })).status, 200);
-    assert.equal(await (await download(server, 'versioned')).text(), '# version two');
+    const patched = await download(server, 'versioned');
+    assert.equal(patched.status, 200);
+    assert.equal(await patched.text(), '# version two');
+    const bodies = ['alpha', 'bravo', 'charl', 'delta'].map((word) => `${word} racing quoll`);
     for (let round = 0; round < 5; round++) {
-      const bodies = ['alpha', 'bravo', 'charl', 'delta'].map((word) => `${word} racing quoll`);
-      await Promise.all(bodies.map((body, i) => upload(server, `race-${i}.txt`, body, { id: 'raced' })));
-      const text = (await server.request('GET', '/v1/collections/docs/documents/raced')).body.text;
+      const uploads = await Promise.all(bodies.map((body, i) => upload(server, `race-${i}.txt`, body, { id: 'raced' })));
+      for (const uploaded of uploads) assert.equal(uploaded.status, 201, uploaded.text);
+      const document = await server.request('GET', '/v1/collections/docs/documents/raced');
+      assert.equal(document.status, 200);
+      const winner = bodies.indexOf(document.body.text);
+      assert.ok(winner >= 0, `the document is one of the uploads: ${document.text}`);
+      // Uploads are kept in the order they are written, so the last one written has its original.
       const response = await download(server, 'raced');
-      if (response.status === 200) assert.equal(await response.text(), text, 'the original of the document as it is');
-      else assert.equal(response.status, 404);
+      assert.equal(response.status, 200, `round ${round}: the document's original is served`);
+      assert.deepEqual(new Uint8Array(await response.arrayBuffer()), new TextEncoder().encode(bodies[winner]), 'the original of the document as it is');
+      assert.match(response.headers.get('content-disposition') ?? '', new RegExp(`^attachment; filename="race-${winner}\\.txt"`));
     }
     await server.request('DELETE', '/v1/collections/docs/documents/raced');
   });
