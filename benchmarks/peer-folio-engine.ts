@@ -6,8 +6,8 @@
 
 import { join } from 'node:path';
 import { Analyzer, searchSegments } from '../engine/index.ts';
-import { toSearchRequest } from '../server/routes/search/search-request.ts';
-import { SegmentSet } from '../server/services/segment-set.ts';
+import { toSearchRequest } from '../server/http/routes/search/search-request.ts';
+import { SegmentSet } from '../server/indexing/segment-set.ts';
 import { readManifest } from '../storage/index.ts';
 import { readGcideQueries } from './gcide-corpus.ts';
 import { measureSequential } from './latency.ts';

@@ -6,10 +6,10 @@
 // here. A usage error (unknown command or option, bad value) exits with status 2.
 
 import { Command, InvalidArgumentError } from 'commander';
+// server/index.ts loads the server itself only when `serve` starts one, so the client
+// commands start quickly.
+import { ConfigError, FOLIO_VERSION, resolveConfig, startServer } from '../server/index.ts';
 import type { ConfigFlags } from '../server/index.ts';
-// Only the version, directly: server/index.ts loads the whole server (over a second), which
-// `serve` imports when it runs, so the client commands start quickly.
-import { FOLIO_VERSION } from '../server/version.ts';
 import { registerAuth } from './commands/auth.ts';
 import { registerCollections } from './commands/collections.ts';
 import { registerConfig } from './commands/config.ts';
@@ -25,7 +25,6 @@ function portArgument(value: string): string {
 }
 
 async function serve(flags: ConfigFlags): Promise<void> {
-  const { ConfigError, resolveConfig, startServer } = await import('../server/index.ts');
   let config;
   try {
     config = resolveConfig(flags);

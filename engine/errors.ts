@@ -1,5 +1,5 @@
 // Errors the engine raises, each with a stable code. The server maps codes to HTTP statuses
-// in one place (server/plugins/error-handler.ts); the engine knows nothing of HTTP.
+// in one place (server/http/plugins/error-handler.ts); the engine knows nothing of HTTP.
 
 export type EngineErrorCode = 'invalid_query' | 'invalid_language' | 'invalid_filter' | 'invalid_sort';
 

@@ -363,7 +363,7 @@ function stripDocs(schema: JsonSchema): Record<string, JsonSchema> {
 
 /** Builds the app in process and returns its OpenAPI description. */
 export async function loadOpenApiDocument(): Promise<OpenApiDocument> {
-  const { buildApp } = await import('../server/app.ts');
+  const { buildApp } = await import('../server/http/app.ts');
   const dataDir = await mkdtemp(join(tmpdir(), 'folio-client-types-'));
   try {
     const app = await buildApp({ dataDir, masterKey: 'folio_generate_client_types_only' });

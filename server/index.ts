@@ -1,112 +1,25 @@
-// Starts a Folio server from a resolved configuration: prepares the data directory and the
-// master key (printing a newly generated key once), builds the app, listens, and shuts down
-// gracefully on SIGINT/SIGTERM (the registry flushes and closes before the process exits).
-// This is the server folder's entry point for the CLI.
+// The server's one door for code outside server/ (the CLI, tests, benchmarks). Inside, the
+// server is a set of rooms (see docs/architecture.md): api, auth, config, errors, files, http,
+// indexing, pools, webhooks. The settings and the version load at once; the server itself
+// (Fastify, the pools, every room: over a second) only when a server is built, so the CLI's
+// client commands start quickly.
 
-import { mkdir } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
-import type { FolioConfig } from './config.ts';
-import { resolveMasterKey } from './master-key.ts';
+import type { BuildAppOptions, RunningServer, StartOptions } from './http/index.ts';
+import type { FolioConfig } from './config/index.ts';
 
-export { buildApp } from './app.ts';
-export type { BuildAppOptions } from './app.ts';
-export { ConfigError, resolveConfig } from './config.ts';
-export type { ConfigFlags, FolioConfig } from './config.ts';
-export { FOLIO_VERSION } from './version.ts';
+export { ConfigError, FOLIO_VERSION, resolveConfig } from './config/index.ts';
+export type { ConfigFlags, FolioConfig } from './config/index.ts';
+export type { BuildAppOptions, LoggerOptions, RunningServer, StartOptions } from './http/index.ts';
 
-export interface RunningServer {
-  app: FastifyInstance;
-  /** Where the server answers, e.g. `http://127.0.0.1:7700` (the real port when 0 was asked). */
-  url: string;
-  /** Stops accepting requests, finishes those in flight and closes the collections. */
-  close(): Promise<void>;
+/** Builds the Fastify app without listening (tests `inject` into it or `listen` on it). */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const http = await import('./http/index.ts');
+  return http.buildApp(options);
 }
 
-export interface StartOptions {
-  /** Install SIGINT/SIGTERM handlers that close the server and exit (default true). */
-  handleSignals?: boolean;
-  /** Where the one-time master key notice goes (default standard output). */
-  print?: (text: string) => void;
-}
-
-const SHUTDOWN_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
-
-/** A URL clients can use: a wildcard bind address is reached through loopback. */
-function publicUrl(address: AddressInfo): string {
-  if (address.address === '0.0.0.0') return `http://127.0.0.1:${address.port}`;
-  if (address.address === '::') return `http://[::1]:${address.port}`;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
-}
-
-function masterKeyNotice(key: string, file: string): string {
-  return [
-    '',
-    'A master key was generated for this server. It is shown only this once:',
-    '',
-    `    ${key}`,
-    '',
-    `It is stored in ${file} (mode 0600). Use it as 'Authorization: Bearer <key>',`,
-    'or set FOLIO_MASTER_KEY to choose your own.',
-    '',
-  ].join('\n');
-}
-
-export async function startServer(config: FolioConfig, options: StartOptions = {}): Promise<RunningServer> {
-  const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
-  await mkdir(config.dataDir, { recursive: true });
-  const masterKey = await resolveMasterKey(config.dataDir, config.masterKey);
-  if (masterKey.source === 'generated' && masterKey.file !== undefined) print(masterKeyNotice(masterKey.key, masterKey.file));
-
-  const app = await buildApp({
-    dataDir: config.dataDir,
-    masterKey: masterKey.key,
-    logger: { level: config.logLevel },
-    searchThreads: config.searchThreads,
-    indexThreads: config.indexThreads,
-    searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
-    rateLimit: config.rateLimit,
-    maxFileBytes: config.maxFileBytes,
-    keepFiles: config.keepFiles,
-    allowPrivateWebhooks: config.allowPrivateWebhooks,
-    extractionThreads: config.extractionThreads,
-    extractionTimeLimitMs: config.extractionTimeoutSeconds === undefined ? undefined : config.extractionTimeoutSeconds * 1000,
-  });
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    await app.close();
-    throw error;
-  }
-  const url = publicUrl(app.server.address() as AddressInfo);
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      try {
-        await app.close();
-      } finally {
-        for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
-      }
-    })();
-    return closing;
-  };
-  function onSignal(signal: NodeJS.Signals): void {
-    if (closing !== undefined) {
-      app.log.warn({ signal }, 'second signal: exiting without finishing the shutdown');
-      process.exit(1);
-    }
-    app.log.info({ signal }, 'shutting down');
-    close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  }
-  if (options.handleSignals ?? true) for (const signal of SHUTDOWN_SIGNALS) process.on(signal, onSignal);
-  return { app, url, close };
+/** Starts a server from a resolved configuration and listens (`folio serve`). */
+export async function startServer(config: FolioConfig, options?: StartOptions): Promise<RunningServer> {
+  const http = await import('./http/index.ts');
+  return http.startServer(config, options);
 }

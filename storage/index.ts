@@ -13,3 +13,4 @@ export * from './wal-frame.ts';
 export * from './wal.ts';
 export * from './manifest.ts';
 export * from './mapped-file.ts';
+export * from './private-json-file.ts';

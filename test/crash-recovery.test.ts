@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../benchmarks/server-process.ts';
 import type { ServerProcess } from '../benchmarks/server-process.ts';
-import { verifyWebhookSignature } from '../server/services/webhook-signature.ts';
+import { verifyWebhookSignature } from '../server/webhooks/webhook-signature.ts';
 import { Receiver } from './helpers/webhook-receiver.ts';
 
 const MASTER_KEY = 'folio_' + 'K'.repeat(40);

@@ -20,7 +20,7 @@ import type { FilterNode, FilterScalar, RangeBounds } from './filter-types.ts';
 
 /**
  * Longest metadata field name, in Unicode code points. The same limit as the server's
- * MAX_METADATA_FIELD_LENGTH (server/schemas/limits.ts), restated because the engine may not
+ * MAX_METADATA_FIELD_LENGTH (server/api/limits.ts), restated because the engine may not
  * import server/; a test checks the two agree.
  */
 export const MAX_FIELD_NAME_LENGTH = 128;
@@ -43,7 +43,7 @@ const BARE_PATH_NAME = /^[\p{L}\p{N}_-]+$/u;
 /**
  * Whether `name` may name a metadata field: 1–128 code points, not starting with `$`
  * (reserved for operators), with no `,` or `:` (the separators of `facets=a,b` and
- * `sort=year:desc`). The rule of server/schemas/document.ts (METADATA_FIELD_PATTERN).
+ * `sort=year:desc`). The rule of server/api/document.ts (METADATA_FIELD_PATTERN).
  */
 export function isAllowedFieldName(name: string): boolean {
   if (name.length === 0 || name.startsWith('$') || name.includes(',') || name.includes(':')) return false;

@@ -10,7 +10,7 @@
 //    (webhooks, which see every collection's events);
 //  - `session`: only a session token (logging out of that session).
 
-import type { Scope } from '../services/scopes.ts';
+import type { Scope } from './scopes.ts';
 
 export type RouteNeed =
   | {

@@ -2,8 +2,8 @@
 // 403 `forbidden` naming what is missing; never says whether a collection outside the
 // caller's reach exists.
 
-import { FolioError } from '../errors.ts';
-import { hasScope } from '../services/scopes.ts';
+import { FolioError } from '../errors/index.ts';
+import { hasScope } from './scopes.ts';
 import type { RouteNeed } from './access-table.ts';
 import { canSeeCollection, grantsOf } from './principal.ts';
 import type { Principal } from './principal.ts';

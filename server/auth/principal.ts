@@ -2,8 +2,8 @@
 // (every right), or an API key with its scopes (admin implying the others), the collections it
 // is limited to (null: all) and its own rate limit. Authorization reads only this.
 
-import { allowsCollection } from '../services/scopes.ts';
-import type { Scope } from '../services/scopes.ts';
+import { allowsCollection } from './scopes.ts';
+import type { Scope } from './scopes.ts';
 
 export type Principal =
   | { kind: 'master' }

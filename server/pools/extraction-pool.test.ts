@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FolioError } from '../errors.ts';
+import { FolioError } from '../errors/folio-error.ts';
 import { ExtractionPool } from './extraction-pool.ts';
 import type { ExtractionPoolOptions } from './extraction-pool.ts';
 

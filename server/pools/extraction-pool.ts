@@ -8,9 +8,9 @@
 
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { DEFAULT_EXTRACTION_LIMITS } from '../../extract/extraction.ts';
-import type { Extraction, ExtractionLimits } from '../../extract/extraction.ts';
-import { FolioError } from '../errors.ts';
+import { DEFAULT_EXTRACTION_LIMITS } from '../../extract/index.ts';
+import type { Extraction, ExtractionLimits } from '../../extract/index.ts';
+import { FolioError } from '../errors/index.ts';
 import { workerEntry } from './worker-file.ts';
 import { isExtractionStarted, unwrapReply } from './worker-protocol.ts';
 import type { ExtractionTask, WorkerReply } from './worker-protocol.ts';

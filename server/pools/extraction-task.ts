@@ -8,8 +8,8 @@
 
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { ExtractionError } from '../../extract/extraction.ts';
-import type { Extraction, ExtractionLimits } from '../../extract/extraction.ts';
+import { ExtractionError } from '../../extract/index.ts';
+import type { Extraction, ExtractionLimits } from '../../extract/index.ts';
 import { replyOfAsync } from './worker-protocol.ts';
 import type { ExtractionStarted, ExtractionTask, WorkerReply } from './worker-protocol.ts';
 

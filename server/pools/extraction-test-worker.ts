@@ -2,8 +2,8 @@
 // real task path (extraction-task.ts) with a tiny extractor whose behaviour the file name picks,
 // so the tests can make a worker answer, fail, loop forever or run out of memory.
 
-import { ExtractionError } from '../../extract/extraction.ts';
-import type { Extraction } from '../../extract/extraction.ts';
+import { ExtractionError } from '../../extract/index.ts';
+import type { Extraction } from '../../extract/index.ts';
 import { extractionTaskRunner } from './extraction-task.ts';
 
 async function testExtract(bytes: Uint8Array, fileName: string | null): Promise<Extraction> {

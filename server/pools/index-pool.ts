@@ -7,7 +7,7 @@
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { IndexDocument } from '../../engine/index.ts';
-import { FolioError } from '../errors.ts';
+import { FolioError } from '../errors/index.ts';
 import { workerEntry } from './worker-file.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';

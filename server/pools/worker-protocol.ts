@@ -5,9 +5,9 @@
 // dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
 
 import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
-import type { ExtractionLimits } from '../../extract/extraction.ts';
-import { FolioError } from '../errors.ts';
-import type { ErrorCode, FieldError } from '../errors.ts';
+import type { ExtractionLimits } from '../../extract/index.ts';
+import { FolioError } from '../errors/index.ts';
+import type { ErrorCode, FieldError } from '../errors/index.ts';
 
 /** A segment of a snapshot, as the manifest lists it. */
 export interface SegmentRef {

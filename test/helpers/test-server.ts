@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.ts';
-import type { BuildAppOptions, LoggerOptions } from '../../server/app.ts';
+import { buildApp } from '../../server/http/app.ts';
+import type { BuildAppOptions, LoggerOptions } from '../../server/http/app.ts';
 
 /** The master key every test server accepts. */
 export const TEST_MASTER_KEY = 'folio_TestMasterKey0123456789abcdefghijklmnopq';

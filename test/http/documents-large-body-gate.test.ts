@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import type { ClientRequest } from 'node:http';
-import { MAX_LARGE_WRITES } from '../../server/routes/documents/large-body-gate.ts';
+import { MAX_LARGE_WRITES } from '../../server/http/routes/documents/large-body-gate.ts';
 import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 
 function ndjson(prefix: string, count: number): Buffer {

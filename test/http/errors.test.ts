@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { EngineError } from '../../engine/errors.ts';
-import { buildApp } from '../../server/app.ts';
-import { FolioError } from '../../server/errors.ts';
+import { buildApp } from '../../server/http/app.ts';
+import { FolioError } from '../../server/errors/folio-error.ts';
 import { TEST_MASTER_KEY } from '../helpers/test-server.ts';
 
 const SECRET_PATH = '/var/lib/folio/secret-dir/segment-7.seg';

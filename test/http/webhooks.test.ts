@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyWebhookSignature } from '../../server/services/webhook-signature.ts';
+import { verifyWebhookSignature } from '../../server/webhooks/webhook-signature.ts';
 import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { Receiver } from '../helpers/webhook-receiver.ts';

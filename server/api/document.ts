@@ -1,0 +1,132 @@
+// TypeBox schemas of JSON documents (SPEC §5): ids, flat metadata, the write bodies, the
+// summary and the stored document, matching server/indexing/collection-types.ts.
+
+import { Type } from 'typebox';
+import type { Metadata } from '../../engine/index.ts';
+import type { DocumentPatch } from '../indexing/index.ts';
+import { CollectionNameSchema } from './collection.ts';
+import { MAX_BATCH_DOCUMENTS, MAX_DOCUMENT_ID_LENGTH, MAX_METADATA_FIELD_LENGTH } from './limits.ts';
+
+export const DOCUMENT_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
+
+/**
+ * Metadata field names: not empty, no leading `$` (reserved for filter operators such as
+ * `$or`), and no `,` or `:` (they separate fields in `facets=a,b` and `sort=year:desc`).
+ */
+export const METADATA_FIELD_PATTERN = '^[^$,:][^,:]*$';
+
+export const DocumentIdSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_DOCUMENT_ID_LENGTH,
+  pattern: DOCUMENT_ID_PATTERN,
+  description: 'Document id: 1–256 characters of `[A-Za-z0-9_.:-]`.',
+});
+
+export const DocumentParamsSchema = Type.Object({ name: CollectionNameSchema, id: DocumentIdSchema });
+
+export const MetadataValueSchema = Type.Union(
+  [Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.String()), Type.Array(Type.Number())],
+  { description: 'A string, finite number, boolean, or an array of strings or of numbers.' },
+);
+
+const metadataFieldNames = { maxLength: MAX_METADATA_FIELD_LENGTH, pattern: METADATA_FIELD_PATTERN };
+
+// Declared with `additionalProperties` (friendlier to OpenAPI tools than TypeBox's Record,
+// which emits `patternProperties`), typed as the engine's Metadata.
+export const MetadataSchema = Type.Unsafe<Metadata>({
+  type: 'object',
+  additionalProperties: MetadataValueSchema,
+  propertyNames: metadataFieldNames,
+  description: 'Flat object; every field is filterable, facetable and sortable.',
+});
+
+/** PATCH metadata: a null value removes the field. */
+export const MetadataPatchSchema = Type.Unsafe<NonNullable<DocumentPatch['metadata']>>({
+  type: 'object',
+  additionalProperties: Type.Union([MetadataValueSchema, Type.Null()]),
+  propertyNames: metadataFieldNames,
+  description: 'Merged into the stored metadata; a null value removes that field.',
+});
+
+const documentFields = {
+  title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  text: Type.Optional(Type.String()),
+  metadata: Type.Optional(MetadataSchema),
+};
+
+/** PUT body: the id comes from the path. */
+export const DocumentBodySchema = Type.Object(documentFields, { additionalProperties: false });
+
+export const DocumentWithIdSchema = Type.Object(
+  { id: DocumentIdSchema, ...documentFields },
+  { additionalProperties: false, title: 'DocumentInput' },
+);
+
+export const DocumentBatchSchema = Type.Array(DocumentWithIdSchema, {
+  minItems: 1,
+  maxItems: MAX_BATCH_DOCUMENTS,
+  description: `1 to ${MAX_BATCH_DOCUMENTS} documents; more is refused with 413 \`payload_too_large\`.`,
+});
+
+/** POST body: one document or a batch (JSON array, or NDJSON with one document a line). */
+export const DocumentPostBodySchema = Type.Union([DocumentWithIdSchema, DocumentBatchSchema]);
+
+export const DocumentPatchBodySchema = Type.Object(
+  {
+    title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    metadata: Type.Optional(MetadataPatchSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const DocumentSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.Union([Type.String(), Type.Null()]),
+    format: Type.String({ description: '`text` for JSON documents, else the file type.' }),
+    pages: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    bytes: Type.Integer({ minimum: 0 }),
+    metadata: MetadataSchema,
+    indexed_at: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false, title: 'DocumentSummary' },
+);
+
+export const StoredDocumentSchema = Type.Object(
+  {
+    ...DocumentSummarySchema.properties,
+    text: Type.String(),
+    page_list: Type.Union([
+      Type.Array(
+        Type.Object(
+          { number: Type.Integer({ minimum: 1 }), label: Type.Union([Type.String(), Type.Null()]) },
+          { additionalProperties: false },
+        ),
+      ),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false, title: 'StoredDocument' },
+);
+
+export const IndexedResponseSchema = Type.Object(
+  { indexed: Type.Integer({ minimum: 0 }), ids: Type.Array(Type.String()) },
+  { additionalProperties: false },
+);
+
+/** `?refresh=wait_for` (or `true`): answer only once the write is searchable. */
+export const WriteQuerySchema = Type.Object(
+  {
+    refresh: Type.Optional(
+      Type.Union([Type.Literal('wait_for'), Type.Literal('true')], {
+        description: '`wait_for` (or `true`): respond once the change is searchable.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const RefreshResponseSchema = Type.Object(
+  { refreshed: Type.Literal(true) },
+  { additionalProperties: false },
+);

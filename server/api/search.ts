@@ -1,0 +1,158 @@
+// TypeBox schemas of search (SPEC §6): the GET query string, the POST body with the same
+// names, a hit and the response, matching engine/search/search-types.ts. The grammar of
+// `filter` and `sort` is checked by the engine's parsers (400 invalid_filter / invalid_sort);
+// facet names by server/http/routes/search/search-request.ts.
+
+import { Type } from 'typebox';
+import { MAX_SORT_KEYS } from '../../engine/index.ts';
+import { MetadataSchema } from './document.ts';
+import {
+  DEFAULT_FACET_LIMIT,
+  DEFAULT_HIGHLIGHT_TAG,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_FACET_FIELDS,
+  MAX_FACET_LIMIT,
+  MAX_QUERY_LENGTH,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_WINDOW,
+} from './limits.ts';
+
+/** A lowercase element name of at most 16 characters, so it is safe to write into HTML. */
+export const HIGHLIGHT_TAG_PATTERN = '^[a-z][a-z0-9-]{0,15}$';
+
+const searchFields = {
+  q: Type.Optional(
+    Type.String({
+      maxLength: MAX_QUERY_LENGTH,
+      default: '',
+      description: 'Search text; empty matches every document. Supports `"phrases"`, `-exclusion`, `+required`, `prefix*`, `title:word`.',
+    }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_SEARCH_WINDOW - 1,
+      default: 0,
+      description: `Hits to skip; \`offset + limit\` may not exceed ${MAX_SEARCH_WINDOW}.`,
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SEARCH_LIMIT, default: DEFAULT_SEARCH_LIMIT })),
+  match: Type.Optional(
+    Type.Union([Type.Literal('any'), Type.Literal('all')], {
+      default: 'any',
+      description: 'Whether any (default) or every term must match.',
+    }),
+  ),
+  highlight_tag: Type.Optional(
+    Type.String({
+      pattern: HIGHLIGHT_TAG_PATTERN,
+      default: DEFAULT_HIGHLIGHT_TAG,
+      description: 'Element wrapped round matched terms in `highlight`.',
+    }),
+  ),
+  explain: Type.Optional(Type.Boolean({ default: false, description: 'Attach a score explanation to each hit.' })),
+  facet_limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_FACET_LIMIT,
+      default: DEFAULT_FACET_LIMIT,
+      description: 'Values returned per facet field (the most frequent).',
+    }),
+  ),
+};
+
+const FILTER_DESCRIPTION =
+  'Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, '
+  + '`{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`.';
+const FACETS_DESCRIPTION =
+  `Metadata fields to count values of among all matches, at most ${MAX_FACET_FIELDS}. A bad name: 400 \`validation_failed\`.`;
+const SORT_DESCRIPTION =
+  `Up to ${MAX_SORT_KEYS} keys \`name[:asc|desc]\`, comma-separated: a metadata field, `
+  + '`title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`.';
+
+/** GET: `a,b`, or the parameter repeated; POST: the same, or a JSON array. */
+const nameListSchema = (description: string) => Type.Union([Type.String(), Type.Array(Type.String())], { description });
+
+export const SearchQuerySchema = Type.Object(
+  {
+    ...searchFields,
+    filter: Type.Optional(Type.String({ description: `${FILTER_DESCRIPTION} URL-encoded JSON; empty means none.` })),
+    facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`facets=a,b\` or repeated.`)),
+    sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`sort=year:desc,title:asc\`, or repeated.`)),
+  },
+  { additionalProperties: false },
+);
+
+export const SearchBodySchema = Type.Object(
+  {
+    ...searchFields,
+    filter: Type.Optional(
+      Type.Unsafe<Record<string, unknown> | null>({
+        type: ['object', 'null'],
+        description: `${FILTER_DESCRIPTION} \`null\` or \`{}\` means none.`,
+      }),
+    ),
+    facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`["a","b"]\` or \`"a,b"\`.`)),
+    sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`"year:desc,title:asc"\` or \`["year:desc"]\`.`)),
+  },
+  { additionalProperties: false },
+);
+
+export const ScoreExplanationSchema = Type.Object(
+  {
+    value: Type.Number(),
+    description: Type.String(),
+    details: Type.Array(Type.Unknown(), { description: 'Nested explanations of the same shape.' }),
+  },
+  { additionalProperties: false, title: 'ScoreExplanation' },
+);
+
+export const SearchHitSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.Union([Type.String(), Type.Null()]),
+    score: Type.Number(),
+    format: Type.String(),
+    page: Type.Union([Type.Integer(), Type.Null()], { description: 'Page with the best match; null without pages.' }),
+    page_label: Type.Union([Type.String(), Type.Null()]),
+    snippet: Type.String({ description: 'Plain-text excerpt around the best match.' }),
+    highlight: Type.String({ description: 'The excerpt HTML-escaped, matched terms wrapped in the highlight tag.' }),
+    metadata: MetadataSchema,
+    matched_pages: Type.Array(Type.Integer()),
+    explain: Type.Optional(ScoreExplanationSchema),
+  },
+  { additionalProperties: false, title: 'SearchHit' },
+);
+
+export const SearchResponseSchema = Type.Object(
+  {
+    hits: Type.Array(SearchHitSchema),
+    facets: Type.Unsafe<Record<string, Record<string, number>>>({
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
+      description:
+        'Per requested field, value → count among all matches (not only this page), most frequent first, '
+        + 'at most `facet_limit` values. Integer-like keys such as "2020" come first in any JSON object '
+        + 'JavaScript builds or parses: sort by count if the order matters.',
+    }),
+    facet_stats: Type.Optional(
+      Type.Unsafe<Record<string, { min: number; max: number }>>({
+        type: 'object',
+        additionalProperties: {
+          type: 'object',
+          properties: { min: { type: 'number' }, max: { type: 'number' } },
+          required: ['min', 'max'],
+          additionalProperties: false,
+        },
+        description: 'Per requested facet field with numeric values among the matches: their min and max. '
+          + 'Absent when no requested field has numbers.',
+      }),
+    ),
+    total: Type.Integer({ minimum: 0 }),
+    offset: Type.Integer({ minimum: 0 }),
+    limit: Type.Integer({ minimum: 1 }),
+    has_more: Type.Boolean(),
+    took_ms: Type.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false, title: 'SearchResponse' },
+);

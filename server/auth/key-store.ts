@@ -1,0 +1,286 @@
+// The API key store (SPEC §1, §7): key records in one JSON file `<data>/api-keys.json` (mode
+// 0600), replaced atomically and durably before create or delete returns. Only the SHA-256 of a
+// key is kept; a presented key is found by a hash Map lookup (no comparison loop over secrets).
+// `last_used_at` changes in memory on every use and reaches the disk only through `flush()`.
+
+import path from 'node:path';
+import { CorruptFileError } from '../../storage/index.ts';
+import { validateKeyInput } from './key-input.ts';
+import type { KeyCreateInput, KeyRateLimit } from './key-input.ts';
+import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
+import { isScope } from './scopes.ts';
+import type { Scope } from './scopes.ts';
+import {
+  API_KEY_LENGTH,
+  API_KEY_PREFIX,
+  API_KEY_PREFIX_CHARS,
+  isSha256Hex,
+  newApiKeyValue,
+  newKeyId,
+  sha256Hex,
+} from './secret-tokens.ts';
+
+export const KEYS_FILE = 'api-keys.json';
+const FILE_VERSION = 1;
+const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16}$/;
+
+/** A key as list and create show it: never the hash, never the plaintext. Frozen. */
+export interface KeyRecord {
+  readonly id: string;
+  readonly name: string;
+  /** The first 10 characters of the key value, e.g. `folio_AbCd`. */
+  readonly prefix: string;
+  readonly scopes: Scope[];
+  /** null = every collection. */
+  readonly collections: string[] | null;
+  readonly rate_limit: KeyRateLimit | null;
+  readonly created_at: string;
+  readonly last_used_at: string | null;
+  readonly expires_at: string | null;
+}
+
+/** What a lookup finds: the key's record and whether it has expired (expired keys get 401). */
+export interface StoredKey {
+  record: KeyRecord;
+  expired: boolean;
+}
+
+export interface KeyStoreOptions {
+  /** The clock (tests pass a fake one). */
+  now?: () => Date;
+}
+
+interface Entry {
+  hash: string;
+  expiresMs: number | null;
+  record: KeyRecord;
+}
+
+function freezeRecord(record: KeyRecord): KeyRecord {
+  Object.freeze(record.scopes);
+  if (record.collections !== null) Object.freeze(record.collections);
+  if (record.rate_limit !== null) Object.freeze(record.rate_limit);
+  return Object.freeze(record);
+}
+
+function byCreation(a: Entry, b: Entry): number {
+  const left = a.record.created_at;
+  const right = b.record.created_at;
+  if (left !== right) return left < right ? -1 : 1;
+  return a.record.id < b.record.id ? -1 : a.record.id > b.record.id ? 1 : 0;
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+}
+
+/** Checks one stored key; returns a reason when it is damaged. */
+function entryProblem(raw: Record<string, unknown>): string | null {
+  if (typeof raw.id !== 'string' || !KEY_ID_PATTERN.test(raw.id)) return 'bad id';
+  if (typeof raw.name !== 'string') return 'bad name';
+  if (typeof raw.prefix !== 'string' || !raw.prefix.startsWith(API_KEY_PREFIX)) return 'bad prefix';
+  if (!isSha256Hex(raw.hash)) return 'bad hash';
+  if (!Array.isArray(raw.scopes) || raw.scopes.length === 0 || !raw.scopes.every(isScope)) return 'bad scopes';
+  const collections = raw.collections;
+  if (collections !== null && (!Array.isArray(collections) || !collections.every((c) => typeof c === 'string'))) {
+    return 'bad collections';
+  }
+  const limit = raw.rate_limit as Record<string, unknown> | null;
+  if (limit !== null) {
+    if (typeof limit !== 'object' || !Number.isInteger(limit.per_second) || !Number.isInteger(limit.burst)) {
+      return 'bad rate_limit';
+    }
+  }
+  if (!isTimestamp(raw.created_at)) return 'bad created_at';
+  if (raw.expires_at !== null && !isTimestamp(raw.expires_at)) return 'bad expires_at';
+  if (raw.last_used_at !== null && !isTimestamp(raw.last_used_at)) return 'bad last_used_at';
+  return null;
+}
+
+export class KeyStore {
+  /** The key file. */
+  readonly file: string;
+  readonly #now: () => Date;
+  readonly #byId = new Map<string, Entry>();
+  readonly #byHash = new Map<string, Entry>();
+  /** last_used_at changed in memory since the file was last written. */
+  #dirty = false;
+  #closed = false;
+
+  private constructor(file: string, now: () => Date) {
+    this.file = file;
+    this.#now = now;
+  }
+
+  /** Loads `<dataDir>/api-keys.json` (missing = no keys); a damaged file is refused. */
+  static open(dataDir: string, options: KeyStoreOptions = {}): KeyStore {
+    const store = new KeyStore(path.join(dataDir, KEYS_FILE), options.now ?? (() => new Date()));
+    store.#load();
+    return store;
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** True when there are last_used_at changes not yet on disk. */
+  get dirty(): boolean {
+    return this.#dirty;
+  }
+
+  /**
+   * Creates a key and writes it durably before returning. The plaintext `key` exists only in
+   * this return value. Throws `validation_failed` for bad settings.
+   */
+  create(input: KeyCreateInput): { record: KeyRecord; key: string } {
+    this.#assertOpen();
+    const now = this.#now();
+    const valid = validateKeyInput(input, now);
+    let key: string;
+    let hash: string;
+    do {
+      key = newApiKeyValue();
+      hash = sha256Hex(key);
+    } while (this.#byHash.has(hash));
+    let id: string;
+    do id = newKeyId();
+    while (this.#byId.has(id));
+    const record = freezeRecord({
+      id,
+      name: valid.name,
+      prefix: key.slice(0, API_KEY_PREFIX_CHARS),
+      scopes: valid.scopes,
+      collections: valid.collections,
+      rate_limit: valid.rateLimit,
+      created_at: now.toISOString(),
+      last_used_at: null,
+      expires_at: valid.expiresAt,
+    });
+    const entry: Entry = { hash, expiresMs: valid.expiresAt === null ? null : Date.parse(valid.expiresAt), record };
+    this.#write([...this.#byId.values(), entry]);
+    this.#byId.set(id, entry);
+    this.#byHash.set(hash, entry);
+    return { record, key };
+  }
+
+  /** Every key's public record, oldest first. */
+  list(): KeyRecord[] {
+    return [...this.#byId.values()].sort(byCreation).map((entry) => entry.record);
+  }
+
+  get(id: string): KeyRecord | null {
+    return this.#byId.get(id)?.record ?? null;
+  }
+
+  /** Revokes a key: on disk before returning, and it stops working at once. False if unknown. */
+  delete(id: string): boolean {
+    this.#assertOpen();
+    const entry = this.#byId.get(id);
+    if (entry === undefined) return false;
+    this.#write([...this.#byId.values()].filter((other) => other !== entry));
+    this.#byId.delete(id);
+    this.#byHash.delete(entry.hash);
+    return true;
+  }
+
+  /**
+   * Finds the key a bearer token names, or null. Only the token's public shape (prefix and
+   * length) is checked before hashing; the secret part is never compared, only its SHA-256
+   * used as a Map key.
+   */
+  lookup(token: string): StoredKey | null {
+    if (typeof token !== 'string' || token.length !== API_KEY_LENGTH || !token.startsWith(API_KEY_PREFIX)) {
+      return null;
+    }
+    const entry = this.#byHash.get(sha256Hex(token));
+    if (entry === undefined) return null;
+    return { record: entry.record, expired: this.#expired(entry, this.#now().getTime()) };
+  }
+
+  isExpired(record: KeyRecord, now: Date = this.#now()): boolean {
+    return record.expires_at !== null && Date.parse(record.expires_at) <= now.getTime();
+  }
+
+  /** Notes that a key was just used: memory only, written by the next `flush()` or write. */
+  touch(id: string): void {
+    const entry = this.#byId.get(id);
+    if (entry === undefined || this.#closed) return;
+    entry.record = freezeRecord({ ...entry.record, last_used_at: this.#now().toISOString() });
+    this.#dirty = true;
+  }
+
+  /** Writes pending last_used_at changes; returns whether it wrote. A no-op once closed. */
+  flush(): boolean {
+    if (this.#closed || !this.#dirty) return false;
+    this.#write([...this.#byId.values()]);
+    return true;
+  }
+
+  /** Flushes and stops accepting changes. */
+  close(): void {
+    if (this.#closed) return;
+    this.flush();
+    this.#closed = true;
+  }
+
+  #expired(entry: Entry, nowMs: number): boolean {
+    return entry.expiresMs !== null && entry.expiresMs <= nowMs;
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new Error('the API key store is closed');
+  }
+
+  /** Replaces the file with exactly these entries (current in-memory last_used_at included). */
+  #write(entries: Entry[]): void {
+    const keys = entries.sort(byCreation).map(({ hash, record }) => ({
+      id: record.id,
+      name: record.name,
+      prefix: record.prefix,
+      hash,
+      scopes: record.scopes,
+      collections: record.collections,
+      rate_limit: record.rate_limit,
+      created_at: record.created_at,
+      expires_at: record.expires_at,
+      last_used_at: record.last_used_at,
+    }));
+    writePrivateJsonFile(this.file, { version: FILE_VERSION, keys });
+    this.#dirty = false;
+  }
+
+  #load(): void {
+    const data = readPrivateJsonFile(this.file);
+    if (data === undefined) return;
+    const damaged = (reason: string) => new CorruptFileError(this.file, `${reason}; API keys are not loaded from it`);
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) throw damaged('not a JSON object');
+    const { version, keys } = data as Record<string, unknown>;
+    if (version !== FILE_VERSION) throw damaged(`unsupported version ${JSON.stringify(version)}`);
+    if (!Array.isArray(keys)) throw damaged('"keys" is not a list');
+    keys.forEach((raw: unknown, index) => {
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw damaged(`keys[${index}] is not an object`);
+      const fields = raw as Record<string, unknown>;
+      const problem = entryProblem(fields);
+      if (problem !== null) throw damaged(`keys[${index}]: ${problem}`);
+      const hash = fields.hash as string;
+      const id = fields.id as string;
+      if (this.#byId.has(id)) throw damaged(`keys[${index}]: duplicate id ${id}`);
+      if (this.#byHash.has(hash)) throw damaged(`keys[${index}]: duplicate hash`);
+      const limit = fields.rate_limit as KeyRateLimit | null;
+      const record = freezeRecord({
+        id,
+        name: fields.name as string,
+        prefix: fields.prefix as string,
+        scopes: [...(fields.scopes as Scope[])],
+        collections: fields.collections === null ? null : [...(fields.collections as string[])],
+        rate_limit: limit === null ? null : { per_second: limit.per_second, burst: limit.burst },
+        created_at: fields.created_at as string,
+        last_used_at: fields.last_used_at as string | null,
+        expires_at: fields.expires_at as string | null,
+      });
+      const entry: Entry = { hash, expiresMs: record.expires_at === null ? null : Date.parse(record.expires_at), record };
+      this.#byId.set(id, entry);
+      this.#byHash.set(hash, entry);
+    });
+  }
+}

@@ -1,0 +1,6 @@
+// The server's settings: flags, then FOLIO_* environment variables, then defaults; and the
+// version it reports.
+
+export { ConfigError, DEFAULT_RATE_LIMIT, resolveConfig } from './config.ts';
+export type { ConfigFlags, FolioConfig, RateLimitSetting } from './config.ts';
+export { FOLIO_VERSION } from './version.ts';

@@ -1,0 +1,43 @@
+// The API's error type: every failure a client can cause is a FolioError with a stable SPEC
+// code (SPEC §3). HTTP statuses are assigned from the code in one place
+// (server/http/plugins/error-handler.ts), never in handlers.
+
+export type ErrorCode =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'validation_failed'
+  | 'invalid_query'
+  | 'invalid_filter'
+  | 'invalid_sort'
+  | 'not_found'
+  | 'collection_not_found'
+  | 'collection_exists'
+  | 'document_not_found'
+  | 'key_not_found'
+  | 'webhook_not_found'
+  | 'unsupported_file_type'
+  | 'file_too_large'
+  | 'extraction_failed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal';
+
+/** One field-level validation problem, listed in the problem body's `errors`. */
+export interface FieldError {
+  /** JSON pointer-ish location, e.g. `/body/0/metadata/tags`. */
+  path: string;
+  message: string;
+}
+
+export class FolioError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+
+  constructor(code: ErrorCode, detail: string, errors?: FieldError[]) {
+    super(detail);
+    this.name = 'FolioError';
+    this.code = code;
+    this.errors = errors;
+  }
+}

@@ -1,0 +1,6 @@
+// Uploaded files: the upload flow (extract in the extraction pool, build the document,
+// write it), and the originals kept for download with --keep-files.
+
+export { KeptOriginals } from './original-files.ts';
+export type { KeptOriginal, OriginalFile } from './original-files.ts';
+export { buildFileDocument } from './file-document.ts';

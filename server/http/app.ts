@@ -1,0 +1,247 @@
+// Builds the Fastify application: opens the collection registry and decorates it as
+// `app.collections`, registers the error handler, authentication, the OpenAPI generator and
+// every route folder, and closes the registry (flushing pending writes) when the app closes.
+// It does not listen: server/http/start-server.ts does, and tests may call `inject` or `listen` on it.
+
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Settings } from 'typebox/system';
+import authPlugin from './plugins/auth.ts';
+import errorHandlerPlugin, { handleError } from './plugins/error-handler.ts';
+import openApiPlugin from './plugins/openapi.ts';
+import collectionRoutes from './routes/collections/index.ts';
+import documentRoutes from './routes/documents/index.ts';
+import healthRoutes from './routes/health/index.ts';
+import searchRoutes from './routes/search/index.ts';
+import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from '../api/index.ts';
+import { requestValidatorCompiler } from './validation/request-validator.ts';
+import apiKeyRoutes from './routes/api-keys/index.ts';
+import fileRoutes from './routes/files/index.ts';
+import { ExtractionPool } from '../pools/index.ts';
+import sessionRoutes from './routes/sessions/index.ts';
+import webhookRoutes from './routes/webhooks/index.ts';
+import { openCollectionRegistry } from '../indexing/index.ts';
+import { FailedAuthLimiter } from '../auth/index.ts';
+import { KeyStore } from '../auth/index.ts';
+import { KeptOriginals } from '../files/index.ts';
+import { SessionStore } from '../auth/index.ts';
+import { TokenBucketLimiter } from '../auth/index.ts';
+import { WebhookDispatcher } from '../webhooks/index.ts';
+import { WebhookOutbox } from '../webhooks/index.ts';
+import { WebhookStore } from '../webhooks/index.ts';
+import type { LookupAll } from '../webhooks/index.ts';
+import { DEFAULT_RATE_LIMIT } from '../config/index.ts';
+import type { RateLimitSetting } from '../config/index.ts';
+import type { CollectionRegistry } from '../indexing/index.ts';
+import type { CollectionWorkers } from '../indexing/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every collection of this server (server/indexing/collection-registry.ts). */
+    collections: CollectionRegistry;
+    /** The search and index worker pools the collections use (server/pools/). */
+    workers: CollectionWorkers;
+    /** The pool that reads uploaded files (server/pools/extraction-pool.ts). */
+    extraction: ExtractionPool;
+    /** Original files of uploads, kept with `--keep-files` (server/files/original-files.ts). */
+    originals: KeptOriginals;
+    /** Token buckets per credential; null when rate limiting is off. */
+    rateLimiter: TokenBucketLimiter | null;
+  }
+}
+
+/** Request properties that could carry a credential: never written to the log. */
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
+
+export interface LoggerOptions {
+  /** pino level: fatal, error, warn, info, debug, trace or silent. Default info. */
+  level?: string;
+  /** Where log lines go (default standard output); tests capture them here. */
+  stream?: { write(line: string): void };
+}
+
+export interface BuildAppOptions {
+  /** Directory holding every collection (created if missing). */
+  dataDir: string;
+  /** The master key: the root credential; API keys and sessions are kept under dataDir (SPEC §1). */
+  masterKey: string;
+  /** false (default) for no logging, true for info-level logs, or options. */
+  logger?: boolean | LoggerOptions;
+  /** How often buffered writes become searchable; the registry's default (≤ 1 s) otherwise. */
+  refreshIntervalMs?: number;
+  /** Search worker threads (default one per core). */
+  searchThreads?: number;
+  /** Refresh and merge worker threads (default 2). */
+  indexThreads?: number;
+  /** Bytes of recent search answers kept (default 32 MiB; 0 disables the cache). */
+  searchCacheBytes?: number;
+  /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
+  rateLimit?: RateLimitSetting | null;
+  /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
+  now?: () => number;
+  /** Largest file upload in bytes (default 100 MiB). */
+  maxFileBytes?: number;
+  /** Longest time one file's extraction may take, in ms (default 120 s). */
+  extractionTimeLimitMs?: number;
+  /** Extraction worker threads (default 1). */
+  extractionThreads?: number;
+  /** Keep the original of every uploaded file for download (`--keep-files`; default false). */
+  keepFiles?: boolean;
+  /** Let webhooks reach loopback and private addresses (`--allow-private-webhooks`). */
+  allowPrivateWebhooks?: boolean;
+  /** Waits before webhook retries (default 5 s, 30 s, 2 min, 10 min, 1 h, 6 h; tests shorten them). */
+  webhookRetryDelaysMs?: readonly number[];
+  /** Time limit of one webhook delivery (default 10 s). */
+  webhookTimeoutMs?: number;
+  /** How webhook hosts are resolved (default the system's resolver; tests pass their own). */
+  webhookLookup?: LookupAll;
+}
+
+/** How often keys' `last_used_at` times are written to disk (they change in memory on use). */
+const KEY_FLUSH_INTERVAL_MS = 30_000;
+
+function loggerConfig(logger: BuildAppOptions['logger']) {
+  if (logger === undefined || logger === false) return false;
+  const options = logger === true ? {} : logger;
+  return {
+    level: options.level ?? 'info',
+    ...(options.stream !== undefined && { stream: options.stream }),
+    redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+  };
+}
+
+/** How often a closing server looks for keep-alive connections that have become idle. */
+const CLOSING_IDLE_SWEEP_MS = 50;
+
+/**
+ * On close, Node closes the keep-alive connections that are idle at that moment; one still
+ * finishing a response (a streamed download whose client already has every byte) would stay
+ * open until its keep-alive timeout (72 s). Sweep again until the server has closed.
+ */
+function closeConnectionsOnceIdle(app: FastifyInstance): void {
+  app.addHook('preClose', (done) => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), CLOSING_IDLE_SWEEP_MS);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
+    done();
+  });
+}
+
+/** Like Fastify's JSON parser, but an empty body means "no body" (e.g. `POST …/refresh`). */
+function tolerantJsonParser(app: FastifyInstance) {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  return (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => {
+    if (body.length === 0) return done(null, undefined);
+    return parseJson(request, body, done);
+  };
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  // Bounds the errors gathered for one invalid request (TypeBox's own DoS guard).
+  Settings.Set({ maxErrors: MAX_RAW_VALIDATION_ERRORS });
+
+  const app = Fastify({
+    logger: loggerConfig(options.logger),
+    bodyLimit: MAX_BODY_BYTES,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
+    frameworkErrors: handleError,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(requestValidatorCompiler);
+  closeConnectionsOnceIdle(app);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));
+
+  const now = options.now ?? Date.now;
+  const keys = KeyStore.open(options.dataDir, { now: () => new Date(now()) });
+  const sessions = SessionStore.open(options.dataDir, { now: () => new Date(now()) });
+  const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
+  const rateLimiter = rate === null ? null : new TokenBucketLimiter({ ...rate, now });
+  const failedAuth = new FailedAuthLimiter({ now });
+  app.decorate('keys', keys);
+  app.decorate('rateLimiter', rateLimiter);
+  const flushKeys = (): void => {
+    try {
+      keys.flush();
+    } catch (error) {
+      app.log.error({ err: error }, 'could not save API key usage times');
+    }
+  };
+  const keyFlushTimer = setInterval(flushKeys, KEY_FLUSH_INTERVAL_MS);
+  keyFlushTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(keyFlushTimer);
+    flushKeys();
+    keys.close();
+    sessions.close();
+  });
+
+  // Files are read in a pool of their own, never on the main thread or in the search pool.
+  const extraction = new ExtractionPool({
+    ...(options.extractionTimeLimitMs !== undefined && { timeLimitMs: options.extractionTimeLimitMs }),
+    ...(options.extractionThreads !== undefined && { threads: options.extractionThreads }),
+  });
+  app.decorate('extraction', extraction);
+  app.addHook('onClose', async () => extraction.close());
+
+  const registry = await openCollectionRegistry(options.dataDir, {
+    refreshIntervalMs: options.refreshIntervalMs,
+    searchThreads: options.searchThreads,
+    indexThreads: options.indexThreads,
+    searchCacheBytes: options.searchCacheBytes,
+    onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
+  });
+  app.decorate('collections', registry);
+  app.decorate('workers', registry.workers);
+  app.addHook('onClose', async () => registry.close());
+
+  // Originals of uploads: leftovers of a crash (or of documents replaced while the server ran
+  // without --keep-files) go now.
+  const originals = new KeptOriginals(options.keepFiles === true);
+  for (const { name } of registry.list()) {
+    const collection = registry.get(name);
+    originals.of(collection).removeLeftovers((id) => collection.hasDocument(id));
+  }
+  app.decorate('originals', originals);
+
+  // Webhooks: the registry, the durable outbox and the dispatcher that sends in the background.
+  const webhookStore = WebhookStore.open(options.dataDir, { now: () => new Date(now()) });
+  const outbox = WebhookOutbox.open(options.dataDir);
+  const allowPrivateWebhooks = options.allowPrivateWebhooks === true;
+  const webhooks = new WebhookDispatcher({
+    store: webhookStore,
+    outbox,
+    allowPrivate: allowPrivateWebhooks,
+    now,
+    ...(options.webhookRetryDelaysMs !== undefined && { retryDelaysMs: options.webhookRetryDelaysMs }),
+    ...(options.webhookTimeoutMs !== undefined && { timeoutMs: options.webhookTimeoutMs }),
+    ...(options.webhookLookup !== undefined && { lookup: options.webhookLookup }),
+    onError: (error, message) => app.log.error({ err: error }, message),
+  });
+  app.decorate('webhooks', webhooks);
+  app.addHook('onClose', async () => {
+    webhooks.close();
+    await outbox.close();
+  });
+
+  try {
+    await app.register(errorHandlerPlugin);
+    await app.register(authPlugin, { masterKey: options.masterKey, keys, sessions, rateLimiter, failedAuth });
+    await app.register(openApiPlugin);
+
+    await app.register(healthRoutes);
+    await app.register(collectionRoutes);
+    await app.register(documentRoutes);
+    await app.register(searchRoutes);
+    await app.register(apiKeyRoutes);
+    await app.register(fileRoutes, { dataDir: options.dataDir, extraction, originals, maxFileBytes: options.maxFileBytes });
+    await app.register(sessionRoutes, { masterKey: options.masterKey, sessions, failedAuth });
+    await app.register(webhookRoutes, { store: webhookStore, outbox, allowPrivate: allowPrivateWebhooks });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  // Deliveries owed from before a restart start once the app is built.
+  webhooks.start();
+  return app;
+}

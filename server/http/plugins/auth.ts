@@ -1,0 +1,151 @@
+// Authentication, rate limits and authorization for every route (SPEC §1, §2), in this order:
+//  1. A client address that failed to authenticate too often is refused (429) before its
+//     token is even looked at, so keys cannot be guessed quickly.
+//  2. The bearer token resolves to a Principal: the master key (constant-time digest
+//     comparison), a session or an API key (lookup by SHA-256, so no timing leak). Missing,
+//     unknown, revoked or expired → 401, counted against the client address.
+//  3. An API key's token bucket is charged (its own rate, else the server's); the RateLimit-*
+//     headers go on every response to a key, and an empty bucket gets 429 with Retry-After
+//     before anything is done. The master key and sessions (its stand-in) are not limited.
+//  4. The route's need from the access table (auth/access-table.ts) is checked: scope and the
+//     collection in the path now, a collection named in the body once it is parsed.
+// Routes marked `config: { public: true }` skip all of this. Tokens are never logged.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ROUTE_ACCESS, routeKey } from '../../auth/index.ts';
+import type { RouteNeed } from '../../auth/index.ts';
+import { authorizeCollection, authorizeRoute } from '../../auth/index.ts';
+import type { Principal } from '../../auth/index.ts';
+import { FolioError } from '../../errors/index.ts';
+import type { FailedAuthLimiter } from '../../auth/index.ts';
+import type { KeyStore } from '../../auth/index.ts';
+import { expandScopes } from '../../auth/index.ts';
+import type { SessionStore } from '../../auth/index.ts';
+import type { TokenBucketLimiter } from '../../auth/index.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route needs no credential. */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    /** Who made the request; null on public routes. */
+    principal: Principal | null;
+  }
+}
+
+export type { Principal } from '../../auth/index.ts';
+
+export interface AuthOptions {
+  masterKey: string;
+  keys: KeyStore;
+  sessions: SessionStore;
+  /** null: no rate limit (`--rate-limit off`). */
+  rateLimiter: TokenBucketLimiter | null;
+  failedAuth: FailedAuthLimiter;
+}
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+export function tokenDigest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** The bearer token, or null when the header is missing or malformed. */
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header === undefined || header === '') return null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+function refuseRate(reply: FastifyReply, retryAfterSeconds: number, detail: string): never {
+  reply.header('retry-after', String(retryAfterSeconds));
+  throw new FolioError('rate_limited', detail);
+}
+
+async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
+  const masterDigest = tokenDigest(options.masterKey);
+  const { keys, sessions, rateLimiter, failedAuth } = options;
+
+  function resolvePrincipal(token: string): Principal | null {
+    if (timingSafeEqual(tokenDigest(token), masterDigest)) return { kind: 'master' };
+    const session = sessions.lookup(token);
+    if (session !== null) return { kind: 'session', tokenHash: tokenDigest(token).toString('hex') };
+    const found = keys.lookup(token);
+    if (found === null || found.expired) return null;
+    const { record } = found;
+    return {
+      kind: 'key',
+      id: record.id,
+      scopes: expandScopes(record.scopes),
+      collections: record.collections,
+      rateLimit: record.rate_limit === null ? null : { perSecond: record.rate_limit.per_second, burst: record.rate_limit.burst },
+    };
+  }
+
+
+  // Every route that is not public must have an entry in the access table.
+  const unguarded: string[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public === true) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' || method === 'OPTIONS') continue;
+      if (ROUTE_ACCESS[routeKey(method, route.url)] === undefined) unguarded.push(routeKey(method, route.url));
+    }
+  });
+  app.addHook('onReady', async () => {
+    if (unguarded.length > 0) throw new Error(`routes without an access rule (server/auth/access-table.ts): ${unguarded.join(', ')}`);
+  });
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.public === true) return;
+    const blocked = failedAuth.isBlocked(request.ip);
+    if (blocked.blocked) refuseRate(reply, blocked.retryAfterSeconds, 'too many failed authentications from this address; try again later');
+
+    const token = bearerToken(request);
+    const principal = token === null ? null : resolvePrincipal(token);
+    if (principal === null) {
+      failedAuth.recordFailure(request.ip);
+      throw new FolioError(
+        'unauthorized',
+        token === null ? "missing or malformed credentials: send 'Authorization: Bearer <token>'" : 'unknown, revoked or expired token',
+      );
+    }
+    request.principal = principal;
+
+    if (rateLimiter !== null && principal.kind === 'key') {
+      const decision = rateLimiter.take(`key:${principal.id}`, principal.rateLimit ?? undefined);
+      reply.header('ratelimit-limit', String(decision.limit));
+      reply.header('ratelimit-remaining', String(decision.remaining));
+      reply.header('ratelimit-reset', String(decision.resetSeconds));
+      if (!decision.allowed) refuseRate(reply, decision.retryAfterSeconds, `rate limit of ${decision.limit} requests exceeded; retry after ${decision.retryAfterSeconds} s`);
+    }
+    if (principal.kind === 'key') keys.touch(principal.id);
+
+    const need = routeNeed(request);
+    authorizeRoute(principal, need, request.params as Record<string, string | undefined>);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (request.principal === null) return;
+    const need = routeNeed(request);
+    if ('scope' in need && need.collectionBodyField !== undefined) {
+      const body = request.body as Record<string, unknown> | null | undefined;
+      authorizeCollection(request.principal, body?.[need.collectionBodyField]);
+    }
+  });
+}
+
+function routeNeed(request: FastifyRequest): RouteNeed {
+  const need = ROUTE_ACCESS[routeKey(request.method, request.routeOptions.url ?? '')];
+  // Unreachable for registered routes (checked at start); a 404 route has no options.
+  if (need === undefined) throw new FolioError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+  return need;
+}
+
+// Applies to the whole application rather than an encapsulated child (what fastify-plugin does).
+Object.assign(authPlugin, { [Symbol.for('skip-override')]: true });
+
+export default authPlugin;

@@ -1,0 +1,79 @@
+// Collection routes (SPEC §4): create, list, read and delete collections. Each collection is
+// an independent index; the handlers only call the decorated registry.
+
+import { canSeeCollection } from '../../../auth/index.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CollectionInfoSchema,
+  CollectionListSchema,
+  CollectionParamsSchema,
+  CreateCollectionBodySchema,
+  DEFAULT_LANGUAGE,
+} from '../../../api/index.ts';
+import { NoContentSchema } from '../../../api/index.ts';
+import { problemResponses } from '../../../api/index.ts';
+
+const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v1/collections',
+    {
+      schema: {
+        summary: 'Create a collection',
+        tags: ['collections'],
+        body: CreateCollectionBodySchema,
+        response: { 201: CollectionInfoSchema, ...problemResponses(400, 401, 409, 413, 415, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { name, language = DEFAULT_LANGUAGE } = request.body;
+      const collection = await app.collections.create(name, language);
+      await app.webhooks.emit('collection.created', { collection });
+      return reply.code(201).send(collection);
+    },
+  );
+
+  app.get(
+    '/v1/collections',
+    {
+      schema: {
+        summary: 'List collections',
+        tags: ['collections'],
+        response: { 200: CollectionListSchema, ...problemResponses(401, 403, 429, 500) },
+      },
+    },
+    // A collection-limited key sees only its own collections.
+    async (request) => ({ collections: app.collections.list().filter((info) => canSeeCollection(request.principal!, info.name)) }),
+  );
+
+  app.get(
+    '/v1/collections/:name',
+    {
+      schema: {
+        summary: 'Get a collection',
+        tags: ['collections'],
+        params: CollectionParamsSchema,
+        response: { 200: CollectionInfoSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => app.collections.get(request.params.name).info(),
+  );
+
+  app.delete(
+    '/v1/collections/:name',
+    {
+      schema: {
+        summary: 'Delete a collection and its files',
+        tags: ['collections'],
+        params: CollectionParamsSchema,
+        response: { 204: NoContentSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      await app.collections.delete(request.params.name);
+      await app.webhooks.emit('collection.deleted', { collection: request.params.name });
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default collectionRoutes;

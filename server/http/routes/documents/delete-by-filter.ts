@@ -1,0 +1,37 @@
+// Delete by filter (SPEC §5): `POST /v1/collections/{c}/documents/delete` with `{ "filter" }`
+// deletes every document whose current version matches (writes not yet searchable included),
+// in one atomic, durable write; `?refresh=wait_for` answers once the deletions are searchable.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { parseFilter } from '../../../../engine/index.ts';
+import { CollectionParamsSchema } from '../../../api/index.ts';
+import { DeleteByFilterBodySchema, DeletedResponseSchema } from '../../../api/index.ts';
+import { WriteQuerySchema } from '../../../api/index.ts';
+import { problemResponses } from '../../../api/index.ts';
+import { writeOptions } from './write-options.ts';
+
+const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/v1/collections/:name/documents/delete',
+    {
+      schema: {
+        summary: 'Delete the documents matching a filter',
+        description: 'Deletes every document whose current version matches `filter`, atomically; answers how many.',
+        tags: ['documents'],
+        params: CollectionParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DeleteByFilterBodySchema,
+        response: { 200: DeletedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const collection = app.collections.get(request.params.name);
+      const ids = await collection.deleteByFilter(parseFilter(request.body.filter), writeOptions(request.query));
+      await app.originals.of(collection).discard(ids);
+      if (ids.length > 0) await app.webhooks.emit('document.deleted', { collection: collection.name, ids });
+      return { deleted: ids.length };
+    },
+  );
+};
+
+export default deleteByFilterRoutes;

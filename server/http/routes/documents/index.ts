@@ -1,0 +1,177 @@
+// JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
+// JSON array or NDJSON), read, patch and delete one, delete by filter (delete-by-filter.ts),
+// and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only
+// once the change is searchable.
+// A batch is validated whole before anything is written; the collection is all-or-nothing too.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FolioError } from '../../../errors/index.ts';
+import { CollectionParamsSchema } from '../../../api/index.ts';
+import {
+  DocumentBodySchema,
+  DocumentParamsSchema,
+  DocumentPatchBodySchema,
+  DocumentPostBodySchema,
+  DocumentSummarySchema,
+  IndexedResponseSchema,
+  RefreshResponseSchema,
+  StoredDocumentSchema,
+  WriteQuerySchema,
+} from '../../../api/index.ts';
+import { MAX_BATCH_DOCUMENTS } from '../../../api/index.ts';
+import { NoContentSchema } from '../../../api/index.ts';
+import { problemResponses } from '../../../api/index.ts';
+import deleteByFilterRoutes from './delete-by-filter.ts';
+import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
+import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
+import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
+import { writeOptions } from './write-options.ts';
+
+const DOCUMENT_PATH = '/v1/collections/:name/documents/:id';
+
+/** Refuses an oversized JSON array before validation walks it (NDJSON is counted by its parser). */
+async function limitBatchSize(request: { body: unknown }): Promise<void> {
+  if (Array.isArray(request.body) && request.body.length > MAX_BATCH_DOCUMENTS) {
+    throw new FolioError(
+      'payload_too_large',
+      `a batch may hold at most ${MAX_BATCH_DOCUMENTS} documents; this one has ${request.body.length}`,
+    );
+  }
+}
+
+const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Bodies are parsed as they stream in, within the body limit (these routes and delete-by-filter).
+  app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser);
+  app.removeContentTypeParser(JSON_CONTENT_TYPE);
+  app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app));
+  // At most a few large writes hold parsed bodies at once (large-body-gate.ts).
+  const largeWrites = new ConcurrencyGate(MAX_LARGE_WRITES);
+  app.addHook('preParsing', largeBodyGateHook(largeWrites));
+  await app.register(deleteByFilterRoutes);
+
+  app.put(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Create or replace a document',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DocumentBodySchema,
+        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const { name, id } = request.params;
+      const collection = app.collections.get(name);
+      const [summary] = await collection.upsert([{ id, ...request.body }], writeOptions(request.query));
+      // A JSON document has no original file: one kept for an upload it replaced goes.
+      await app.originals.of(collection).discard([id]);
+      await app.webhooks.emit('document.indexed', { collection: name, id });
+      return summary;
+    },
+  );
+
+  app.post(
+    '/v1/collections/:name/documents',
+    {
+      preValidation: limitBatchSize,
+      schema: {
+        summary: 'Write one document or a batch',
+        description: `One document, a JSON array of up to ${MAX_BATCH_DOCUMENTS}, or NDJSON (one document a line).`,
+        tags: ['documents'],
+        consumes: ['application/json', NDJSON_CONTENT_TYPE],
+        params: CollectionParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DocumentPostBodySchema,
+        response: { 200: IndexedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const documents = Array.isArray(request.body) ? request.body : [request.body];
+      const collection = app.collections.get(request.params.name);
+      const summaries = await collection.upsert(documents, writeOptions(request.query));
+      // An id written twice in one batch is one document (the last version wins).
+      const ids = [...new Set(summaries.map((summary) => summary.id))];
+      await app.originals.of(collection).discard(ids);
+      // One event per request: a single document names its id, a batch lists them (SPEC §8).
+      await app.webhooks.emit('document.indexed', Array.isArray(request.body) ? { collection: collection.name, ids } : { collection: collection.name, id: ids[0] });
+      return { indexed: ids.length, ids };
+    },
+  );
+
+  app.get(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Get a stored document',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        response: { 200: StoredDocumentSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => app.collections.get(request.params.name).getDocument(request.params.id),
+  );
+
+  app.patch(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Update title and merge metadata (text is kept)',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        querystring: WriteQuerySchema,
+        body: DocumentPatchBodySchema,
+        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      const { name, id } = request.params;
+      const collection = app.collections.get(name);
+      const summary = await collection.patch(id, request.body, writeOptions(request.query));
+      app.originals.of(collection).follow(id, summary.indexed_at);
+      await app.webhooks.emit('document.indexed', { collection: name, id });
+      return summary;
+    },
+  );
+
+  app.delete(
+    DOCUMENT_PATH,
+    {
+      schema: {
+        summary: 'Delete a document',
+        tags: ['documents'],
+        params: DocumentParamsSchema,
+        querystring: WriteQuerySchema,
+        response: { 204: NoContentSchema, ...problemResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      const { name, id } = request.params;
+      const collection = app.collections.get(name);
+      await collection.deleteDocument(id, writeOptions(request.query));
+      await app.originals.of(collection).discard([id]);
+      await app.webhooks.emit('document.deleted', { collection: name, id });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/v1/collections/:name/refresh',
+    {
+      schema: {
+        summary: 'Make every acknowledged write searchable',
+        description: 'Answers once every write acknowledged before the call is searchable. The body is ignored.',
+        tags: ['documents'],
+        params: CollectionParamsSchema,
+        response: { 200: RefreshResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => {
+      await app.collections.get(request.params.name).refresh();
+      return { refreshed: true as const };
+    },
+  );
+};
+
+export default documentRoutes;

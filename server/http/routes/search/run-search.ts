@@ -1,0 +1,21 @@
+// Runs one search for either encoding (GET query string or POST body): turns the parameters
+// into a SearchRequest, calls the collection, and answers the body of SPEC §6 — the hits,
+// facets, facet stats (only when there are any) and total as JSON text from the search worker,
+// wrapped with the paging fields and the timing. The text is sent as it is (the worker built
+// it from the same typed hits the response schema describes), so the main thread does not
+// re-serialize the hits.
+
+import type { FastifyReply } from 'fastify';
+import type { Collection } from '../../../indexing/index.ts';
+import { toSearchRequest } from './search-request.ts';
+import type { RequestPart, SearchParams } from './search-request.ts';
+
+export async function runSearch(collection: Collection, params: SearchParams, part: RequestPart, reply: FastifyReply): Promise<FastifyReply> {
+  const request = toSearchRequest(params, part);
+  const started = performance.now();
+  const page = await collection.searchPage(request);
+  const tookMs = Math.round(performance.now() - started);
+  const hasMore = request.offset + page.hitCount < page.total;
+  const body = `{${page.members},"offset":${request.offset},"limit":${request.limit},"has_more":${hasMore},"took_ms":${tookMs}}`;
+  return reply.type('application/json; charset=utf-8').send(body);
+}

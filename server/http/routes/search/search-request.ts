@@ -1,0 +1,84 @@
+// Turns the search parameters of either encoding (GET query string or POST body) into the
+// engine's SearchRequest (SPEC §6): applies defaults, checks the paging window, parses
+// `filter` (URL-encoded JSON on GET, an object on POST) and `sort` with the engine's parsers
+// (which throw invalid_filter / invalid_sort), and checks the `facets` field names.
+
+import type { Static } from 'typebox';
+import { FIELD_NAME_RULE, isAllowedFieldName, parseFilter, parseSort } from '../../../../engine/index.ts';
+import type { FilterNode, SearchRequest } from '../../../../engine/index.ts';
+import { FolioError } from '../../../errors/index.ts';
+import type { FieldError } from '../../../errors/index.ts';
+import {
+  DEFAULT_FACET_LIMIT,
+  DEFAULT_HIGHLIGHT_TAG,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_FACET_FIELDS,
+  MAX_SEARCH_WINDOW,
+} from '../../../api/index.ts';
+import type { SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts';
+
+export type SearchParams = Static<typeof SearchQuerySchema> | Static<typeof SearchBodySchema>;
+export type RequestPart = 'querystring' | 'body';
+
+/** `a,b` or `['a', 'b']` (or repeated query parameters) → the non-empty, trimmed names. */
+function listOf(value: string | string[] | undefined): string[] {
+  const parts = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return parts.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
+}
+
+/**
+ * The filter, or null when there is none (absent, null, empty text, or `{}`). On GET it is
+ * JSON text; text that is not JSON is an invalid filter, like a bad object.
+ */
+function toFilter(filter: string | Record<string, unknown> | null | undefined): FilterNode | null {
+  if (filter === undefined || filter === null) return null;
+  let input: unknown = filter;
+  if (typeof filter === 'string') {
+    if (filter.trim() === '') return null;
+    try {
+      input = JSON.parse(filter);
+    } catch (error) {
+      throw new FolioError('invalid_filter', `filter is not valid JSON (${(error as Error).message})`);
+    }
+  }
+  const node = parseFilter(input);
+  return node.kind === 'match_all' ? null : node;
+}
+
+/** The facet fields, each once, in the order asked; names follow the metadata field-name rule. */
+function toFacets(value: string | string[] | undefined, part: RequestPart): string[] {
+  const names = [...new Set(listOf(value))];
+  const errors: FieldError[] = names
+    .filter((name) => !isAllowedFieldName(name))
+    .map((name) => ({ path: `/${part}/facets`, message: `${JSON.stringify(name)} is not an allowed field name (${FIELD_NAME_RULE})` }));
+  if (errors.length > 0) throw new FolioError('validation_failed', 'facets: not an allowed field name', errors);
+  if (names.length > MAX_FACET_FIELDS) {
+    throw new FolioError('validation_failed', `facets: at most ${MAX_FACET_FIELDS} fields`, [
+      { path: `/${part}/facets`, message: `lists ${names.length} fields; at most ${MAX_FACET_FIELDS} are allowed` },
+    ]);
+  }
+  return names;
+}
+
+/** Validates and completes the parameters; `part` names where they came from, for errors. */
+export function toSearchRequest(params: SearchParams, part: RequestPart): SearchRequest {
+  const offset = params.offset ?? 0;
+  const limit = params.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (offset + limit > MAX_SEARCH_WINDOW) {
+    throw new FolioError('validation_failed', `offset + limit may not exceed ${MAX_SEARCH_WINDOW}`, [
+      { path: `/${part}/offset`, message: `offset + limit must be at most ${MAX_SEARCH_WINDOW}` },
+    ]);
+  }
+  return {
+    q: params.q ?? '',
+    match: params.match ?? 'any',
+    offset,
+    limit,
+    highlightTag: params.highlight_tag ?? DEFAULT_HIGHLIGHT_TAG,
+    explain: params.explain ?? false,
+    filter: toFilter(params.filter),
+    facets: toFacets(params.facets, part),
+    facetLimit: params.facet_limit ?? DEFAULT_FACET_LIMIT,
+    sort: parseSort(params.sort),
+  };
+}

@@ -1,0 +1,70 @@
+// Session routes (SPEC §1): `POST /v1/sessions` trades the master key for a 12-hour session
+// token (what the CLI's `auth login` and dashboards use), and `DELETE /v1/sessions/current`
+// ends the session that makes the request. Creating a session is a public route that checks
+// the master key itself (constant time); a wrong key counts as a failed authentication of the
+// client address, like an unknown bearer token.
+
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FolioError } from '../../../errors/index.ts';
+import { CreateSessionBodySchema, SessionSchema } from '../../../api/index.ts';
+import { NoContentSchema } from '../../../api/index.ts';
+import { problemResponses } from '../../../api/index.ts';
+import { tokenDigest } from '../../plugins/auth.ts';
+import type { FailedAuthLimiter } from '../../../auth/index.ts';
+import type { SessionStore } from '../../../auth/index.ts';
+
+export interface SessionRoutesOptions {
+  masterKey: string;
+  sessions: SessionStore;
+  failedAuth: FailedAuthLimiter;
+}
+
+const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (app, options) => {
+  const masterDigest = tokenDigest(options.masterKey);
+
+  app.post(
+    '/v1/sessions',
+    {
+      config: { public: true },
+      schema: {
+        summary: 'Open a session with the master key',
+        tags: ['sessions'],
+        security: [],
+        body: CreateSessionBodySchema,
+        response: { 201: SessionSchema, ...problemResponses(400, 401, 413, 415, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const blocked = options.failedAuth.isBlocked(request.ip);
+      if (blocked.blocked) {
+        reply.header('retry-after', String(blocked.retryAfterSeconds));
+        throw new FolioError('rate_limited', 'too many failed authentications from this address; try again later');
+      }
+      if (!timingSafeEqual(tokenDigest(request.body.master_key), masterDigest)) {
+        options.failedAuth.recordFailure(request.ip);
+        throw new FolioError('unauthorized', 'wrong master key');
+      }
+      const { token, expiresAt } = options.sessions.create();
+      return reply.code(201).send({ token, expires_at: expiresAt });
+    },
+  );
+
+  app.delete(
+    '/v1/sessions/current',
+    {
+      schema: {
+        summary: 'End the session making this request',
+        tags: ['sessions'],
+        response: { 204: NoContentSchema, ...problemResponses(401, 403, 429, 500) },
+      },
+    },
+    async (request, reply) => {
+      const token = /^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+      if (token !== undefined) options.sessions.delete(token);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default sessionRoutes;

@@ -1,0 +1,133 @@
+// Tests for the collection registry: validation, create/list/get/delete, crash leftovers
+// cleaned at start, collections independent of each other, damage reported with the file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CorruptFileError } from '../../storage/index.ts';
+import { FolioError } from '../errors/folio-error.ts';
+import { openCollectionRegistry } from './collection-registry.ts';
+
+const MANUAL_REFRESH = { refreshIntervalMs: 60_000 };
+type TestContext = { after: (fn: () => unknown) => void };
+
+function tempDir(t: TestContext): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-registry-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function openRegistry(t: TestContext, dataDir: string) {
+  const registry = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
+  t.after(() => registry.close());
+  return registry;
+}
+
+function isFolioError(code: string): (error: unknown) => boolean {
+  return (error: unknown) => error instanceof FolioError && error.code === code;
+}
+
+test('create, list, get and delete', async (t) => {
+  const dataDir = tempDir(t);
+  const registry = await openRegistry(t, dataDir);
+  assert.deepEqual(registry.list(), []);
+  const info = await registry.create('books', 'english');
+  assert.equal(info.name, 'books');
+  assert.equal(info.language, 'english');
+  assert.equal(info.documents, 0);
+  assert.equal(info.segments, 0);
+  assert.ok(!Number.isNaN(Date.parse(info.created_at)));
+  await registry.create('articles', 'none');
+  assert.deepEqual(registry.list().map((c) => c.name), ['articles', 'books']);
+  assert.equal(registry.get('books').name, 'books');
+
+  const dir = path.join(dataDir, 'collections', 'books');
+  assert.ok(fs.existsSync(path.join(dir, 'collection.json')));
+  assert.ok(fs.existsSync(path.join(dir, 'manifest.json')));
+  await registry.get('books').upsert([{ id: 'x', text: 'to be removed' }], { waitForRefresh: false });
+  await registry.get('books').refresh();
+
+  await registry.delete('books');
+  assert.ok(!fs.existsSync(dir), 'its files are removed');
+  assert.deepEqual(fs.readdirSync(path.join(dataDir, 'collections')), ['articles']);
+  assert.throws(() => registry.get('books'), isFolioError('collection_not_found'));
+  await assert.rejects(registry.delete('books'), isFolioError('collection_not_found'));
+
+  // The name is free again, and the new collection starts empty.
+  const again = await registry.create('books', 'english');
+  assert.equal(again.documents, 0);
+});
+
+test('names, languages and duplicates are validated', async (t) => {
+  const registry = await openRegistry(t, tempDir(t));
+  for (const bad of ['', 'Upper', '-leading', 'has space', 'a'.repeat(65), '../escape', '.hidden']) {
+    await assert.rejects(registry.create(bad, 'english'), isFolioError('validation_failed'), bad);
+  }
+  await registry.create('a'.repeat(64), 'english');
+  await assert.rejects(registry.create('ok', 'klingon'), (error: unknown) => {
+    assert.ok(isFolioError('validation_failed')(error));
+    assert.match((error as Error).message, /klingon.*english/);
+    return true;
+  });
+  await registry.create('ok', 'english');
+  await assert.rejects(registry.create('ok', 'english'), isFolioError('collection_exists'));
+  assert.throws(() => registry.get('missing'), isFolioError('collection_not_found'));
+});
+
+test('collections are reloaded at start; crash leftovers are removed', async (t) => {
+  const dataDir = tempDir(t);
+  const first = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
+  await first.create('kept', 'german');
+  await first.get('kept').upsert([{ id: 'k', text: 'bleibt erhalten' }], { waitForRefresh: false });
+  await first.close();
+
+  const root = path.join(dataDir, 'collections');
+  // A create and a delete cut short by a crash, and a stray segment of a refresh that never committed.
+  fs.mkdirSync(path.join(root, '.creating-half-abc123'));
+  fs.writeFileSync(path.join(root, '.creating-half-abc123', 'collection.json'), '{}');
+  fs.mkdirSync(path.join(root, '.deleting-gone-def456', 'wal'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'kept', 'seg-99.fseg'), 'stray');
+  fs.writeFileSync(path.join(root, 'kept', 'seg-1.del-42'), 'stray');
+
+  const second = await openRegistry(t, dataDir);
+  assert.deepEqual(second.list().map((c) => [c.name, c.language, c.documents]), [['kept', 'german', 1]]);
+  assert.deepEqual(fs.readdirSync(root), ['kept']);
+  assert.ok(!fs.existsSync(path.join(root, 'kept', 'seg-99.fseg')));
+  assert.ok(!fs.existsSync(path.join(root, 'kept', 'seg-1.del-42')));
+  assert.equal(second.get('kept').getDocument('k').text, 'bleibt erhalten');
+});
+
+test('collections are independent', async (t) => {
+  const registry = await openRegistry(t, tempDir(t));
+  await registry.create('one', 'english');
+  await registry.create('two', 'english');
+  await registry.get('one').upsert([{ id: 'same', text: 'only in one' }], { waitForRefresh: false });
+  await registry.get('one').refresh();
+  const request = { q: 'only', match: 'any' as const, offset: 0, limit: 10, highlightTag: 'mark' };
+  assert.equal((await registry.get('one').search(request)).total, 1);
+  assert.equal((await registry.get('two').search(request)).total, 0);
+  assert.throws(() => registry.get('two').getDocument('same'), isFolioError('document_not_found'));
+});
+
+test('a damaged manifest stops the start with an error naming the file', async (t) => {
+  const dataDir = tempDir(t);
+  const first = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
+  await first.create('fragile', 'english');
+  await first.close();
+  const manifest = path.join(dataDir, 'collections', 'fragile', 'manifest.json');
+  fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').replace('"generation": 0', '"generation": 7'));
+  await assert.rejects(
+    openCollectionRegistry(dataDir, MANUAL_REFRESH),
+    (error: unknown) => error instanceof CorruptFileError && error.message.includes(manifest),
+  );
+});
+
+test('a deleted collection refuses further use', async (t) => {
+  const registry = await openRegistry(t, tempDir(t));
+  await registry.create('temp', 'english');
+  const collection = registry.get('temp');
+  await registry.delete('temp');
+  await assert.rejects(collection.upsert([{ id: 'x' }], { waitForRefresh: false }), isFolioError('collection_not_found'));
+  assert.throws(() => collection.getDocument('x'), isFolioError('collection_not_found'));
+});

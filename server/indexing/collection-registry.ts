@@ -1,0 +1,189 @@
+// The registry of collections under `<dataDir>/collections/`: creates, lists, finds and
+// deletes them, and opens every one at start. Creation and deletion are crash-safe: a
+// collection is assembled in a `.creating-…` directory and renamed into place; a deleted one
+// is first renamed to `.deleting-…` and then removed, so a crash never leaves half a
+// collection that loads. Leftovers of either are removed at start.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { SUPPORTED_LANGUAGES, isSupportedLanguage } from '../../engine/index.ts';
+import { fsyncDirectory, writeManifest } from '../../storage/index.ts';
+import { FolioError } from '../errors/index.ts';
+import { IndexPool, SearchPool } from '../pools/index.ts';
+import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
+import { FolioCollection } from './collection.ts';
+import type { CollectionOptions, CollectionWorkers } from './collection.ts';
+import { writeCollectionConfig } from './collection-config.ts';
+import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
+import type { Collection, CollectionInfo, CollectionRegistry } from './collection-types.ts';
+import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
+import { emptyManifest } from './segment-set.ts';
+
+const NAME_PATTERN = new RegExp(COLLECTION_NAME_PATTERN);
+const STAGING_SUFFIX_BYTES = 6;
+
+export interface CollectionRegistryOptions {
+  /** Delay between a write and the refresh that makes it searchable; default 500 ms (≤ 1 s). */
+  refreshIntervalMs?: number;
+  /** Told about failures of background refreshes and merges (they are retried). */
+  onBackgroundError?: (error: unknown, collection: string) => void;
+  /** Search worker threads; default one per core. */
+  searchThreads?: number;
+  /** Index (refresh and merge) worker threads; default 2. */
+  indexThreads?: number;
+  /** Bytes of recent search answers kept for repeated searches; 0 disables; default 32 MiB. */
+  searchCacheBytes?: number;
+}
+
+function stagingName(prefix: string, name: string): string {
+  return `${prefix}${name}-${randomBytes(STAGING_SUFFIX_BYTES).toString('hex')}`;
+}
+
+function validateName(name: string): void {
+  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    throw new FolioError('validation_failed', `invalid collection name '${String(name)}'`, [
+      { path: '/body/name', message: `must match ${COLLECTION_NAME_PATTERN}` },
+    ]);
+  }
+}
+
+function validateLanguage(language: string): void {
+  if (typeof language !== 'string' || !isSupportedLanguage(language)) {
+    const supported = SUPPORTED_LANGUAGES.join(', ');
+    throw new FolioError('validation_failed', `unsupported language '${String(language)}'; supported: ${supported}`, [
+      { path: '/body/language', message: `must be one of: ${supported}` },
+    ]);
+  }
+}
+
+function notFound(name: string): FolioError {
+  return new FolioError('collection_not_found', `collection '${name}' does not exist`);
+}
+
+class FolioCollectionRegistry implements CollectionRegistry {
+  private readonly collections = new Map<string, FolioCollection>();
+  /** Deletions in progress, so a create of the same name waits for the directory to go. */
+  private readonly deletions = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly root: string,
+    readonly workers: CollectionWorkers,
+    private readonly collectionOptions: (name: string) => Partial<CollectionOptions>,
+  ) {}
+
+  /** Removes staging leftovers and opens every collection directory. */
+  load(): void {
+    for (const entry of fs.readdirSync(this.root, { withFileTypes: true })) {
+      const entryPath = path.join(this.root, entry.name);
+      if (entry.name.startsWith(CREATING_PREFIX) || entry.name.startsWith(DELETING_PREFIX)) {
+        fs.rmSync(entryPath, { recursive: true, force: true });
+        continue;
+      }
+      if (!entry.isDirectory() || !NAME_PATTERN.test(entry.name)) continue;
+      this.collections.set(entry.name, FolioCollection.open(entryPath, this.workers, this.collectionOptions(entry.name)));
+    }
+  }
+
+  async create(name: string, language: string): Promise<CollectionInfo> {
+    validateName(name);
+    validateLanguage(language);
+    const deletion = this.deletions.get(name);
+    if (deletion !== undefined) await deletion.catch(() => {});
+    // From here on everything is synchronous, so two creates of one name cannot interleave.
+    if (this.collections.has(name)) throw new FolioError('collection_exists', `collection '${name}' already exists`);
+    const finalDir = path.join(this.root, name);
+    if (fs.existsSync(finalDir)) throw new FolioError('collection_exists', `collection '${name}' already exists`);
+
+    const staging = path.join(this.root, stagingName(CREATING_PREFIX, name));
+    try {
+      fs.mkdirSync(staging);
+      fs.mkdirSync(path.join(staging, WAL_DIR_NAME));
+      writeCollectionConfig(staging, { name, language, created_at: new Date().toISOString() });
+      writeManifest(staging, emptyManifest());
+      fsyncDirectory(staging);
+      fs.renameSync(staging, finalDir);
+      fsyncDirectory(this.root);
+    } catch (error) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      throw error;
+    }
+    const collection = FolioCollection.open(finalDir, this.workers, this.collectionOptions(name));
+    this.collections.set(name, collection);
+    return collection.info();
+  }
+
+  list(): CollectionInfo[] {
+    return [...this.collections.keys()].sort().map((name) => this.collections.get(name)!.info());
+  }
+
+  get(name: string): Collection {
+    return this.getCollection(name);
+  }
+
+  /** The implementation behind `get`, with its extra methods (e.g. `upsertIndexed`). */
+  getCollection(name: string): FolioCollection {
+    const collection = this.collections.get(name);
+    if (collection === undefined) throw notFound(name);
+    return collection;
+  }
+
+  async delete(name: string): Promise<void> {
+    const collection = this.getCollection(name);
+    this.collections.delete(name);
+    const deletion = this.remove(collection);
+    this.deletions.set(name, deletion);
+    try {
+      await deletion;
+    } finally {
+      if (this.deletions.get(name) === deletion) this.deletions.delete(name);
+    }
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.collections.values()];
+    this.collections.clear();
+    await Promise.all([...this.deletions.values()].map((deletion) => deletion.catch(() => {})));
+    const results = await Promise.allSettled(open.map((collection) => collection.close()));
+    await Promise.allSettled([this.workers.search.close(), this.workers.index.close()]);
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+  }
+
+  private async remove(collection: FolioCollection): Promise<void> {
+    await collection.close();
+    const doomed = path.join(this.root, stagingName(DELETING_PREFIX, collection.name));
+    fs.renameSync(collection.dir, doomed);
+    fsyncDirectory(this.root);
+    await fs.promises.rm(doomed, { recursive: true, force: true });
+  }
+}
+
+/** Opens (creating if needed) the collections of `dataDir` and returns their registry. */
+export async function openCollectionRegistry(
+  dataDir: string,
+  options: CollectionRegistryOptions = {},
+): Promise<CollectionRegistry & { getCollection(name: string): FolioCollection; readonly workers: CollectionWorkers }> {
+  const root = path.join(dataDir, COLLECTIONS_DIR_NAME);
+  fs.mkdirSync(root, { recursive: true });
+  const searchCache = new SearchCache(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES);
+  const collectionOptions = (name: string): Partial<CollectionOptions> => {
+    const settings: Partial<CollectionOptions> = { searchCache };
+    if (options.refreshIntervalMs !== undefined) settings.refreshIntervalMs = options.refreshIntervalMs;
+    const report = options.onBackgroundError;
+    if (report !== undefined) settings.onBackgroundError = (error) => report(error, name);
+    return settings;
+  };
+  const workers: CollectionWorkers = {
+    search: new SearchPool({ threads: options.searchThreads }),
+    index: new IndexPool({ threads: options.indexThreads }),
+  };
+  const registry = new FolioCollectionRegistry(root, workers, collectionOptions);
+  try {
+    registry.load();
+  } catch (error) {
+    await registry.close().catch(() => {});
+    throw error;
+  }
+  return registry;
+}

@@ -1,0 +1,170 @@
+// The index updater of one collection (Tantivy's segment updater): turns pending writes into
+// segments and merges segments, committing each change as a new snapshot.
+//  - A refresh rotates the WAL and takes the pending buffer in one synchronous step, so the
+//    buffer holds exactly the records of the generations before the rotation; the index pool
+//    builds them into segment files, and the main thread commits them (manifest last), installs
+//    the snapshot, then drops the old WAL files. The scheduler never runs two refreshes at once.
+//  - After a refresh, the merge policy may merge segments in the index pool too. Merges run
+//    beside refreshes (one merge at a time per collection); each commit is one synchronous
+//    step on the current snapshot, so they never interleave.
+
+import path from 'node:path';
+import type { IndexDocument } from '../../engine/index.ts';
+import type { WriteAheadLog } from '../../storage/index.ts';
+import type { IndexPool } from '../pools/index.ts';
+import type { CollectionReader } from './collection-reader.ts';
+import { segmentFileName } from './collection-layout.ts';
+import { commitMerge, commitRefresh } from './index-commit.ts';
+import type { CommitResult, WrittenSegment } from './index-commit.ts';
+import { selectMerge } from './merge-policy.ts';
+import type { MergePolicyOptions } from './merge-policy.ts';
+import type { PendingWrites } from './pending-writes.ts';
+import type { RefreshOutcome } from './refresh-scheduler.ts';
+import type { LiveSegment } from './segment-set.ts';
+
+/** Most source bytes one segment build takes; a larger refresh builds several in parallel. */
+export const SEGMENT_BUILD_BYTES = 8 * 1024 * 1024;
+
+export interface CollectionUpdaterOptions {
+  dir: string;
+  language: string;
+  wal: WriteAheadLog;
+  pending: PendingWrites;
+  reader: CollectionReader;
+  indexPool: IndexPool;
+  mergePolicy: MergePolicyOptions;
+  /** The sequence number of the last applied write (a refresh covers it). */
+  lastWriteSeq: () => number;
+  /** Told about failures of background merges (refresh failures go to the scheduler). */
+  onBackgroundError: (error: unknown) => void;
+}
+
+export class CollectionUpdater {
+  private readonly options: CollectionUpdaterOptions;
+  /** Next segment file number; merges and refreshes reserve numbers before they build. */
+  private nextSegmentNumber: number;
+  private merging: Promise<void> | null = null;
+  private readonly mergeAbort = new AbortController();
+  private closed = false;
+
+  constructor(options: CollectionUpdaterOptions) {
+    this.options = options;
+    this.nextSegmentNumber = options.reader.snapshot.manifest.nextSegmentNumber;
+  }
+
+  /** One refresh, run by the scheduler (never two at once); merges are started after it. */
+  async refreshOnce(): Promise<RefreshOutcome> {
+    const { dir, language, wal, pending, reader, indexPool } = this.options;
+    const covered = this.options.lastWriteSeq();
+    if (pending.size === 0) return { covered, followUp: null };
+    const walGeneration = wal.rotate();
+    const changes = pending.take();
+    const docs: IndexDocument[] = [];
+    for (const change of changes.values()) if (change !== null) docs.push(change);
+    // A large refresh is built as several segments at once, each in bounded memory.
+    const builds = chunkByBytes(docs, SEGMENT_BUILD_BYTES).map((chunk) => ({
+      name: segmentFileName(this.nextSegmentNumber++),
+      chunk,
+    }));
+    let result: CommitResult;
+    try {
+      const settled = await Promise.allSettled(
+        builds.map(async ({ name, chunk }): Promise<WrittenSegment> => ({
+          name,
+          ...(await indexPool.writeSegment(path.join(dir, name), language, chunk)),
+        })),
+      );
+      const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      const written = settled.map((outcome) => (outcome as PromiseFulfilledResult<WrittenSegment>).value);
+      result = commitRefresh(dir, reader.snapshot, changes, written, walGeneration, this.nextSegmentNumber);
+    } catch (error) {
+      reader.removeFiles(builds.map((build) => build.name));
+      pending.restoreTaken();
+      throw error;
+    }
+    reader.install(result);
+    pending.commitTaken();
+    wal.removeBefore(walGeneration);
+    this.startMerging();
+    return { covered, followUp: null };
+  }
+
+  /** Resolves once no merge runs (merges start in the background after refreshes). */
+  async mergesSettled(): Promise<void> {
+    while (this.merging !== null) await this.merging;
+  }
+
+  /** Abandons a running merge and waits for it to stop; no merge starts after this. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.mergeAbort.abort();
+    await this.merging;
+  }
+
+  /** Starts the merge loop unless it runs already; it stops when the policy is satisfied. */
+  private startMerging(): void {
+    if (this.merging !== null || this.closed) return;
+    this.merging = this.mergeWhileNeeded()
+      .catch((error: unknown) => {
+        if (!this.closed) this.options.onBackgroundError(error);
+      })
+      .finally(() => {
+        this.merging = null;
+      });
+  }
+
+  private async mergeWhileNeeded(): Promise<void> {
+    while (!this.closed) {
+      const selection = selectMerge(this.options.reader.snapshot.manifest.segments, this.options.mergePolicy);
+      if (selection === null) return;
+      await this.mergeOnce(selection.segments);
+    }
+  }
+
+  /**
+   * Merges the named segments in the index pool, then commits on whatever snapshot is current
+   * by then. The snapshot it started from stays pinned, so its files stay on disk meanwhile.
+   */
+  private async mergeOnce(names: readonly string[]): Promise<void> {
+    const { dir, language, reader, indexPool } = this.options;
+    const start = reader.snapshot;
+    const chosen = new Set(names);
+    const sources: LiveSegment[] = start.segments.filter((segment) => chosen.has(segment.meta.name));
+    const name = segmentFileName(this.nextSegmentNumber++);
+    const refs = sources.map(({ meta }) => ({ name: meta.name, deletes: meta.deletes }));
+    let written: WrittenSegment;
+    try {
+      written = await reader.whilePinned(start.manifest.generation, async () => ({
+        name,
+        ...(await indexPool.mergeSegments(dir, language, refs, path.join(dir, name), this.mergeAbort.signal)),
+      }));
+    } catch (error) {
+      reader.removeFiles([name]);
+      throw error;
+    }
+    if (this.closed) {
+      reader.removeFiles([name]);
+      return;
+    }
+    reader.install(commitMerge(dir, reader.snapshot, sources, written, this.nextSegmentNumber));
+  }
+}
+
+/** Splits `docs` into runs of about `maxBytes` source bytes each (at least one doc a run). */
+function chunkByBytes(docs: readonly IndexDocument[], maxBytes: number): IndexDocument[][] {
+  const chunks: IndexDocument[][] = [];
+  let chunk: IndexDocument[] = [];
+  let bytes = 0;
+  for (const doc of docs) {
+    if (chunk.length > 0 && bytes + doc.bytes > maxBytes) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(doc);
+    bytes += doc.bytes;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}

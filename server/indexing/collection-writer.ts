@@ -1,0 +1,119 @@
+// The write side of one collection, the heart of durability: a write is encoded as ONE WAL
+// record, appended, and applied to the pending buffer in the same synchronous step, and
+// acknowledged once the append is fsynced. A write whose append fails is taken back out of
+// the buffer. The writer keeps the live document count and asks the updater for a refresh
+// (soon, at once when the buffer is large, or first, when it is full: backpressure).
+
+import { WAL_MAX_RECORD_BYTES } from '../../storage/index.ts';
+import type { WriteAheadLog } from '../../storage/index.ts';
+import { FolioError } from '../errors/index.ts';
+import type { WriteOptions } from './collection-types.ts';
+import type { PendingChange, PendingWrites, ReplacedEntry } from './pending-writes.ts';
+import type { RefreshScheduler } from './refresh-scheduler.ts';
+import { encodeWalRecord } from './wal-records.ts';
+import type { WalRecord } from './wal-records.ts';
+
+/**
+ * Acknowledged documents waiting for a refresh, in bytes of their JSON, beyond which a new write
+ * first waits for a refresh: the pending buffer's memory stays bounded under any import rate.
+ */
+export const MAX_PENDING_BYTES = 24 * 1024 * 1024;
+/**
+ * Buffered bytes at which the refresh starts without waiting for its timer: a bulk import
+ * becomes segments of about this size, built in the index pool while the next ones arrive.
+ */
+export const REFRESH_AT_PENDING_BYTES = 8 * 1024 * 1024;
+
+/** What one applied write changed in the pending buffer, to undo it if its append fails. */
+interface AppliedWrite {
+  seq: number;
+  replaced: { entry: ReplacedEntry; wasLive: boolean; isLive: boolean }[];
+}
+
+export interface CollectionWriterOptions {
+  wal: WriteAheadLog;
+  pending: PendingWrites;
+  /** Whether a document is live now (pending writes included): the reader's realtime view. */
+  isLive: (id: string) => boolean;
+  /** Live documents in the committed snapshot when the collection opens. */
+  committedDocuments: number;
+  /** The collection's refresh schedule, which writes ask for refreshes on. */
+  scheduler: RefreshScheduler;
+  /** Throws once the collection is closed (a write waiting for backpressure rechecks it). */
+  assertOpen: () => void;
+}
+
+export class CollectionWriter {
+  private readonly options: CollectionWriterOptions;
+  /** Live documents, acknowledged pending writes included. */
+  private liveDocuments: number;
+  /** Sequence number of the last applied write. */
+  private lastSeq = 0;
+
+  constructor(options: CollectionWriterOptions) {
+    this.options = options;
+    this.liveDocuments = options.committedDocuments;
+  }
+
+  get documents(): number {
+    return this.liveDocuments;
+  }
+
+  /** The sequence number of the last applied write: a refresh taking the buffer covers it. */
+  get seq(): number {
+    return this.lastSeq;
+  }
+
+  /**
+   * Appends the record to the WAL and applies it to the pending buffer in the same
+   * synchronous step; resolves once the append is durable (and searchable, if asked).
+   */
+  async write(record: WalRecord, options: WriteOptions): Promise<void> {
+    const { scheduler } = this.options;
+    const bytes = encodeWalRecord(record);
+    if (bytes.length > WAL_MAX_RECORD_BYTES) {
+      // Replay would take a longer record for damage, so it is never written. Only a delete by
+      // filter of millions of documents gets here (request bodies are far smaller).
+      throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
+    }
+    if (this.options.pending.bytes > MAX_PENDING_BYTES) {
+      // Backpressure: let a refresh take the buffer before it grows further.
+      await scheduler.runNow();
+      this.options.assertOpen();
+    }
+    const durable = this.options.wal.append(bytes);
+    const applied = this.apply(record);
+    scheduler.schedule();
+    if (this.options.pending.bytes >= REFRESH_AT_PENDING_BYTES) scheduler.hurry();
+    try {
+      await durable;
+    } catch (error) {
+      this.undo(applied);
+      throw error;
+    }
+    if (options.waitForRefresh) await scheduler.waitFor(applied.seq);
+  }
+
+  /** Applies a record to the pending buffer (a new write, or one replayed from the WAL). */
+  apply(record: WalRecord): AppliedWrite {
+    const seq = ++this.lastSeq;
+    const changes: [string, PendingChange][] =
+      record.op === 'upsert' ? record.docs.map((doc) => [doc.id, doc]) : record.ids.map((id) => [id, null]);
+    const replaced: AppliedWrite['replaced'] = [];
+    for (const [id, change] of changes) {
+      const wasLive = this.options.isLive(id);
+      const isLive = change !== null;
+      replaced.push({ entry: this.options.pending.set(id, change, seq), wasLive, isLive });
+      this.liveDocuments += Number(isLive) - Number(wasLive);
+    }
+    return { seq, replaced };
+  }
+
+  /** Takes back a write whose append failed, where no later write or refresh has taken it. */
+  private undo(applied: AppliedWrite): void {
+    for (let i = applied.replaced.length - 1; i >= 0; i--) {
+      const { entry, wasLive, isLive } = applied.replaced[i];
+      if (this.options.pending.undo(entry)) this.liveDocuments += Number(wasLive) - Number(isLive);
+    }
+  }
+}

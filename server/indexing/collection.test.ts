@@ -1,0 +1,395 @@
+// Tests for a collection's lifecycle on real files with the real engine: realtime reads,
+// refresh making writes searchable, one live version per id, WAL replay after a crash,
+// deletes that persist, delete by filter on current versions, merges that keep counts and
+// bound the segment count.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseFilter } from '../../engine/index.ts';
+import type { SearchRequest } from '../../engine/index.ts';
+import { readManifest } from '../../storage/index.ts';
+import { FolioError } from '../errors/folio-error.ts';
+import { openCollectionRegistry } from './collection-registry.ts';
+import type { CollectionRegistryOptions } from './collection-registry.ts';
+import type { FolioCollection } from './collection.ts';
+
+const NO_WAIT = { waitForRefresh: false };
+const WAIT = { waitForRefresh: true };
+/** Long enough that no background refresh runs during a test unless it waits for one. */
+const MANUAL_REFRESH = { refreshIntervalMs: 60_000 };
+
+type TestContext = { after: (fn: () => unknown) => void };
+
+function tempDir(t: TestContext): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-collection-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function openRegistry(t: TestContext, dataDir: string, options: CollectionRegistryOptions = MANUAL_REFRESH) {
+  const registry = await openCollectionRegistry(dataDir, options);
+  t.after(() => registry.close());
+  return registry;
+}
+
+async function newCollection(t: TestContext, options: CollectionRegistryOptions = MANUAL_REFRESH) {
+  const dataDir = tempDir(t);
+  const registry = await openRegistry(t, dataDir, options);
+  await registry.create('docs', 'english');
+  return { dataDir, registry, collection: registry.getCollection('docs') };
+}
+
+function query(q: string, extra: Partial<SearchRequest> = {}): SearchRequest {
+  return { q, match: 'any', offset: 0, limit: 100, highlightTag: 'mark', ...extra };
+}
+
+async function searchIds(collection: FolioCollection, q: string): Promise<string[]> {
+  const result = await collection.search(query(q));
+  return result.hits.map((hit) => hit.id).sort();
+}
+
+function assertFolioError(code: string): (error: unknown) => boolean {
+  return (error: unknown) => {
+    assert.ok(error instanceof FolioError, `expected FolioError ${code}, got ${String(error)}`);
+    assert.equal(error.code, code);
+    return true;
+  };
+}
+
+test('upsert, realtime get, patch and delete', async (t) => {
+  const { collection } = await newCollection(t);
+  const [summary] = await collection.upsert(
+    [{ id: 'a', title: 'Alpha', text: 'the first letter', metadata: { year: 2020, tags: ['x', 'y'], keep: true } }],
+    NO_WAIT,
+  );
+  assert.equal(summary.id, 'a');
+  assert.equal(summary.format, 'text');
+  assert.equal(summary.pages, null);
+  assert.ok(summary.bytes > 20);
+  assert.ok(!Number.isNaN(Date.parse(summary.indexed_at)));
+
+  const stored = collection.getDocument('a');
+  assert.equal(stored.text, 'the first letter');
+  assert.equal(stored.title, 'Alpha');
+  assert.equal(stored.page_list, null);
+  assert.equal(collection.info().documents, 1);
+
+  const patched = await collection.patch('a', { title: 'Alef', metadata: { year: 2021, keep: null, lang: 'he' } }, NO_WAIT);
+  assert.equal(patched.title, 'Alef');
+  assert.deepEqual(patched.metadata, { year: 2021, tags: ['x', 'y'], lang: 'he' });
+  assert.equal(collection.getDocument('a').text, 'the first letter', 'PATCH keeps the text');
+
+  // Defaults: no title, empty text, empty metadata.
+  await collection.upsert([{ id: 'b' }], NO_WAIT);
+  const b = collection.getDocument('b');
+  assert.equal(b.title, null);
+  assert.equal(b.text, '');
+  assert.deepEqual(b.metadata, {});
+  assert.equal(collection.info().documents, 2);
+
+  await collection.deleteDocument('a', NO_WAIT);
+  assert.throws(() => collection.getDocument('a'), assertFolioError('document_not_found'));
+  await assert.rejects(collection.deleteDocument('a', NO_WAIT), assertFolioError('document_not_found'));
+  await assert.rejects(collection.patch('a', { title: 'x' }, NO_WAIT), assertFolioError('document_not_found'));
+  assert.equal(collection.info().documents, 1);
+});
+
+test('patch and delete reach documents already in segments', async (t) => {
+  const { collection } = await newCollection(t);
+  await collection.upsert([{ id: 'p', title: 'Paper', text: 'committed words', metadata: { n: 1 } }], NO_WAIT);
+  await collection.refresh();
+  await collection.patch('p', { metadata: { n: 2 } }, NO_WAIT);
+  assert.equal(collection.getDocument('p').metadata.n, 2);
+  await collection.refresh();
+  assert.deepEqual(await searchIds(collection, 'committed'), ['p']);
+  assert.equal(collection.info().documents, 1);
+  await collection.deleteDocument('p', NO_WAIT);
+  assert.deepEqual(await searchIds(collection, 'committed'), ['p'], 'searchable until the next refresh');
+  await collection.refresh();
+  assert.deepEqual(await searchIds(collection, 'committed'), []);
+  assert.equal(collection.info().documents, 0);
+  assert.equal(collection.info().segments, 0, 'a fully deleted segment is dropped');
+});
+
+test('a batch is all or nothing', async (t) => {
+  const { collection } = await newCollection(t);
+  await assert.rejects(
+    collection.upsert(
+      [
+        { id: 'good', text: 'fine' },
+        { id: 'bad id!', text: 'nope' },
+        { id: 'also-bad', metadata: { n: Number.NaN } },
+      ],
+      NO_WAIT,
+    ),
+    (error: unknown) => {
+      assertFolioError('validation_failed')(error);
+      assert.deepEqual(
+        (error as FolioError).errors?.map((e) => e.path),
+        ['/body/1/id', '/body/2/metadata/n'],
+      );
+      return true;
+    },
+  );
+  assert.throws(() => collection.getDocument('good'), assertFolioError('document_not_found'));
+  assert.equal(collection.info().documents, 0);
+});
+
+test('writes become searchable on refresh, not before', async (t) => {
+  const { collection } = await newCollection(t);
+  await collection.upsert(
+    [
+      { id: '1', title: 'Rust book', text: 'ownership and borrowing' },
+      { id: '2', title: 'Go tour', text: 'goroutines and channels' },
+    ],
+    NO_WAIT,
+  );
+  assert.deepEqual(await searchIds(collection, 'borrowing'), []);
+  await collection.refresh();
+  assert.deepEqual(await searchIds(collection, 'borrowing'), ['1']);
+  assert.deepEqual(await searchIds(collection, 'channels'), ['2']);
+  assert.equal(collection.info().segments, 1);
+  await collection.refresh();
+  assert.equal(collection.info().segments, 1, 'a refresh with nothing pending writes nothing');
+});
+
+test('refresh=wait_for and the background refresh make writes searchable', async (t) => {
+  const { collection } = await newCollection(t, { refreshIntervalMs: 50 });
+  await collection.upsert([{ id: 'w', text: 'waited for' }], WAIT);
+  assert.deepEqual(await searchIds(collection, 'waited'), ['w']);
+
+  await collection.upsert([{ id: 'bg', text: 'background refresh' }], NO_WAIT);
+  const deadline = Date.now() + 1000;
+  while ((await searchIds(collection, 'background')).length === 0) {
+    assert.ok(Date.now() < deadline, 'searchable within a second');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+});
+
+test('replacing a document leaves one live version across segments', async (t) => {
+  const { collection } = await newCollection(t);
+  await collection.upsert(
+    [
+      { id: 'r', title: 'Old', text: 'original wording shared' },
+      { id: 'other', text: 'unrelated' },
+    ],
+    NO_WAIT,
+  );
+  await collection.refresh();
+  await collection.upsert([{ id: 'r', title: 'New', text: 'revised wording shared' }], NO_WAIT);
+  assert.equal(collection.info().documents, 2, 'a replacement does not add');
+  assert.equal(collection.getDocument('r').title, 'New');
+  await collection.refresh();
+  assert.equal(collection.info().segments, 2);
+  assert.equal(collection.info().documents, 2);
+  assert.deepEqual(await searchIds(collection, 'shared'), ['r']);
+  assert.deepEqual(await searchIds(collection, 'original'), []);
+  const result = await collection.search(query('shared'));
+  assert.equal(result.total, 1);
+  assert.equal(result.hits[0].title, 'New');
+});
+
+test('acknowledged writes survive a crash (reopen without close) and replay', async (t) => {
+  const dataDir = tempDir(t);
+  const crashed = await openRegistry(t, dataDir);
+  await crashed.create('docs', 'english');
+  const before = crashed.getCollection('docs');
+  await before.upsert([{ id: 'c1', text: 'committed before the crash' }], NO_WAIT);
+  await before.refresh();
+  await before.upsert(
+    [
+      { id: 'c2', text: 'only in the log' },
+      { id: 'c3', text: 'deleted later' },
+    ],
+    NO_WAIT,
+  );
+  await before.deleteDocument('c1', NO_WAIT);
+  await before.deleteDocument('c3', NO_WAIT);
+  await before.patch('c2', { metadata: { patched: true } }, NO_WAIT);
+  // No close, no refresh: a second registry opens the same directory as a restart would.
+
+  const reopened = await openRegistry(t, dataDir);
+  const after = reopened.getCollection('docs');
+  assert.equal(after.info().documents, 1);
+  assert.equal(after.getDocument('c2').metadata.patched, true);
+  assert.throws(() => after.getDocument('c1'), assertFolioError('document_not_found'));
+  assert.throws(() => after.getDocument('c3'), assertFolioError('document_not_found'));
+  await after.refresh();
+  assert.deepEqual(await searchIds(after, 'log'), ['c2']);
+  assert.deepEqual(await searchIds(after, 'crash'), []);
+});
+
+test('deletes persist across a clean restart', async (t) => {
+  const dataDir = tempDir(t);
+  const first = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
+  await first.create('docs', 'french');
+  const collection = first.getCollection('docs');
+  await collection.upsert(
+    ['un', 'deux', 'trois'].map((id) => ({ id, text: `document ${id} commun` })),
+    NO_WAIT,
+  );
+  await collection.refresh();
+  await collection.deleteDocument('deux', NO_WAIT);
+  await collection.refresh();
+  await first.close();
+
+  const second = await openRegistry(t, dataDir);
+  const reopened = second.getCollection('docs');
+  assert.equal(reopened.language, 'french');
+  assert.equal(reopened.info().documents, 2);
+  assert.throws(() => reopened.getDocument('deux'), assertFolioError('document_not_found'));
+  assert.deepEqual(await searchIds(reopened, 'commun'), ['trois', 'un']);
+});
+
+test('merges keep counts exact and bound the segment count', async (t) => {
+  const { collection, dataDir } = await newCollection(t);
+  const rounds = 30;
+  let maxSegments = 0;
+  for (let round = 0; round < rounds; round++) {
+    await collection.upsert(
+      [
+        { id: `doc-${round}`, text: `round ${round} of merging words` },
+        { id: 'shared', text: `replaced in round ${round} words` },
+      ],
+      NO_WAIT,
+    );
+    await collection.refresh();
+    await collection.mergesSettled();
+    maxSegments = Math.max(maxSegments, collection.info().segments);
+  }
+  assert.ok(maxSegments <= 8, `at most 8 segments, saw ${maxSegments}`);
+  assert.equal(collection.info().documents, rounds + 1);
+  const result = await collection.search(query('words'));
+  assert.equal(result.total, rounds + 1);
+  assert.equal(collection.getDocument('shared').text, `replaced in round ${rounds - 1} words`);
+
+  // The directory holds exactly what the manifest lists (plus the config, manifest and WAL).
+  const manifest = readManifest(path.join(dataDir, 'collections', 'docs'));
+  assert.ok(manifest);
+  const listed = new Set(['collection.json', 'manifest.json', 'wal']);
+  for (const segment of manifest.segments) {
+    listed.add(segment.name);
+    if (segment.deletes !== null) listed.add(segment.deletes);
+  }
+  assert.deepEqual(fs.readdirSync(path.join(dataDir, 'collections', 'docs')).sort(), [...listed].sort());
+  assert.equal(fs.readdirSync(path.join(dataDir, 'collections', 'docs', 'wal')).length, 1);
+});
+
+test('a segment with many deletes is merged away', async (t) => {
+  const { collection } = await newCollection(t);
+  await collection.upsert(
+    Array.from({ length: 10 }, (_, i) => ({ id: `d${i}`, text: `delete heavy ${i}` })),
+    NO_WAIT,
+  );
+  await collection.refresh();
+  for (const i of [0, 1, 2, 3]) await collection.deleteDocument(`d${i}`, NO_WAIT);
+  await collection.refresh();
+  await collection.mergesSettled(); // merges run in the background after a refresh
+  const [only] = collection.segmentNames();
+  assert.equal(collection.info().segments, 1);
+  assert.notEqual(only, 'seg-1.fseg', 'rewritten into a new segment');
+  assert.equal(collection.info().documents, 6);
+  assert.equal((await collection.search(query('heavy'))).total, 6);
+});
+
+test('concurrent writes are all acknowledged and counted', async (t) => {
+  const { collection } = await newCollection(t);
+  const writes = Array.from({ length: 100 }, (_, i) =>
+    collection.upsert([{ id: `c${i % 60}`, text: `concurrent write ${i}` }], NO_WAIT),
+  );
+  await Promise.all(writes);
+  assert.equal(collection.info().documents, 60);
+  await collection.refresh();
+  assert.equal((await collection.search(query('concurrent'))).total, 60);
+  assert.equal(collection.getDocument('c0').text, 'concurrent write 60', 'the last write wins');
+});
+
+test('info reports bytes on disk and segments', async (t) => {
+  const { collection } = await newCollection(t);
+  const empty = collection.info();
+  assert.equal(empty.name, 'docs');
+  assert.equal(empty.language, 'english');
+  assert.equal(empty.documents, 0);
+  assert.equal(empty.segments, 0);
+  await collection.upsert([{ id: 'x', text: 'some bytes '.repeat(100) }], NO_WAIT);
+  const logged = collection.info().size_bytes;
+  assert.ok(logged > empty.size_bytes + 1000, 'the WAL counts');
+  await collection.refresh();
+  assert.equal(collection.info().segments, 1);
+  assert.ok(collection.info().size_bytes > empty.size_bytes);
+});
+
+test('a failed refresh keeps the writes pending and leaves no files behind', async (t) => {
+  const { collection, dataDir } = await newCollection(t);
+  const dir = path.join(dataDir, 'collections', 'docs');
+  await collection.upsert([{ id: 'f', text: 'survives a failed refresh' }], NO_WAIT);
+  // Make the manifest impossible to replace: a directory stands where the temp file would be renamed.
+  const manifestPath = path.join(dir, 'manifest.json');
+  const saved = fs.readFileSync(manifestPath);
+  fs.rmSync(manifestPath);
+  fs.mkdirSync(path.join(manifestPath, 'blocker'), { recursive: true });
+  await assert.rejects(collection.refresh());
+  assert.equal(collection.getDocument('f').text, 'survives a failed refresh');
+  assert.equal(collection.info().documents, 1);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((name) => name.startsWith('seg-') || name.startsWith('.tmp-')),
+    [],
+    'the uncommitted segment was removed',
+  );
+  fs.rmSync(manifestPath, { recursive: true });
+  fs.writeFileSync(manifestPath, saved);
+  await collection.refresh();
+  assert.deepEqual(await searchIds(collection, 'failed'), ['f']);
+});
+
+test('a torn record at the end of the WAL is dropped; acknowledged ones replay', async (t) => {
+  const dataDir = tempDir(t);
+  const crashed = await openRegistry(t, dataDir);
+  await crashed.create('docs', 'english');
+  await crashed.getCollection('docs').upsert([{ id: 'acked', text: 'acknowledged' }], NO_WAIT);
+  const walDir = path.join(dataDir, 'collections', 'docs', 'wal');
+  const [walFile] = fs.readdirSync(walDir);
+  fs.appendFileSync(path.join(walDir, walFile), new Uint8Array([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
+
+  const reopened = await openRegistry(t, dataDir);
+  const collection = reopened.getCollection('docs');
+  assert.equal(collection.info().documents, 1);
+  assert.equal(collection.getDocument('acked').text, 'acknowledged');
+  await collection.upsert([{ id: 'next', text: 'after recovery' }], NO_WAIT);
+  assert.equal(collection.info().documents, 2);
+});
+
+test('delete by filter judges current versions, is one durable write and replays', async (t) => {
+  const dataDir = tempDir(t);
+  const crashed = await openRegistry(t, dataDir);
+  await crashed.create('docs', 'english');
+  const before = crashed.getCollection('docs');
+  const doc = (id: string, year: number) => ({ id, text: `doc ${id}`, metadata: { year } });
+  await before.upsert([doc('s1', 2020), doc('s2', 2020), doc('s3', 2021)], NO_WAIT);
+  await before.refresh();
+  await before.upsert([doc('s4', 2020), doc('s5', 2021)], NO_WAIT);
+  await before.refresh();
+  // Pending versions decide over committed ones: s2 moves out of 2020, s3 into it; s5 is gone.
+  await before.upsert([doc('s2', 2019), doc('s3', 2020), doc('p1', 2020)], NO_WAIT);
+  await before.deleteDocument('s5', NO_WAIT);
+  // The WAL is private; its append counter shows the delete is one record.
+  const walAppends = () => (before as unknown as { wal: { stats: { appends: number } } }).wal.stats.appends;
+  const appendsBefore = walAppends();
+  assert.deepEqual((await before.deleteByFilter(parseFilter({ year: 2020 }), NO_WAIT)).sort(), ['p1', 's1', 's3', 's4']);
+  assert.equal(walAppends(), appendsBefore + 1);
+  assert.equal(before.info().documents, 1);
+  assert.deepEqual(await before.deleteByFilter(parseFilter({ year: 2020 }), NO_WAIT), []);
+  assert.deepEqual(await before.deleteByFilter(parseFilter({ year: 2021 }), NO_WAIT), []);
+  assert.equal(walAppends(), appendsBefore + 1, 'deleting nothing writes nothing');
+  // No close: reopening replays the delete record.
+
+  const reopened = await openRegistry(t, dataDir);
+  const after = reopened.getCollection('docs');
+  assert.equal(after.info().documents, 1);
+  assert.equal(after.getDocument('s2').metadata.year, 2019);
+  for (const id of ['s1', 's3', 's4', 's5', 'p1']) assert.throws(() => after.getDocument(id), assertFolioError('document_not_found'));
+  await after.refresh();
+  assert.deepEqual(await searchIds(after, 'doc'), ['s2']);
+});

@@ -1,0 +1,80 @@
+// Tests for building IndexDocuments from client documents, patching, and the API views.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './document-model.ts';
+import { validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
+import { FolioError } from '../errors/folio-error.ts';
+
+const NOW = '2024-05-06T07:08:09.000Z';
+
+test('defaults and byte length of a JSON document', () => {
+  const input = { id: 'e1', text: 'héllo wörld' };
+  const doc = buildIndexDocument({ id: 'x' }, NOW);
+  const canonical = { id: 'x', title: null, text: '', metadata: {} };
+  assert.deepEqual(doc, { ...canonical, pages: null, format: 'text', bytes: JSON.stringify(canonical).length, indexedAt: NOW });
+  const full = { id: 'e1', title: null, text: 'héllo wörld', metadata: {} };
+  assert.equal(buildIndexDocument(input, NOW).bytes, Buffer.byteLength(JSON.stringify(full)), 'the canonical JSON, however written');
+  assert.equal(buildIndexDocument(input, NOW).bytes, 61, 'UTF-8 bytes, not characters');
+});
+
+test('patch merges metadata, replaces the title only when given, keeps text', () => {
+  const doc = buildIndexDocument({ id: 'p', title: 'T', text: 'body', metadata: { a: 1, b: 'x' } }, NOW);
+  const later = '2025-01-01T00:00:00.000Z';
+  const patched = applyPatch(doc, { metadata: { a: null, c: [1, 2] } }, later);
+  assert.deepEqual(patched.metadata, { b: 'x', c: [1, 2] });
+  assert.equal(patched.title, 'T');
+  assert.equal(patched.text, 'body');
+  assert.equal(patched.indexedAt, later);
+  assert.deepEqual(doc.metadata, { a: 1, b: 'x' }, 'the original is untouched');
+  assert.equal(applyPatch(doc, { title: null }, later).title, null);
+  const file = { ...doc, format: 'pdf', bytes: 9999, pages: [{ number: 1, label: 'i', offset: 0 }] };
+  assert.equal(applyPatch(file, { title: 'new' }, later).bytes, 9999, 'a file keeps its size');
+});
+
+test('summary and stored view', () => {
+  const doc = {
+    ...buildIndexDocument({ id: 'f', title: 'File', text: 'one two' }, NOW),
+    format: 'pdf',
+    pages: [
+      { number: 1, label: 'i', offset: 0 },
+      { number: 2, label: null, offset: 4 },
+    ],
+  };
+  assert.deepEqual(toSummary(doc), { id: 'f', title: 'File', format: 'pdf', pages: 2, bytes: doc.bytes, metadata: {}, indexed_at: NOW });
+  const view = toStoredView(doc);
+  assert.equal(view.text, 'one two');
+  assert.deepEqual(view.page_list, [
+    { number: 1, label: 'i' },
+    { number: 2, label: null },
+  ]);
+});
+
+test('validation lists every problem', () => {
+  assert.doesNotThrow(() => validateDocumentInputs([{ id: 'ok.1:a-b_c', metadata: { s: 's', n: 1, b: true, l: ['a'], m: [1, 2], e: [] } }]));
+  assert.throws(
+    () =>
+      validateDocumentInputs([
+        { id: '' },
+        { id: 'x'.repeat(257) },
+        { id: 'ok', metadata: { mixed: ['a', 1] as unknown as string[], inf: Number.POSITIVE_INFINITY, $op: 'x', 'a,b': 1 } },
+        { id: 'ok2', title: 5 as unknown as string, text: null as unknown as string },
+      ]),
+    (error: unknown) => {
+      assert.ok(error instanceof FolioError);
+      assert.equal(error.code, 'validation_failed');
+      assert.deepEqual(error.errors?.map((e) => e.path), [
+        '/body/0/id',
+        '/body/1/id',
+        '/body/2/metadata/mixed',
+        '/body/2/metadata/inf',
+        '/body/2/metadata/$op',
+        '/body/2/metadata/a,b',
+        '/body/3/title',
+        '/body/3/text',
+      ]);
+      return true;
+    },
+  );
+  assert.doesNotThrow(() => validateDocumentPatch({ title: null, metadata: { gone: null, n: 2 } }));
+  assert.throws(() => validateDocumentPatch({ metadata: { bad: { nested: 1 } as unknown as string } }), FolioError);
+});

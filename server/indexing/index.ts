@@ -1,0 +1,8 @@
+// Collections and their write path: the registry, each collection's WAL, pending buffer,
+// background refresh, merges and commits, and the snapshots searches run on. The only server
+// room that touches storage's write path (WAL, manifest, deletes bitmaps).
+
+export { openCollectionRegistry } from './collection-registry.ts';
+export type { Collection, CollectionRegistry, DocumentPatch, DocumentSummary, WriteOptions } from './collection-types.ts';
+export type { CollectionWorkers } from './collection.ts';
+export { validateFileFields } from './document-validation.ts';
