@@ -2,7 +2,7 @@
 // the ODF/EPUB `mimetype` entry, the stream names of Word/Excel/PowerPoint/Outlook files.
 // Formats here may have no family yet; the registry then reports them unsupported.
 
-import { readZipListing } from './zip-listing.ts';
+import { readZipListing } from './zip/index.ts';
 
 const ODF_MIME_TYPES: Record<string, string> = {
   'application/vnd.oasis.opendocument.text': 'odt',

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectFormat, fileExtension } from './detect-format.ts';
-import { readZipListing } from './zip-listing.ts';
+import { readZipListing } from './zip/index.ts';
 
 const ascii = (s: string): Uint8Array => new TextEncoder().encode(s);
 

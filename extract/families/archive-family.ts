@@ -2,10 +2,12 @@
 // readable entry is extracted through the registry by its own detected format and becomes a
 // page labelled by its path (entries with several pages: one page each, `path: label`).
 // Directories, encrypted entries, unknown compression methods and formats nobody reads are
-// skipped. Zip bombs are refused before unpacking when the declared sizes exceed the unpack
-// budget (limits.maxUnpackedBytes, shared with nested archives) or declare a compression ratio
+// skipped. The zip is read by the one ZIP reader (extract/zip/, limits in zip-limits.ts): zip
+// bombs are refused before unpacking when the declared sizes exceed the unpack budget
+// (limits.maxUnpackedBytes, shared with nested archives) or declare a compression ratio
 // deflate cannot reach; lying sizes are caught while inflating, which never outgrows the
-// budget. Archives nested deeper than limits.maxArchiveDepth are refused.
+// budget. Any of these refusals fails the whole extraction, even from a nested zip. Archives
+// nested deeper than limits.maxArchiveDepth are refused.
 
 import { gunzipSync } from 'node:zlib';
 import {
@@ -26,25 +28,12 @@ import {
   spendUnpacked,
   unpackedTooMuch,
 } from '../nested-extraction.ts';
-import {
-  isDirectory,
-  isEncrypted,
-  isReadableMethod,
-  readZipEntries,
-  readZipEntry,
-  ZipOutputLimitError,
-  type ZipEntry,
-} from '../archive/zip-reader.ts';
+import { isDirectory, isEncrypted, isReadableMethod, ZipArchive, ZipLimitError, type ZipEntry } from '../zip/index.ts';
 
 const FORMATS: FormatInfo[] = [
   { extension: 'zip', mime: 'application/zip', kind: 'archive' },
   { extension: 'gz', mime: 'application/gzip', kind: 'archive' },
 ];
-
-/** Deflate cannot compress better than about 1032:1; a higher declared ratio is a lie. */
-const MAX_DEFLATE_RATIO = 1100;
-/** Below this size an entry's ratio is not worth judging. */
-const RATIO_MIN_BYTES = 1024 * 1024;
 
 /** Whether an entry is worth unpacking: a file, readable, and not named as a format nobody reads. */
 function isCandidate(entry: ZipEntry): boolean {
@@ -53,19 +42,18 @@ function isCandidate(entry: ZipEntry): boolean {
   return byName === null || familyFor(byName) !== undefined;
 }
 
-/** Refuses a zip whose declared sizes already say it is a bomb. */
-function checkDeclaredSizes(entries: ZipEntry[], limits: ExtractionLimits): void {
-  let total = 0;
-  for (const entry of entries) {
-    total += entry.uncompressedSize;
-    const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
-    if (entry.uncompressedSize >= RATIO_MIN_BYTES && ratio > MAX_DEFLATE_RATIO) {
-      throw new ContainerLimitError(
-        `the archive entry ${entry.name} declares a compression ratio of ${Math.round(ratio)}:1, which no real file has`,
-      );
-    }
+/**
+ * Runs a step of reading the zip; a limit the ZIP reader enforces fails the whole extraction
+ * (ContainerLimitError), and running out of the shared budget says so in its usual words.
+ */
+async function withinLimits<T>(limits: ExtractionLimits, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (!(error instanceof ZipLimitError)) throw error;
+    if (error.limit === 'unpacked') throw unpackedTooMuch(limits);
+    throw new ContainerLimitError(error.message);
   }
-  if (total > remainingUnpacked(limits)) throw unpackedTooMuch(limits);
 }
 
 /** The pages an inner document contributes, labelled by its path in the archive. */
@@ -81,17 +69,12 @@ function numbered(pages: Array<Omit<ExtractedPage, 'number'>>): ExtractedPage[] 
 }
 
 async function extractZip(bytes: Uint8Array, limits: ExtractionLimits): Promise<Extraction> {
-  const entries = readZipEntries(bytes).filter(isCandidate);
-  checkDeclaredSizes(entries, limits);
+  const zip = await withinLimits(limits, () => ZipArchive.open(bytes, { maxUnpackedBytes: remainingUnpacked(limits) }));
+  const entries = zip.entries.filter(isCandidate);
+  await withinLimits(limits, () => zip.checkDeclaredSizes(entries));
   const pages: Array<Omit<ExtractedPage, 'number'>> = [];
   for (const entry of entries) {
-    let content: Uint8Array;
-    try {
-      content = readZipEntry(bytes, entry, remainingUnpacked(limits));
-    } catch (error) {
-      if (error instanceof ZipOutputLimitError) throw unpackedTooMuch(limits);
-      throw error;
-    }
+    const content = await withinLimits(limits, () => zip.read(entry, remainingUnpacked(limits)));
     spendUnpacked(limits, content.length);
     const inner = await extractNested(content, entry.name, limits);
     if (inner !== null) pages.push(...labelledPages(entry.name, inner));

@@ -10,7 +10,7 @@ import { extractFlatOpenDocument, extractOpenDocument } from '../office/odf.ts';
 import { extractPresentation } from '../office/pptx.ts';
 import { extractWord97 } from '../office/word97.ts';
 import { extractWorkbook } from '../office/xlsx.ts';
-import { decodePart, withZip, type ZipArchive } from '../office/zip-archive.ts';
+import { decodePart, OfficePackage } from '../office/office-package.ts';
 
 const OOXML = 'application/vnd.openxmlformats-officedocument';
 const ODF = 'application/vnd.oasis.opendocument';
@@ -34,7 +34,7 @@ const FORMATS: FormatInfo[] = [
   { extension: 'epub', mime: 'application/epub+zip', kind: 'ebook' },
 ];
 
-type ZipReader = (zip: ZipArchive, format: string) => Promise<Extraction>;
+type ZipReader = (zip: OfficePackage, format: string) => Promise<Extraction>;
 
 const ZIP_READERS: Record<string, ZipReader> = {
   docx: extractWordDocument,
@@ -62,6 +62,6 @@ export const officeFamily: FormatFamily = {
     if (WORD97.has(format)) return extractWord97(bytes, format);
     const reader = ZIP_READERS[format];
     if (reader === undefined) throw new Error(`the office family does not read ${format}`);
-    return withZip(bytes, limits, (zip) => reader(zip, format));
+    return reader(OfficePackage.open(bytes, limits), format);
   },
 };

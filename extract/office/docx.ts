@@ -4,9 +4,9 @@
 import type { Extraction } from '../extraction.ts';
 import { coreTitle, mainPart, readXmlPart } from './ooxml-parts.ts';
 import { ooxmlText } from './ooxml-text.ts';
-import type { ZipArchive } from './zip-archive.ts';
+import type { OfficePackage } from './office-package.ts';
 
-export async function extractWordDocument(zip: ZipArchive, format: string): Promise<Extraction> {
+export async function extractWordDocument(zip: OfficePackage, format: string): Promise<Extraction> {
   const part = await mainPart(zip, 'word/document.xml');
   const document = await readXmlPart(zip, part);
   if (document === undefined) throw new Error('the document has no main part (word/document.xml)');

@@ -7,12 +7,12 @@ import { htmlToText } from '../text-formats/html.ts';
 import { cleanTitle } from '../text-formats/tidy.ts';
 import { resolvePartPath } from './ooxml-parts.ts';
 import { childElements, descend, findAll, parseXml, textContent } from './xml-tree.ts';
-import type { ZipArchive } from './zip-archive.ts';
+import type { OfficePackage } from './office-package.ts';
 
 const CHAPTER_TYPES = new Set(['application/xhtml+xml', 'text/html', 'application/x-dtbook+xml']);
 
 /** The path of the package document (OPF). */
-async function packagePath(zip: ZipArchive): Promise<string> {
+async function packagePath(zip: OfficePackage): Promise<string> {
   const container = await zip.readText('META-INF/container.xml');
   if (container !== null) {
     const rootfiles = findAll(parseXml(container), 'rootfile');
@@ -25,7 +25,7 @@ async function packagePath(zip: ZipArchive): Promise<string> {
   return fallback;
 }
 
-export async function extractEpub(zip: ZipArchive, format: string): Promise<Extraction> {
+export async function extractEpub(zip: OfficePackage, format: string): Promise<Extraction> {
   const opfPath = await packagePath(zip);
   const opfText = await zip.readText(opfPath);
   if (opfText === null) throw new Error(`the e-book's package document is missing: ${opfPath}`);

@@ -6,7 +6,7 @@
 import type { ExtractedPage, Extraction } from '../extraction.ts';
 import { tidyText, cleanTitle } from '../text-formats/tidy.ts';
 import { attrByLocal, childElements, descend, findAll, parseXml, textContent, type XmlChild, type XmlElement } from './xml-tree.ts';
-import type { ZipArchive } from './zip-archive.ts';
+import type { OfficePackage } from './office-package.ts';
 
 /** Elements whose content is not visible text: change tracking (deleted text), speaker notes, declarations. */
 const SKIPPED = new Set(['tracked-changes', 'notes', 'sequence-decls', 'variable-decls', 'user-field-decls', 'forms']);
@@ -82,7 +82,7 @@ function metaTitle(meta: XmlElement | undefined): string | null {
 }
 
 /** A zipped OpenDocument file. */
-export async function extractOpenDocument(zip: ZipArchive, format: string): Promise<Extraction> {
+export async function extractOpenDocument(zip: OfficePackage, format: string): Promise<Extraction> {
   const content = await zip.readText('content.xml');
   if (content === null) throw new Error('the document has no content.xml');
   const body = descend(parseXml(content), 'body');

@@ -3,7 +3,7 @@
 // document, and the title kept in docProps/core.xml.
 
 import { attrByLocal, childElements, descend, parseXml, textContent, type XmlElement } from './xml-tree.ts';
-import type { ZipArchive } from './zip-archive.ts';
+import type { OfficePackage } from './office-package.ts';
 import { cleanTitle } from '../text-formats/tidy.ts';
 
 export interface Relationship {
@@ -38,7 +38,7 @@ export function resolvePartPath(fromPart: string, target: string): string {
 }
 
 /** The relationships of a part (`''` for the package itself); internal targets only. */
-export async function readRelationships(zip: ZipArchive, part: string): Promise<Relationship[]> {
+export async function readRelationships(zip: OfficePackage, part: string): Promise<Relationship[]> {
   const relsPath = `${dirName(part)}_rels/${part.slice(dirName(part).length)}.rels`;
   const text = await zip.readText(relsPath);
   if (text === null) return [];
@@ -57,13 +57,13 @@ export function relationshipOfType(relationships: readonly Relationship[], kind:
 }
 
 /** The package's main part (the officeDocument relationship), else the conventional path. */
-export async function mainPart(zip: ZipArchive, fallback: string): Promise<string> {
+export async function mainPart(zip: OfficePackage, fallback: string): Promise<string> {
   const main = relationshipOfType(await readRelationships(zip, ''), 'officeDocument');
   return main !== undefined && zip.has(main.path) ? main.path : fallback;
 }
 
 /** The document title from docProps/core.xml (`dc:title`), or null. */
-export async function coreTitle(zip: ZipArchive): Promise<string | null> {
+export async function coreTitle(zip: OfficePackage): Promise<string | null> {
   const core = relationshipOfType(await readRelationships(zip, ''), 'core-properties')?.path ?? 'docProps/core.xml';
   const text = await zip.readText(core);
   if (text === null) return null;
@@ -72,7 +72,7 @@ export async function coreTitle(zip: ZipArchive): Promise<string | null> {
 }
 
 /** The parsed XML of a part, or undefined when the archive lacks it. */
-export async function readXmlPart(zip: ZipArchive, path: string): Promise<XmlElement | undefined> {
+export async function readXmlPart(zip: OfficePackage, path: string): Promise<XmlElement | undefined> {
   const text = await zip.readText(path);
   return text === null ? undefined : parseXml(text);
 }

@@ -6,10 +6,10 @@ import type { ExtractedPage, Extraction } from '../extraction.ts';
 import { coreTitle, mainPart, readRelationships, readXmlPart, relationshipId } from './ooxml-parts.ts';
 import { ooxmlText } from './ooxml-text.ts';
 import { childElements, descend } from './xml-tree.ts';
-import type { ZipArchive } from './zip-archive.ts';
+import type { OfficePackage } from './office-package.ts';
 
 /** Slide part paths in presentation order. */
-async function slidePaths(zip: ZipArchive, presentationPath: string): Promise<string[]> {
+async function slidePaths(zip: OfficePackage, presentationPath: string): Promise<string[]> {
   const presentation = await readXmlPart(zip, presentationPath);
   if (presentation === undefined) throw new Error('the presentation has no main part (ppt/presentation.xml)');
   const relationships = await readRelationships(zip, presentationPath);
@@ -23,7 +23,7 @@ async function slidePaths(zip: ZipArchive, presentationPath: string): Promise<st
   return paths;
 }
 
-export async function extractPresentation(zip: ZipArchive, format: string): Promise<Extraction> {
+export async function extractPresentation(zip: OfficePackage, format: string): Promise<Extraction> {
   const paths = await slidePaths(zip, await mainPart(zip, 'ppt/presentation.xml'));
   const pages: ExtractedPage[] = [];
   for (const path of paths) {

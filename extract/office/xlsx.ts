@@ -6,14 +6,14 @@ import type { ExtractedPage, Extraction } from '../extraction.ts';
 import { coreTitle, mainPart, readRelationships, readXmlPart, relationshipId, relationshipOfType } from './ooxml-parts.ts';
 import { ooxmlRawText } from './ooxml-text.ts';
 import { childElements, descend, firstChild, textContent, type XmlElement } from './xml-tree.ts';
-import type { ZipArchive } from './zip-archive.ts';
+import type { OfficePackage } from './office-package.ts';
 
 /** A cell's text squeezed to one line (a multi-line cell must not split its row). */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-async function sharedStrings(zip: ZipArchive, path: string | undefined): Promise<string[]> {
+async function sharedStrings(zip: OfficePackage, path: string | undefined): Promise<string[]> {
   if (path === undefined) return [];
   const table = await readXmlPart(zip, path);
   if (table === undefined) return [];
@@ -51,7 +51,7 @@ function sheetText(sheet: XmlElement, shared: readonly string[]): string {
   return lines.join('\n');
 }
 
-export async function extractWorkbook(zip: ZipArchive, format: string): Promise<Extraction> {
+export async function extractWorkbook(zip: OfficePackage, format: string): Promise<Extraction> {
   const workbookPath = await mainPart(zip, 'xl/workbook.xml');
   const workbook = await readXmlPart(zip, workbookPath);
   if (workbook === undefined) throw new Error('the workbook has no main part (xl/workbook.xml)');
