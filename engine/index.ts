@@ -15,6 +15,8 @@ export { searchSegments } from './search/searcher.ts';
 export type { MatchMode, ScoreExplanation, SearchHit, SearchRequest, SearchResult } from './search/search-types.ts';
 export { deletedDocs } from './search/segment-view.ts';
 export type { SegmentView } from './search/segment-view.ts';
+export { readDeletesFile } from './segment/deletes-file.ts';
+export type { DeletesBitmap } from './segment/deletes-file.ts';
 export { SegmentReader } from './segment/segment-reader.ts';
 export { writeSegment } from './segment/segment-writer.ts';
 export type { SegmentWriteResult } from './segment/segment-writer.ts';

@@ -88,11 +88,11 @@ export function buildHit(view: SegmentView, doc: number, score: number, options:
     score,
     format: document.format,
     page,
-    page_label: pageLabel,
+    pageLabel,
     snippet,
     highlight,
     metadata: document.metadata,
-    matched_pages: matchedPages,
+    matchedPages,
   };
   if (explain !== undefined) hit.explain = explain;
   return hit;

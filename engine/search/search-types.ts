@@ -1,6 +1,7 @@
 // The search request the engine executes and the result it returns (SPEC §6). The server
 // turns HTTP parameters into a SearchRequest and adds paging fields and timing around the
-// SearchResult.
+// SearchResult. Names here are the engine's (camelCase); the server gives them the API's
+// names (`page_label`, `matched_pages`, `facet_stats`) at one boundary of its own.
 
 import type { Metadata } from '../document.ts';
 import type { FilterNode } from '../filter/filter-types.ts';
@@ -45,14 +46,15 @@ export interface SearchHit {
   format: string;
   /** Page with the best match; null for documents without pages. */
   page: number | null;
-  page_label: string | null;
+  /** The best page's label (`iv`, `A-3`, `slide 2`, a sheet name), else null. */
+  pageLabel: string | null;
   /** Plain-text excerpt around the best match, at most about 240 characters. */
   snippet: string;
   /** The same excerpt, HTML-escaped, matched terms wrapped in the highlight tag. */
   highlight: string;
   metadata: Metadata;
   /** Pages where any query term matched, ascending; empty for documents without pages. */
-  matched_pages: number[];
+  matchedPages: number[];
   explain?: ScoreExplanation;
 }
 

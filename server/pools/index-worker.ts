@@ -4,8 +4,7 @@
 // file is written atomically (temporary name, fsync, rename); the main thread commits it.
 
 import path from 'node:path';
-import { Analyzer, SegmentReader, mergeSegments, writeSegment } from '../../engine/index.ts';
-import { readBitmapFile } from '../../storage/index.ts';
+import { Analyzer, SegmentReader, mergeSegments, readDeletesFile, writeSegment } from '../../engine/index.ts';
 import { replyOf } from './worker-protocol.ts';
 import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply } from './worker-protocol.ts';
 
@@ -13,7 +12,7 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
   const views = task.sources.map(({ name, deletes }) => ({
     // A merge reads every byte anyway: verify the checksums so damage is never copied forward.
     reader: SegmentReader.open(path.join(task.dir, name)),
-    deleted: deletes === null ? null : readBitmapFile(path.join(task.dir, deletes)),
+    deleted: deletes === null ? null : readDeletesFile(path.join(task.dir, deletes)),
   }));
   return mergeSegments(task.filePath, views, Analyzer.for(task.language));
 }

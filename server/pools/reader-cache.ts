@@ -7,16 +7,14 @@
 // names them is in flight, so opening an older snapshot's file always succeeds.
 
 import path from 'node:path';
-import { Analyzer, SegmentReader } from '../../engine/index.ts';
-import type { SegmentView } from '../../engine/index.ts';
-import { readBitmapFile } from '../../storage/index.ts';
-import type { RoaringBitmap32 } from '../../storage/index.ts';
+import { Analyzer, SegmentReader, readDeletesFile } from '../../engine/index.ts';
+import type { DeletesBitmap, SegmentView } from '../../engine/index.ts';
 import type { SnapshotRef } from './worker-protocol.ts';
 
 interface CachedCollection {
   analyzer: Analyzer;
   readers: Map<string, SegmentReader>;
-  deletes: Map<string, RoaringBitmap32>;
+  deletes: Map<string, DeletesBitmap>;
   newestGeneration: number;
   /** Files the newest snapshot seen uses (segments and deletes). */
   newestFiles: Set<string>;
@@ -40,11 +38,11 @@ export class ReaderCache {
         reader = SegmentReader.open(path.join(snapshot.dir, name), { verifyChecksum: false });
         cached.readers.set(name, reader);
       }
-      let deleted: RoaringBitmap32 | null = null;
+      let deleted: DeletesBitmap | null = null;
       if (deletes !== null) {
         deleted = cached.deletes.get(deletes) ?? null;
         if (deleted === null) {
-          deleted = readBitmapFile(path.join(snapshot.dir, deletes));
+          deleted = readDeletesFile(path.join(snapshot.dir, deletes));
           cached.deletes.set(deletes, deleted);
         }
       }

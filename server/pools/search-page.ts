@@ -1,9 +1,42 @@
-// A search answer as it crosses back from a search worker: the JSON text of its hits, facets,
-// facet stats and total, made in the worker, so the main thread neither structured-clones the
-// hits nor serializes them; it only wraps the text with the paging fields. `parseSearchPage`
-// turns it back into a SearchResult for callers that want objects (tests, internal use).
+// A search answer as it crosses back from a search worker, and the one place where the engine's
+// names (camelCase) become the API's (SPEC §6: `page_label`, `matched_pages`, `facet_stats`):
+// `searchResultMembers` writes the hits, facets, facet stats and total as JSON text in the
+// worker, each hit with explicit keys in the order the API returns them, so the main thread
+// neither structured-clones the hits nor serializes them; it only wraps the text with the
+// paging fields. `parseSearchPage` reads the text back into the engine's SearchResult for
+// callers that want objects (tests, internal use). Nothing else renames search fields.
 
-import type { SearchResult } from '../../engine/index.ts';
+import type { Metadata, ScoreExplanation, SearchHit, SearchResult } from '../../engine/index.ts';
+
+// The wire shapes, as server/api/search.ts (SearchHitSchema, SearchResponseSchema) declares
+// them; written out here because api/ reaches indexing/, which reaches pools/ (no room cycles).
+interface WireExplanation {
+  value: number;
+  description: string;
+  details: WireExplanation[];
+}
+
+interface WireHit {
+  id: string;
+  title: string | null;
+  score: number;
+  format: string;
+  page: number | null;
+  page_label: string | null;
+  snippet: string;
+  highlight: string;
+  metadata: Metadata;
+  matched_pages: number[];
+  explain?: WireExplanation;
+}
+
+/** The members of the response body a search worker writes (the route adds the paging fields). */
+interface WireResult {
+  hits: WireHit[];
+  facets: Record<string, Record<string, number>>;
+  facet_stats?: Record<string, { min: number; max: number }>;
+  total: number;
+}
 
 export interface SearchPage {
   /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N` — a JSON object's members. */
@@ -13,15 +46,59 @@ export interface SearchPage {
 }
 
 export function toSearchPage(result: SearchResult): SearchPage {
-  const stats = Object.keys(result.facetStats).length > 0 ? `,"facet_stats":${JSON.stringify(result.facetStats)}` : '';
-  return {
-    members: `"hits":${JSON.stringify(result.hits)},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total}`,
-    total: result.total,
-    hitCount: result.hits.length,
-  };
+  return { members: searchResultMembers(result), total: result.total, hitCount: result.hits.length };
 }
 
+/** The boundary: an engine SearchResult as the API's JSON members, in the API's key order. */
+export function searchResultMembers(result: SearchResult): string {
+  const stats = Object.keys(result.facetStats).length > 0 ? `,"facet_stats":${JSON.stringify(result.facetStats)}` : '';
+  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total}`;
+}
+
+/** The reverse of `searchResultMembers`: the engine's SearchResult, camelCase again. */
 export function parseSearchPage(page: SearchPage): SearchResult {
-  const parsed = JSON.parse(`{${page.members}}`) as Omit<SearchResult, 'facetStats'> & { facet_stats?: SearchResult['facetStats'] };
-  return { hits: parsed.hits, total: parsed.total, facets: parsed.facets, facetStats: parsed.facet_stats ?? {} };
+  const wire = JSON.parse(`{${page.members}}`) as WireResult;
+  return { hits: wire.hits.map(fromWireHit), total: wire.total, facets: wire.facets, facetStats: wire.facet_stats ?? {} };
+}
+
+function toWireHit(hit: SearchHit): WireHit {
+  const wire: WireHit = {
+    id: hit.id,
+    title: hit.title,
+    score: hit.score,
+    format: hit.format,
+    page: hit.page,
+    page_label: hit.pageLabel,
+    snippet: hit.snippet,
+    highlight: hit.highlight,
+    metadata: hit.metadata,
+    matched_pages: hit.matchedPages,
+  };
+  if (hit.explain !== undefined) wire.explain = toWireExplanation(hit.explain);
+  return wire;
+}
+
+function toWireExplanation(explanation: ScoreExplanation): WireExplanation {
+  return { value: explanation.value, description: explanation.description, details: explanation.details.map(toWireExplanation) };
+}
+
+function fromWireHit(wire: WireHit): SearchHit {
+  const hit: SearchHit = {
+    id: wire.id,
+    title: wire.title,
+    score: wire.score,
+    format: wire.format,
+    page: wire.page,
+    pageLabel: wire.page_label,
+    snippet: wire.snippet,
+    highlight: wire.highlight,
+    metadata: wire.metadata,
+    matchedPages: wire.matched_pages,
+  };
+  if (wire.explain !== undefined) hit.explain = fromWireExplanation(wire.explain);
+  return hit;
+}
+
+function fromWireExplanation(wire: WireExplanation): ScoreExplanation {
+  return { value: wire.value, description: wire.description, details: wire.details.map(fromWireExplanation) };
 }
