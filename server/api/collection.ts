@@ -2,6 +2,7 @@
 // matching `CollectionInfo` in server/indexing/collection-types.ts.
 
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 
 /** Lowercase letters, digits, `_` and `-`; starts with a letter or digit; 1–64 characters. */
 export const COLLECTION_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
@@ -42,6 +43,8 @@ export const CollectionInfoSchema = Type.Object(
   },
   { additionalProperties: false, title: 'Collection' },
 );
+/** Collection record (SPEC §4). */
+export type CollectionInfo = Static<typeof CollectionInfoSchema>;
 
 export const CollectionListSchema = Type.Object(
   { collections: Type.Array(CollectionInfoSchema) },

@@ -2,8 +2,8 @@
 // summary and the stored document, matching server/indexing/collection-types.ts.
 
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 import type { Metadata } from '../../engine/index.ts';
-import type { DocumentPatch } from '../indexing/index.ts';
 import { CollectionNameSchema } from './collection.ts';
 import { MAX_BATCH_DOCUMENTS, MAX_DOCUMENT_ID_LENGTH, MAX_METADATA_FIELD_LENGTH } from './limits.ts';
 
@@ -41,7 +41,7 @@ export const MetadataSchema = Type.Unsafe<Metadata>({
 });
 
 /** PATCH metadata: a null value removes the field. */
-export const MetadataPatchSchema = Type.Unsafe<NonNullable<DocumentPatch['metadata']>>({
+export const MetadataPatchSchema = Type.Unsafe<Record<string, Metadata[string] | null>>({
   type: 'object',
   additionalProperties: Type.Union([MetadataValueSchema, Type.Null()]),
   propertyNames: metadataFieldNames,
@@ -61,6 +61,8 @@ export const DocumentWithIdSchema = Type.Object(
   { id: DocumentIdSchema, ...documentFields },
   { additionalProperties: false, title: 'DocumentInput' },
 );
+/** A JSON document as a client sends it, already schema-validated. */
+export type DocumentInput = Static<typeof DocumentWithIdSchema>;
 
 export const DocumentBatchSchema = Type.Array(DocumentWithIdSchema, {
   minItems: 1,
@@ -78,6 +80,8 @@ export const DocumentPatchBodySchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** A PATCH: title replaced when present; metadata merged (a null value removes the key). */
+export type DocumentPatch = Static<typeof DocumentPatchBodySchema>;
 
 export const DocumentSummarySchema = Type.Object(
   {
@@ -91,6 +95,8 @@ export const DocumentSummarySchema = Type.Object(
   },
   { additionalProperties: false, title: 'DocumentSummary' },
 );
+/** Document summary (SPEC §5). `pages` is null for documents without pages. */
+export type DocumentSummary = Static<typeof DocumentSummarySchema>;
 
 export const StoredDocumentSchema = Type.Object(
   {
@@ -108,6 +114,8 @@ export const StoredDocumentSchema = Type.Object(
   },
   { additionalProperties: false, title: 'StoredDocument' },
 );
+/** The stored document, as `GET …/documents/{id}` returns it. */
+export type StoredDocument = Static<typeof StoredDocumentSchema>;
 
 export const IndexedResponseSchema = Type.Object(
   { indexed: Type.Integer({ minimum: 0 }), ids: Type.Array(Type.String()) },

@@ -3,6 +3,7 @@
 // by the route, so an unknown one gets a 400 that lists the valid names.
 
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 
 export const CreateWebhookBodySchema = Type.Object(
   {
@@ -48,22 +49,18 @@ const AttemptSchema = Type.Object(
   { additionalProperties: false },
 );
 
-export const DeliveryListSchema = Type.Object(
+export const DeliverySchema = Type.Object(
   {
-    deliveries: Type.Array(
-      Type.Object(
-        {
-          id: Type.String(),
-          event_id: Type.String(),
-          event_type: Type.String(),
-          created_at: Type.String({ format: 'date-time' }),
-          status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-          attempts: Type.Array(AttemptSchema),
-          next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-        },
-        { additionalProperties: false, title: 'WebhookDelivery' },
-      ),
-    ),
+    id: Type.String(),
+    event_id: Type.String(),
+    event_type: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+    attempts: Type.Array(AttemptSchema),
+    next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'WebhookDelivery' },
 );
+export type Delivery = Static<typeof DeliverySchema>;
+
+export const DeliveryListSchema = Type.Object({ deliveries: Type.Array(DeliverySchema) }, { additionalProperties: false });

@@ -16,3 +16,4 @@ export type { Principal } from './principal.ts';
 export { DEFAULT_SCOPES, expandScopes, isSubset } from './scopes.ts';
 export type { Scope } from './scopes.ts';
 export { randomBase62 } from './secret-tokens.ts';
+export { Credentials } from './credentials.ts';

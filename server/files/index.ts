@@ -4,3 +4,5 @@
 export { KeptOriginals } from './original-files.ts';
 export type { KeptOriginal, OriginalFile } from './original-files.ts';
 export { buildFileDocument } from './file-document.ts';
+export { DEFAULT_MAX_FILE_BYTES, FileUploads } from './file-uploads.ts';
+export type { FileUploadsOptions, UploadedFile } from './file-uploads.ts';

@@ -1,55 +1,37 @@
-// Builds the Fastify application: opens the collection registry and decorates it as
-// `app.collections`, registers the error handler, authentication, the OpenAPI generator and
-// every route folder, and closes the registry (flushing pending writes) when the app closes.
+// Builds the Fastify application, the composition root of the server: opens each room's
+// services (key and session stores, the collection registry and its pools, the extraction
+// pool, kept originals, webhooks, the upload flow) and decorates them on the app — the one way
+// routes and plugins reach a service (their types: app-services.ts) — registers the error
+// handler, authentication, the OpenAPI generator and every route folder, and closes the
+// services (flushing pending writes) when the app closes.
 // It does not listen: server/http/start-server.ts does, and tests may call `inject` or `listen` on it.
 
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Settings } from 'typebox/system';
+import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from '../api/index.ts';
+import { Credentials, FailedAuthLimiter, KeyStore, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
+import { DEFAULT_RATE_LIMIT } from '../config/index.ts';
+import type { RateLimitSetting } from '../config/index.ts';
+import { FileUploads, KeptOriginals } from '../files/index.ts';
+import { openCollectionRegistry } from '../indexing/index.ts';
+import { ExtractionPool } from '../pools/index.ts';
+import { Webhooks } from '../webhooks/index.ts';
+import type { LookupAll } from '../webhooks/index.ts';
+import './app-services.ts';
 import authPlugin from './plugins/auth.ts';
 import errorHandlerPlugin, { handleError } from './plugins/error-handler.ts';
 import openApiPlugin from './plugins/openapi.ts';
+import apiKeyRoutes from './routes/api-keys/index.ts';
 import collectionRoutes from './routes/collections/index.ts';
 import documentRoutes from './routes/documents/index.ts';
+import fileRoutes from './routes/files/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import searchRoutes from './routes/search/index.ts';
-import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from '../api/index.ts';
-import { requestValidatorCompiler } from './validation/request-validator.ts';
-import apiKeyRoutes from './routes/api-keys/index.ts';
-import fileRoutes from './routes/files/index.ts';
-import { ExtractionPool } from '../pools/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
-import { openCollectionRegistry } from '../indexing/index.ts';
-import { FailedAuthLimiter } from '../auth/index.ts';
-import { KeyStore } from '../auth/index.ts';
-import { KeptOriginals } from '../files/index.ts';
-import { SessionStore } from '../auth/index.ts';
-import { TokenBucketLimiter } from '../auth/index.ts';
-import { WebhookDispatcher } from '../webhooks/index.ts';
-import { WebhookOutbox } from '../webhooks/index.ts';
-import { WebhookStore } from '../webhooks/index.ts';
-import type { LookupAll } from '../webhooks/index.ts';
-import { DEFAULT_RATE_LIMIT } from '../config/index.ts';
-import type { RateLimitSetting } from '../config/index.ts';
-import type { CollectionRegistry } from '../indexing/index.ts';
-import type { CollectionWorkers } from '../indexing/index.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every collection of this server (server/indexing/collection-registry.ts). */
-    collections: CollectionRegistry;
-    /** The search and index worker pools the collections use (server/pools/). */
-    workers: CollectionWorkers;
-    /** The pool that reads uploaded files (server/pools/extraction-pool.ts). */
-    extraction: ExtractionPool;
-    /** Original files of uploads, kept with `--keep-files` (server/files/original-files.ts). */
-    originals: KeptOriginals;
-    /** Token buckets per credential; null when rate limiting is off. */
-    rateLimiter: TokenBucketLimiter | null;
-  }
-}
+import { requestValidatorCompiler } from './validation/request-validator.ts';
 
 /** Request properties that could carry a credential: never written to the log. */
 const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
@@ -158,8 +140,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const rateLimiter = rate === null ? null : new TokenBucketLimiter({ ...rate, now });
   const failedAuth = new FailedAuthLimiter({ now });
+  app.decorate('credentials', new Credentials(options.masterKey, keys, sessions));
   app.decorate('keys', keys);
+  app.decorate('sessions', sessions);
   app.decorate('rateLimiter', rateLimiter);
+  app.decorate('failedAuth', failedAuth);
   const flushKeys = (): void => {
     try {
       keys.flush();
@@ -181,7 +166,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.extractionTimeLimitMs !== undefined && { timeLimitMs: options.extractionTimeLimitMs }),
     ...(options.extractionThreads !== undefined && { threads: options.extractionThreads }),
   });
-  app.decorate('extraction', extraction);
   app.addHook('onClose', async () => extraction.close());
 
   const registry = await openCollectionRegistry(options.dataDir, {
@@ -205,13 +189,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('originals', originals);
 
   // Webhooks: the registry, the durable outbox and the dispatcher that sends in the background.
-  const webhookStore = WebhookStore.open(options.dataDir, { now: () => new Date(now()) });
-  const outbox = WebhookOutbox.open(options.dataDir);
-  const allowPrivateWebhooks = options.allowPrivateWebhooks === true;
-  const webhooks = new WebhookDispatcher({
-    store: webhookStore,
-    outbox,
-    allowPrivate: allowPrivateWebhooks,
+  const webhooks = new Webhooks({
+    dataDir: options.dataDir,
+    allowPrivate: options.allowPrivateWebhooks === true,
     now,
     ...(options.webhookRetryDelaysMs !== undefined && { retryDelaysMs: options.webhookRetryDelaysMs }),
     ...(options.webhookTimeoutMs !== undefined && { timeoutMs: options.webhookTimeoutMs }),
@@ -219,14 +199,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onError: (error, message) => app.log.error({ err: error }, message),
   });
   app.decorate('webhooks', webhooks);
-  app.addHook('onClose', async () => {
-    webhooks.close();
-    await outbox.close();
-  });
+  app.addHook('onClose', async () => webhooks.close());
+
+  app.decorate(
+    'uploads',
+    new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, maxFileBytes: options.maxFileBytes }),
+  );
 
   try {
     await app.register(errorHandlerPlugin);
-    await app.register(authPlugin, { masterKey: options.masterKey, keys, sessions, rateLimiter, failedAuth });
+    await app.register(authPlugin);
     await app.register(openApiPlugin);
 
     await app.register(healthRoutes);
@@ -234,9 +216,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(documentRoutes);
     await app.register(searchRoutes);
     await app.register(apiKeyRoutes);
-    await app.register(fileRoutes, { dataDir: options.dataDir, extraction, originals, maxFileBytes: options.maxFileBytes });
-    await app.register(sessionRoutes, { masterKey: options.masterKey, sessions, failedAuth });
-    await app.register(webhookRoutes, { store: webhookStore, outbox, allowPrivate: allowPrivateWebhooks });
+    await app.register(fileRoutes);
+    await app.register(sessionRoutes);
+    await app.register(webhookRoutes);
   } catch (error) {
     await app.close();
     throw error;

@@ -1,54 +1,15 @@
 // The contract between the HTTP routes and the collection services: what a collection can do
-// and what the registry of collections offers. Routes depend on these types only.
+// and what the registry of collections offers. Routes depend on these types only; the shapes
+// that cross the wire are the API's (server/api), named once there.
 
-import type { IndexDocument, Metadata } from '../../engine/index.ts';
+import type { IndexDocument } from '../../engine/index.ts';
+import type { CollectionInfo, DocumentInput, DocumentPatch, DocumentSummary, StoredDocument as StoredDocumentView } from '../api/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
 import type { SearchRequest, SearchResult } from '../../engine/index.ts';
 import type { SearchPage } from '../pools/index.ts';
 
-/** Collection record (SPEC §4). */
-export interface CollectionInfo {
-  name: string;
-  language: string;
-  created_at: string;
-  /** Live documents, including acknowledged writes not yet refreshed. */
-  documents: number;
-  /** Bytes on disk: segments, deletes, WAL and manifest. */
-  size_bytes: number;
-  segments: number;
-}
-
-/** A JSON document as a client sends it, already schema-validated. */
-export interface DocumentInput {
-  id: string;
-  title?: string | null;
-  text?: string;
-  metadata?: Metadata;
-}
-
-/** Document summary (SPEC §5). `pages` is null for documents without pages. */
-export interface DocumentSummary {
-  id: string;
-  title: string | null;
-  format: string;
-  pages: number | null;
-  bytes: number;
-  metadata: Metadata;
-  indexed_at: string;
-}
-
-/** The stored document, as `GET …/documents/{id}` returns it. */
-export interface StoredDocumentView extends DocumentSummary {
-  text: string;
-  /** Page numbers and labels of a paged document, or null. */
-  page_list: { number: number; label: string | null }[] | null;
-}
-
-/** A PATCH: title replaced when present; metadata merged (a null value removes the key). */
-export interface DocumentPatch {
-  title?: string | null;
-  metadata?: Record<string, Metadata[string] | null>;
-}
+/** Wire shapes, each declared once as a TypeBox schema in server/api. */
+export type { CollectionInfo, DocumentInput, DocumentPatch, DocumentSummary, StoredDocument as StoredDocumentView } from '../api/index.ts';
 
 export interface WriteOptions {
   /** `?refresh=wait_for`: resolve only once the change is searchable. */

@@ -9,3 +9,5 @@ export type { LookupAll } from './address-guard.ts';
 export { WEBHOOK_EVENT_TYPES, isWebhookEventPattern } from './webhook-events.ts';
 export type { WebhookEventPattern } from './webhook-events.ts';
 export { newWebhookSecret } from './webhook-signature.ts';
+export { Webhooks } from './webhooks.ts';
+export type { WebhookEvents, WebhooksOptions } from './webhooks.ts';

@@ -2,7 +2,7 @@
 // ways to build hostile archives: stored or deflated entries, and lying declared sizes.
 
 import { deflateRawSync } from 'node:zlib';
-import { crc32 } from '../../extract/archive/zip-reader.ts';
+import { crc32 } from '../../extract/zip/index.ts';
 
 export interface TestEntry {
   name: string;

@@ -11,46 +11,12 @@
 //     collection in the path now, a collection named in the body once it is parsed.
 // Routes marked `config: { public: true }` skip all of this. Tokens are never logged.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ROUTE_ACCESS, routeKey } from '../../auth/index.ts';
+import { ROUTE_ACCESS, authorizeCollection, authorizeRoute, routeKey } from '../../auth/index.ts';
 import type { RouteNeed } from '../../auth/index.ts';
-import { authorizeCollection, authorizeRoute } from '../../auth/index.ts';
-import type { Principal } from '../../auth/index.ts';
 import { FolioError } from '../../errors/index.ts';
-import type { FailedAuthLimiter } from '../../auth/index.ts';
-import type { KeyStore } from '../../auth/index.ts';
-import { expandScopes } from '../../auth/index.ts';
-import type { SessionStore } from '../../auth/index.ts';
-import type { TokenBucketLimiter } from '../../auth/index.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route needs no credential. */
-    public?: boolean;
-  }
-  interface FastifyRequest {
-    /** Who made the request; null on public routes. */
-    principal: Principal | null;
-  }
-}
-
-export type { Principal } from '../../auth/index.ts';
-
-export interface AuthOptions {
-  masterKey: string;
-  keys: KeyStore;
-  sessions: SessionStore;
-  /** null: no rate limit (`--rate-limit off`). */
-  rateLimiter: TokenBucketLimiter | null;
-  failedAuth: FailedAuthLimiter;
-}
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
-
-export function tokenDigest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
 
 /** The bearer token, or null when the header is missing or malformed. */
 function bearerToken(request: FastifyRequest): string | null {
@@ -64,26 +30,8 @@ function refuseRate(reply: FastifyReply, retryAfterSeconds: number, detail: stri
   throw new FolioError('rate_limited', detail);
 }
 
-async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<void> {
-  const masterDigest = tokenDigest(options.masterKey);
-  const { keys, sessions, rateLimiter, failedAuth } = options;
-
-  function resolvePrincipal(token: string): Principal | null {
-    if (timingSafeEqual(tokenDigest(token), masterDigest)) return { kind: 'master' };
-    const session = sessions.lookup(token);
-    if (session !== null) return { kind: 'session', tokenHash: tokenDigest(token).toString('hex') };
-    const found = keys.lookup(token);
-    if (found === null || found.expired) return null;
-    const { record } = found;
-    return {
-      kind: 'key',
-      id: record.id,
-      scopes: expandScopes(record.scopes),
-      collections: record.collections,
-      rateLimit: record.rate_limit === null ? null : { perSecond: record.rate_limit.per_second, burst: record.rate_limit.burst },
-    };
-  }
-
+async function authPlugin(app: FastifyInstance): Promise<void> {
+  const { credentials, keys, rateLimiter, failedAuth } = app;
 
   // Every route that is not public must have an entry in the access table.
   const unguarded: string[] = [];
@@ -105,7 +53,7 @@ async function authPlugin(app: FastifyInstance, options: AuthOptions): Promise<v
     if (blocked.blocked) refuseRate(reply, blocked.retryAfterSeconds, 'too many failed authentications from this address; try again later');
 
     const token = bearerToken(request);
-    const principal = token === null ? null : resolvePrincipal(token);
+    const principal = token === null ? null : credentials.principalOf(token);
     if (principal === null) {
       failedAuth.recordFailure(request.ip);
       throw new FolioError(

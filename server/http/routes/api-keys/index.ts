@@ -14,13 +14,6 @@ import type { KeyRecord, KeyStore } from '../../../auth/index.ts';
 import { DEFAULT_SCOPES, isSubset } from '../../../auth/index.ts';
 import type { Scope } from '../../../auth/index.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The API key store (server/auth/key-store.ts). */
-    keys: KeyStore;
-  }
-}
-
 /** Does `principal` hold at least what a key with these grants would? */
 function covers(principal: Principal, scopes: readonly Scope[], collections: readonly string[] | null): boolean {
   const own = grantsOf(principal);

@@ -12,19 +12,12 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { FolioError } from '../../../errors/index.ts';
+import type { UploadedFile } from '../../../files/index.ts';
 
 /** The text fields an upload may carry besides `file`. */
 const FIELD_NAMES = new Set(['id', 'title', 'metadata']);
 
-export interface ReceivedUpload {
-  /** Where the bytes are, in the server's temporary directory; the caller removes it. */
-  path: string;
-  /** The client's name for the file (used for its extension), or null. */
-  fileName: string | null;
-  bytes: number;
-  sha256: string;
-  fields: { id?: string; title?: string; metadata?: string };
-}
+type ReceivedUpload = UploadedFile;
 
 function isFileTooLarge(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE';

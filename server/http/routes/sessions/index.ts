@@ -4,25 +4,11 @@
 // the master key itself (constant time); a wrong key counts as a failed authentication of the
 // client address, like an unknown bearer token.
 
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FolioError } from '../../../errors/index.ts';
-import { CreateSessionBodySchema, SessionSchema } from '../../../api/index.ts';
-import { NoContentSchema } from '../../../api/index.ts';
-import { problemResponses } from '../../../api/index.ts';
-import { tokenDigest } from '../../plugins/auth.ts';
-import type { FailedAuthLimiter } from '../../../auth/index.ts';
-import type { SessionStore } from '../../../auth/index.ts';
+import { CreateSessionBodySchema, NoContentSchema, SessionSchema, problemResponses } from '../../../api/index.ts';
 
-export interface SessionRoutesOptions {
-  masterKey: string;
-  sessions: SessionStore;
-  failedAuth: FailedAuthLimiter;
-}
-
-const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (app, options) => {
-  const masterDigest = tokenDigest(options.masterKey);
-
+const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/sessions',
     {
@@ -36,16 +22,16 @@ const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const blocked = options.failedAuth.isBlocked(request.ip);
+      const blocked = app.failedAuth.isBlocked(request.ip);
       if (blocked.blocked) {
         reply.header('retry-after', String(blocked.retryAfterSeconds));
         throw new FolioError('rate_limited', 'too many failed authentications from this address; try again later');
       }
-      if (!timingSafeEqual(tokenDigest(request.body.master_key), masterDigest)) {
-        options.failedAuth.recordFailure(request.ip);
+      if (!app.credentials.isMasterKey(request.body.master_key)) {
+        app.failedAuth.recordFailure(request.ip);
         throw new FolioError('unauthorized', 'wrong master key');
       }
-      const { token, expiresAt } = options.sessions.create();
+      const { token, expiresAt } = app.sessions.create();
       return reply.code(201).send({ token, expires_at: expiresAt });
     },
   );
@@ -61,7 +47,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox<SessionRoutesOptions> = async (ap
     },
     async (request, reply) => {
       const token = /^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
-      if (token !== undefined) options.sessions.delete(token);
+      if (token !== undefined) app.sessions.delete(token);
       return reply.code(204).send(null);
     },
   );

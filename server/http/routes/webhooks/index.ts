@@ -1,58 +1,22 @@
 // Webhook routes (SPEC §8): create (the signing secret is in this answer only), list, get,
-// delete, and the recent deliveries of one webhook. A webhook sees every collection's events,
-// so the access table allows only unrestricted admins (an admin key for all collections, the
-// master key or a session). URLs must be absolute http(s); a literal private address (or
-// `localhost`) is refused here already unless the server allows private webhooks, and every
-// delivery checks the address it resolves to again.
+// delete, and the recent deliveries of one webhook, each a call to the webhook service
+// (server/webhooks/webhooks.ts). A webhook sees every collection's events, so the access
+// table allows only unrestricted admins (an admin key for all collections, the master key or
+// a session).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FolioError } from '../../../errors/index.ts';
-import { NoContentSchema } from '../../../api/index.ts';
-import { problemResponses } from '../../../api/index.ts';
 import {
   CreateWebhookBodySchema,
   CreatedWebhookSchema,
   DeliveryListSchema,
+  NoContentSchema,
   WebhookListSchema,
   WebhookParamsSchema,
   WebhookSchema,
+  problemResponses,
 } from '../../../api/index.ts';
-import { WebhookAddressError, parseWebhookUrl, resolveDeliveryAddress } from '../../../webhooks/index.ts';
-import type { WebhookDispatcher } from '../../../webhooks/index.ts';
-import { WEBHOOK_EVENT_TYPES, isWebhookEventPattern } from '../../../webhooks/index.ts';
-import type { WebhookEventPattern } from '../../../webhooks/index.ts';
-import type { WebhookOutbox } from '../../../webhooks/index.ts';
-import { newWebhookSecret } from '../../../webhooks/index.ts';
-import { MAX_WEBHOOKS, webhookView } from '../../../webhooks/index.ts';
-import type { WebhookStore } from '../../../webhooks/index.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Queues webhook events where changes are committed (server/webhooks/webhook-dispatcher.ts). */
-    webhooks: WebhookDispatcher;
-  }
-}
-
-export interface WebhookRoutesOptions {
-  store: WebhookStore;
-  outbox: WebhookOutbox;
-  allowPrivate: boolean;
-}
-
-/** Most deliveries one listing shows (the newest). */
-const MAX_LISTED_DELIVERIES = 100;
-
-const webhookNotFound = (id: string): FolioError => new FolioError('webhook_not_found', `webhook '${id}' does not exist`);
-
-/** Host names that always mean this machine, checked without asking DNS. */
-function isLocalHostName(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, '');
-  return name === 'localhost' || name.endsWith('.localhost');
-}
-
-const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (app, options) => {
-  const { store, outbox } = options;
-
+const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/webhooks',
     {
@@ -63,37 +27,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         response: { 201: CreatedWebhookSchema, ...problemResponses(400, 401, 403, 413, 415, 429, 500) },
       },
     },
-    async (request, reply) => {
-      const { url: urlText, events, description } = request.body;
-      const parsed = parseWebhookUrl(urlText);
-      if ('error' in parsed) throw new FolioError('validation_failed', parsed.error, [{ path: '/body/url', message: parsed.error }]);
-      const unknown = events.filter((event) => !isWebhookEventPattern(event));
-      if (unknown.length > 0) {
-        const valid = [...WEBHOOK_EVENT_TYPES, '*'].join(', ');
-        throw new FolioError('validation_failed', `unknown event ${unknown.map((e) => `'${e}'`).join(', ')}; valid events: ${valid}`, [
-          { path: '/body/events', message: `must be among: ${valid}` },
-        ]);
-      }
-      const { hostname } = parsed.url;
-      const literal = /^[\d.]+$/.test(hostname) || hostname.startsWith('[');
-      if (!options.allowPrivate && (literal || isLocalHostName(hostname))) {
-        try {
-          // Literal addresses and localhost are known without DNS: refuse them now.
-          await resolveDeliveryAddress(parsed.url, false, async () => [{ address: '127.0.0.1', family: 4 }]);
-        } catch (error) {
-          if (error instanceof WebhookAddressError) throw new FolioError('validation_failed', error.message, [{ path: '/body/url', message: error.message }]);
-          throw error;
-        }
-      }
-      if (store.size >= MAX_WEBHOOKS) throw new FolioError('validation_failed', `a server keeps at most ${MAX_WEBHOOKS} webhooks; delete one first`);
-      const record = store.create({
-        url: parsed.url.href,
-        events: events as WebhookEventPattern[],
-        description: description ?? null,
-        secret: newWebhookSecret(),
-      });
-      return reply.code(201).send({ ...webhookView(record), secret: record.secret });
-    },
+    async (request, reply) => reply.code(201).send(await app.webhooks.create(request.body)),
   );
 
   app.get(
@@ -105,7 +39,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         response: { 200: WebhookListSchema, ...problemResponses(401, 403, 429, 500) },
       },
     },
-    async () => ({ webhooks: store.list().map(webhookView) }),
+    async () => ({ webhooks: app.webhooks.list() }),
   );
 
   app.get(
@@ -118,11 +52,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         response: { 200: WebhookSchema, ...problemResponses(400, 401, 403, 404, 429, 500) },
       },
     },
-    async (request) => {
-      const record = store.get(request.params.webhookId);
-      if (record === null) throw webhookNotFound(request.params.webhookId);
-      return webhookView(record);
-    },
+    async (request) => app.webhooks.get(request.params.webhookId),
   );
 
   app.delete(
@@ -136,9 +66,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const { webhookId } = request.params;
-      if (!store.delete(webhookId)) throw webhookNotFound(webhookId);
-      await outbox.forget(webhookId);
+      await app.webhooks.delete(request.params.webhookId);
       return reply.code(204).send(null);
     },
   );
@@ -153,24 +81,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<WebhookRoutesOptions> = async (ap
         response: { 200: DeliveryListSchema, ...problemResponses(400, 401, 403, 404, 429, 500) },
       },
     },
-    async (request) => {
-      const { webhookId } = request.params;
-      if (store.get(webhookId) === null) throw webhookNotFound(webhookId);
-      const deliveries = outbox
-        .forWebhook(webhookId)
-        .slice(-MAX_LISTED_DELIVERIES)
-        .reverse()
-        .map((delivery) => ({
-          id: delivery.id,
-          event_id: delivery.event.id,
-          event_type: delivery.event.type,
-          created_at: delivery.event.created_at,
-          status: delivery.state,
-          attempts: delivery.attempts,
-          next_attempt_at: delivery.nextAttemptAt === null ? null : new Date(delivery.nextAttemptAt).toISOString(),
-        }));
-      return { deliveries };
-    },
+    async (request) => ({ deliveries: app.webhooks.deliveries(request.params.webhookId) }),
   );
 };
 

@@ -1,0 +1,41 @@
+// What the app and its requests carry, declared once for Fastify's types: the services of the
+// other rooms, each decorated on the app by app.ts (the one way routes and plugins reach a
+// service), and the principal the auth plugin puts on each request.
+
+import type { Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
+import type { FileUploads, KeptOriginals } from '../files/index.ts';
+import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
+import type { Webhooks } from '../webhooks/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every collection of this server (server/indexing/). */
+    collections: CollectionRegistry;
+    /** The search and index worker pools the collections use (server/pools/). */
+    workers: CollectionWorkers;
+    /** The upload flow: extraction, kept originals, file events (server/files/file-uploads.ts). */
+    uploads: FileUploads;
+    /** Original files of uploads, kept with `--keep-files` (server/files/original-files.ts). */
+    originals: KeptOriginals;
+    /** Who a bearer token is: master key, session or API key (server/auth/credentials.ts). */
+    credentials: Credentials;
+    /** The API key store (server/auth/key-store.ts). */
+    keys: KeyStore;
+    /** Sessions opened with the master key (server/auth/session-store.ts). */
+    sessions: SessionStore;
+    /** Token buckets per credential; null when rate limiting is off. */
+    rateLimiter: TokenBucketLimiter | null;
+    /** Failed authentications per client address. */
+    failedAuth: FailedAuthLimiter;
+    /** Webhooks: registry, deliveries, and `emit` where changes are committed (server/webhooks/webhooks.ts). */
+    webhooks: Webhooks;
+  }
+  interface FastifyContextConfig {
+    /** The route needs no credential. */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    /** Who made the request; null on public routes. */
+    principal: Principal | null;
+  }
+}
