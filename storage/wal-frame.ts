@@ -1,10 +1,12 @@
 // The write-ahead log's on-disk pieces: file names (`wal-<generation, 10 digits>.log`) and
-// record framing (u32 payload length, u32 crc32 of the payload, payload; little-endian), plus
-// the scanner that reads frames back and tells a torn tail (crash mid-write) from damage.
+// record framing (u32 payload length, u32 crc32 of the payload, payload; little-endian) as a
+// RecordFraming for the append log, which reads frames back and tells a torn tail (crash
+// mid-write: a frame running past the end, a bad final frame, zeros to the end) from damage.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from './crc32.ts';
+import type { DecodedRecord, RecordFraming } from './record-framing.ts';
 
 /** Bytes before each payload: length and checksum. */
 export const WAL_FRAME_HEADER_BYTES = 8;
@@ -38,8 +40,10 @@ export function walFilePath(dir: string, generation: number): string {
   return path.join(dir, walFileName(generation));
 }
 
-/** Frames one record for appending. */
+/** Frames one record for appending (RangeError for an empty or too large one). */
 export function encodeWalFrame(record: Uint8Array): Uint8Array {
+  if (record.length === 0) throw new RangeError('a WAL record may not be empty');
+  if (record.length > WAL_MAX_RECORD_BYTES) throw new RangeError(`a WAL record may hold at most ${WAL_MAX_RECORD_BYTES} bytes`);
   const frame = new Uint8Array(WAL_FRAME_HEADER_BYTES + record.length);
   const view = new DataView(frame.buffer);
   view.setUint32(0, record.length, true);
@@ -48,48 +52,20 @@ export function encodeWalFrame(record: Uint8Array): Uint8Array {
   return frame;
 }
 
-/** What a scan of one file found. */
-export interface WalScan {
-  /** Payloads of the valid records, in order (views into `data`). */
-  records: Uint8Array[];
-  /** Bytes up to the end of the last valid record. */
-  validLength: number;
-  /** Null when the file is whole; else why the bytes after `validLength` are bad. */
-  problem: string | null;
-  /**
-   * True when the bad bytes look like a write cut short by a crash: a frame running past the
-   * end of the file, a failed final frame, or nothing but zeros to the end.
-   */
-  tornTail: boolean;
-}
+/** The WAL's framing for the append log: payloads out, copied (a Buffer each). */
+export const WAL_FRAMING: RecordFraming<Uint8Array> = {
+  encode: encodeWalFrame,
 
-function allZero(data: Uint8Array, from: number): boolean {
-  for (let i = from; i < data.length; i++) if (data[i] !== 0) return false;
-  return true;
-}
-
-/** Reads every frame of a WAL file's bytes, stopping at the first bad one. */
-export function scanWalFrames(data: Uint8Array): WalScan {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const records: Uint8Array[] = [];
-  let pos = 0;
-  while (pos < data.length) {
-    const bad = (problem: string, tornTail: boolean): WalScan => ({
-      records,
-      validLength: pos,
-      problem,
-      tornTail: tornTail || allZero(data, pos),
-    });
-    if (pos + WAL_FRAME_HEADER_BYTES > data.length) return bad(`partial record header at byte ${pos}`, true);
-    const length = view.getUint32(pos, true);
-    const checksum = view.getUint32(pos + 4, true);
-    if (length === 0 || length > WAL_MAX_RECORD_BYTES) return bad(`invalid record length ${length} at byte ${pos}`, false);
-    const end = pos + WAL_FRAME_HEADER_BYTES + length;
-    if (end > data.length) return bad(`record at byte ${pos} runs past the end of the file`, true);
-    const payload = data.subarray(pos + WAL_FRAME_HEADER_BYTES, end);
-    if (crc32(payload) !== checksum) return bad(`checksum mismatch in record at byte ${pos}`, end === data.length);
-    records.push(payload);
-    pos = end;
-  }
-  return { records, validLength: pos, problem: null, tornTail: false };
-}
+  decode(bytes: Uint8Array): DecodedRecord<Uint8Array> {
+    if (bytes.length < WAL_FRAME_HEADER_BYTES) return { kind: 'partial', need: WAL_FRAME_HEADER_BYTES };
+    const view = new DataView(bytes.buffer, bytes.byteOffset, WAL_FRAME_HEADER_BYTES);
+    const length = view.getUint32(0, true);
+    const checksum = view.getUint32(4, true);
+    if (length === 0 || length > WAL_MAX_RECORD_BYTES) return { kind: 'damage', problem: `invalid record length ${length}` };
+    const size = WAL_FRAME_HEADER_BYTES + length;
+    if (bytes.length < size) return { kind: 'partial', need: size };
+    const payload = bytes.subarray(WAL_FRAME_HEADER_BYTES, size);
+    if (crc32(payload) !== checksum) return { kind: 'damage', problem: 'checksum mismatch in record', size };
+    return { kind: 'record', record: Buffer.from(payload), size };
+  },
+};

@@ -1,23 +1,20 @@
 // The write-ahead log: every acknowledged write is appended here and fdatasync'ed before the
 // caller hears back, so it survives a crash until a refresh has put it into segments.
-// Appends that arrive while a sync is in flight are batched into one write and one sync
-// (group commit) and resolved in append order. Files are `wal-<generation>.log`; `rotate()`
-// starts a new generation so older ones can be removed once their records are in segments.
+// Files are `wal-<generation>.log`; `rotate()` starts a new generation so older ones can be
+// removed once their records are in segments. The durable part — group commit (concurrent
+// appends share one write and one sync, resolved in append order), cutting off failed writes,
+// chunked replay with torn-tail handling — is the shared AppendLog, in WAL framing.
 //
-// Writing is strictly serial across generations: a generation's file is written only after
-// every earlier batch is synced, so after a crash only the newest non-empty file can end in a
-// torn record, and that is the one place a bad record is forgiven (and cut off).
+// Writing is strictly serial across generations (the log writes a new file only after every
+// batch of the earlier one is durable), so after a crash only the newest non-empty file can
+// end in a torn record, and that is the one place a bad record is forgiven (and cut off).
 
 import fs from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
-import { fsyncDirectory } from './atomic-file.ts';
-import { CorruptFileError, StorageError } from './errors.ts';
-import { encodeWalFrame, listWalGenerations, scanWalFrames, walFilePath } from './wal-frame.ts';
+import { AppendLog } from './append-log.ts';
+import { listWalGenerations, walFilePath, WAL_FRAMING } from './wal-frame.ts';
 
 /** Generation used when a directory has no WAL file yet. */
 export const FIRST_WAL_GENERATION = 1;
-/** Upper bound on the bytes written by one group-commit batch. */
-const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 /** Counters for observing group commit. */
 export interface WalStats {
@@ -25,35 +22,6 @@ export interface WalStats {
   appends: number;
   /** Batches written, each followed by exactly one fdatasync. */
   syncs: number;
-}
-
-interface QueuedAppend {
-  generation: number;
-  frame: Uint8Array;
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
-interface OpenWalFile {
-  generation: number;
-  handle: FileHandle;
-  length: number;
-}
-
-/** Reads a WAL file and cuts off a torn tail when `tolerateTornTail`; throws on other damage. */
-function readAndRepair(path: string, tolerateTornTail: boolean): Uint8Array[] {
-  const data = fs.readFileSync(path);
-  const scan = scanWalFrames(data);
-  if (scan.problem === null) return scan.records;
-  if (!tolerateTornTail || !scan.tornTail) throw new CorruptFileError(path, scan.problem);
-  fs.truncateSync(path, scan.validLength);
-  const fd = fs.openSync(path, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return scan.records;
 }
 
 function fileSize(path: string): number {
@@ -76,20 +44,15 @@ function lastNonEmptyGeneration(dir: string, generations: number[]): number | nu
 export class WriteAheadLog {
   readonly dir: string;
   private currentGeneration: number;
-  private readonly queue: QueuedAppend[] = [];
-  private flushing: Promise<void> | null = null;
-  private inFlightGeneration: number | null = null;
-  private openFile: OpenWalFile | null = null;
+  private readonly log: AppendLog<Uint8Array>;
   private removeBelow = 0;
   /** A removal was put off because a generation was still being written. */
   private removalDeferred = false;
-  private failure: Error | null = null;
-  private closed = false;
-  private readonly counters: WalStats = { appends: 0, syncs: 0 };
 
-  private constructor(dir: string, generation: number) {
+  private constructor(dir: string, generation: number, log: AppendLog<Uint8Array>) {
     this.dir = dir;
     this.currentGeneration = generation;
+    this.log = log;
   }
 
   /**
@@ -99,13 +62,14 @@ export class WriteAheadLog {
   static open(dir: string, minGeneration = FIRST_WAL_GENERATION): WriteAheadLog {
     fs.mkdirSync(dir, { recursive: true });
     const generations = listWalGenerations(dir);
-    const lastNonEmpty = lastNonEmptyGeneration(dir, generations);
-    if (lastNonEmpty !== null) readAndRepair(walFilePath(dir, lastNonEmpty), true);
     const newest = generations.length > 0 ? generations[generations.length - 1] : 0;
-    if (newest >= minGeneration) return new WriteAheadLog(dir, newest);
-    const log = new WriteAheadLog(dir, Math.max(minGeneration, FIRST_WAL_GENERATION));
-    log.createGenerationFile(log.currentGeneration);
-    return log;
+    const generation = newest >= minGeneration ? newest : Math.max(minGeneration, FIRST_WAL_GENERATION);
+    const lastNonEmpty = lastNonEmptyGeneration(dir, generations);
+    if (lastNonEmpty !== null && lastNonEmpty !== generation) {
+      AppendLog.replay(walFilePath(dir, lastNonEmpty), WAL_FRAMING, () => {}, { cutTornTail: true });
+    }
+    const log = AppendLog.open(walFilePath(dir, generation), { framing: WAL_FRAMING, name: `write-ahead log ${dir}`, errorCode: 'wal' });
+    return new WriteAheadLog(dir, generation, log);
   }
 
   /**
@@ -119,8 +83,8 @@ export class WriteAheadLog {
     const lastNonEmpty = lastNonEmptyGeneration(dir, generations);
     const records: Uint8Array[] = [];
     for (const generation of generations) {
-      const path = walFilePath(dir, generation);
-      for (const record of readAndRepair(path, generation === lastNonEmpty)) records.push(record);
+      const onRecord = (record: Uint8Array): void => void records.push(record);
+      AppendLog.replay(walFilePath(dir, generation), WAL_FRAMING, onRecord, { cutTornTail: generation === lastNonEmpty });
     }
     return records;
   }
@@ -131,7 +95,8 @@ export class WriteAheadLog {
   }
 
   get stats(): WalStats {
-    return { ...this.counters };
+    const { appends, syncs } = this.log.stats;
+    return { appends, syncs };
   }
 
   /**
@@ -139,15 +104,7 @@ export class WriteAheadLog {
    * for the current generation synchronously, before this returns.
    */
   append(record: Uint8Array): Promise<void> {
-    if (this.closed) return Promise.reject(new StorageError('wal_closed', `write-ahead log ${this.dir} is closed`));
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (record.length === 0) return Promise.reject(new RangeError('a WAL record may not be empty'));
-    const frame = encodeWalFrame(record);
-    this.counters.appends++;
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ generation: this.currentGeneration, frame, resolve, reject });
-      this.startFlushing();
-    });
+    return this.log.append(record);
   }
 
   /**
@@ -156,7 +113,7 @@ export class WriteAheadLog {
    */
   rotate(): number {
     const next = this.currentGeneration + 1;
-    this.createGenerationFile(next);
+    this.log.rotate(walFilePath(this.dir, next));
     this.currentGeneration = next;
     return next;
   }
@@ -176,114 +133,29 @@ export class WriteAheadLog {
 
   /** Refuses new appends, waits for queued ones to be synced, and closes the file. */
   async close(): Promise<void> {
-    this.closed = true;
-    while (this.flushing !== null) await this.flushing;
-    if (this.openFile !== null) {
-      const { handle } = this.openFile;
-      this.openFile = null;
-      await handle.close();
-    }
-  }
-
-  /** Creates an empty file for `generation` and makes its directory entry durable. */
-  private createGenerationFile(generation: number): void {
-    fs.closeSync(fs.openSync(walFilePath(this.dir, generation), 'a'));
-    fsyncDirectory(this.dir);
-  }
-
-  private startFlushing(): void {
-    if (this.flushing !== null) return;
-    this.flushing = this.flushLoop().finally(() => {
-      this.flushing = null;
-      if (this.removalDeferred) this.deleteRemovable();
-      // An append may have slipped in after the loop's last check.
-      if (this.queue.length > 0) this.startFlushing();
-    });
-  }
-
-  private async flushLoop(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.takeBatch();
-      this.inFlightGeneration = batch[0].generation;
-      try {
-        if (this.failure !== null) throw this.failure;
-        await this.writeBatch(batch);
-        for (const entry of batch) entry.resolve();
-      } catch (error) {
-        for (const entry of batch) entry.reject(error as Error);
-      } finally {
-        this.inFlightGeneration = null;
-      }
-    }
-  }
-
-  /** Leading queued appends of one generation, up to MAX_BATCH_BYTES (at least one). */
-  private takeBatch(): QueuedAppend[] {
-    const generation = this.queue[0].generation;
-    let count = 0;
-    let bytes = 0;
-    while (count < this.queue.length && this.queue[count].generation === generation) {
-      bytes += this.queue[count].frame.length;
-      if (count > 0 && bytes > MAX_BATCH_BYTES) break;
-      count++;
-    }
-    return this.queue.splice(0, count);
-  }
-
-  private async writeBatch(batch: QueuedAppend[]): Promise<void> {
-    const file = await this.fileFor(batch[0].generation);
-    const data = batch.length === 1 ? batch[0].frame : Buffer.concat(batch.map((entry) => entry.frame));
-    try {
-      let written = 0;
-      while (written < data.length) {
-        const { bytesWritten } = await file.handle.write(data, written, data.length - written);
-        written += bytesWritten;
-      }
-    } catch (error) {
-      // Cut the partial batch off so no half record sits before later ones.
-      try {
-        await file.handle.truncate(file.length);
-      } catch {
-        this.failure = new StorageError('wal_failed', `write-ahead log ${this.dir} failed: ${(error as Error).message}`);
-      }
-      throw error;
-    }
-    try {
-      await file.handle.datasync();
-    } catch (error) {
-      // After a failed sync the page cache cannot be trusted: refuse every later append.
-      this.failure = new StorageError('wal_failed', `write-ahead log ${this.dir} failed to sync: ${(error as Error).message}`);
-      throw this.failure;
-    }
-    file.length += data.length;
-    this.counters.syncs++;
-  }
-
-  private async fileFor(generation: number): Promise<OpenWalFile> {
-    if (this.openFile !== null && this.openFile.generation === generation) return this.openFile;
-    if (this.openFile !== null) {
-      const previous = this.openFile;
-      this.openFile = null;
-      await previous.handle.close();
-    }
-    const path = walFilePath(this.dir, generation);
-    const handle = await fs.promises.open(path, 'a');
-    const { size } = await handle.stat();
-    this.openFile = { generation, handle, length: size };
-    return this.openFile;
+    await this.log.close();
+    if (this.removalDeferred) this.deleteRemovable();
   }
 
   private deleteRemovable(): void {
-    const busy = new Set<number>(this.queue.map((entry) => entry.generation));
-    if (this.inFlightGeneration !== null) busy.add(this.inFlightGeneration);
+    const busy = this.log.busyPaths();
     this.removalDeferred = false;
     for (const generation of listWalGenerations(this.dir)) {
       if (generation >= this.removeBelow || generation >= this.currentGeneration) continue;
-      if (busy.has(generation)) {
+      const path = walFilePath(this.dir, generation);
+      if (busy.has(path)) {
         this.removalDeferred = true;
         continue;
       }
-      fs.rmSync(walFilePath(this.dir, generation), { force: true });
+      fs.rmSync(path, { force: true });
+    }
+    if (this.removalDeferred) {
+      // Once the older generation's batches are durable; a failed removal is retried by the next call or `close`.
+      void this.log.flushed().then(() => {
+        if (this.removalDeferred) this.deleteRemovable();
+      }).catch(() => {
+        this.removalDeferred = true;
+      });
     }
   }
 }
