@@ -17,3 +17,5 @@ export { DEFAULT_SCOPES, expandScopes, isSubset } from './scopes.ts';
 export type { Scope } from './scopes.ts';
 export { randomBase62 } from './secret-tokens.ts';
 export { Credentials } from './credentials.ts';
+export { ApiKeys } from './api-keys.ts';
+export type { KeyEvents } from './api-keys.ts';

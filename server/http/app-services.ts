@@ -2,25 +2,30 @@
 // other rooms, each decorated on the app by app.ts (the one way routes and plugins reach a
 // service), and the principal the auth plugin puts on each request.
 
-import type { Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
-import type { FileUploads, KeptOriginals } from '../files/index.ts';
+import type { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
+import type { CollectionService, DocumentService } from '../documents/index.ts';
+import type { FileUploads } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every collection of this server (server/indexing/). */
-    collections: CollectionRegistry;
+    /** Every collection of this server, opened (server/indexing/collection-registry.ts). */
+    registry: CollectionRegistry;
+    /** Create, list, get and delete collections, with their events (server/documents/). */
+    collections: CollectionService;
+    /** Write, read and delete documents, with kept originals and events (server/documents/). */
+    documents: DocumentService;
     /** The search and index worker pools the collections use (server/pools/). */
     workers: CollectionWorkers;
     /** The upload flow: extraction, kept originals, file events (server/files/file-uploads.ts). */
     uploads: FileUploads;
-    /** Original files of uploads, kept with `--keep-files` (server/files/original-files.ts). */
-    originals: KeptOriginals;
     /** Who a bearer token is: master key, session or API key (server/auth/credentials.ts). */
     credentials: Credentials;
-    /** The API key store (server/auth/key-store.ts). */
+    /** The API key store (server/auth/key-store.ts): the auth plugin marks keys used. */
     keys: KeyStore;
+    /** Create, list and revoke API keys without escalation (server/auth/api-keys.ts). */
+    apiKeys: ApiKeys;
     /** Sessions opened with the master key (server/auth/session-store.ts). */
     sessions: SessionStore;
     /** Token buckets per credential; null when rate limiting is off. */

@@ -1,6 +1,6 @@
 // Builds the Fastify application, the composition root of the server: opens each room's
-// services (key and session stores, the collection registry and its pools, the extraction
-// pool, kept originals, webhooks, the upload flow) and decorates them on the app — the one way
+// services (key and session stores, the collection registry and its pools, the collection
+// and document services, the extraction pool, kept originals, webhooks, the upload flow) and decorates them on the app — the one way
 // routes and plugins reach a service (their types: app-services.ts) — registers the error
 // handler, authentication, the OpenAPI generator and every route folder, and closes the
 // services (flushing pending writes) when the app closes.
@@ -11,8 +11,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Settings } from 'typebox/system';
 import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from '../api/index.ts';
-import { Credentials, FailedAuthLimiter, KeyStore, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
+import { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
 import { DEFAULT_RATE_LIMIT } from '../config/index.ts';
+import { CollectionService, DocumentService } from '../documents/index.ts';
 import type { RateLimitSetting } from '../config/index.ts';
 import { FileUploads, KeptOriginals } from '../files/index.ts';
 import { openCollectionRegistry } from '../indexing/index.ts';
@@ -175,7 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     searchCacheBytes: options.searchCacheBytes,
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
   });
-  app.decorate('collections', registry);
+  app.decorate('registry', registry);
   app.decorate('workers', registry.workers);
   app.addHook('onClose', async () => registry.close());
 
@@ -186,7 +187,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const collection = registry.get(name);
     originals.of(collection).removeLeftovers((id) => collection.hasDocument(id));
   }
-  app.decorate('originals', originals);
 
   // Webhooks: the registry, the durable outbox and the dispatcher that sends in the background.
   const webhooks = new Webhooks({
@@ -201,6 +201,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('webhooks', webhooks);
   app.addHook('onClose', async () => webhooks.close());
 
+  app.decorate('apiKeys', new ApiKeys(keys, rateLimiter, webhooks));
+  app.decorate('collections', new CollectionService(registry, webhooks));
+  app.decorate('documents', new DocumentService({ collections: registry, originals, events: webhooks }));
   app.decorate(
     'uploads',
     new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, maxFileBytes: options.maxFileBytes }),

@@ -29,7 +29,7 @@ export type TestHeaders = Record<string, string | null>;
 
 export interface TestServer {
   url: string;
-  /** The running app (tests that reach into the worker pools use `app.collections`). */
+  /** The running app (tests that reach into the worker pools use `app.workers`). */
   app: FastifyInstance;
   dataDir: string;
   /** Object and array bodies are sent as JSON; strings and bytes as they are. */

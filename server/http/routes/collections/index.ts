@@ -26,9 +26,7 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { name, language = DEFAULT_LANGUAGE } = request.body;
-      const collection = await app.collections.create(name, language);
-      await app.webhooks.emit('collection.created', { collection });
-      return reply.code(201).send(collection);
+      return reply.code(201).send(await app.collections.create(name, language));
     },
   );
 
@@ -55,7 +53,7 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CollectionInfoSchema, ...problemResponses(400, 401, 404, 500) },
       },
     },
-    async (request) => app.collections.get(request.params.name).info(),
+    async (request) => app.collections.get(request.params.name),
   );
 
   app.delete(
@@ -70,7 +68,6 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       await app.collections.delete(request.params.name);
-      await app.webhooks.emit('collection.deleted', { collection: request.params.name });
       return reply.code(204).send(null);
     },
   );

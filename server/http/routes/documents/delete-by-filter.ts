@@ -24,13 +24,9 @@ const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DeletedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
       },
     },
-    async (request) => {
-      const collection = app.collections.get(request.params.name);
-      const ids = await collection.deleteByFilter(parseFilter(request.body.filter), writeOptions(request.query));
-      await app.originals.of(collection).discard(ids);
-      if (ids.length > 0) await app.webhooks.emit('document.deleted', { collection: collection.name, ids });
-      return { deleted: ids.length };
-    },
+    async (request) => ({
+      deleted: await app.documents.deleteByFilter(request.params.name, parseFilter(request.body.filter), writeOptions(request.query)),
+    }),
   );
 };
 

@@ -1,7 +1,7 @@
 // JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
 // JSON array or NDJSON), read, patch and delete one, delete by filter (delete-by-filter.ts),
 // and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only
-// once the change is searchable.
+// once the change is searchable. Each handler calls the document service (server/documents).
 // A batch is validated whole before anything is written; the collection is all-or-nothing too.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -63,12 +63,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { name, id } = request.params;
-      const collection = app.collections.get(name);
-      const [summary] = await collection.upsert([{ id, ...request.body }], writeOptions(request.query));
-      // A JSON document has no original file: one kept for an upload it replaced goes.
-      await app.originals.of(collection).discard([id]);
-      await app.webhooks.emit('document.indexed', { collection: name, id });
-      return summary;
+      return app.documents.put(name, { id, ...request.body }, writeOptions(request.query));
     },
   );
 
@@ -88,14 +83,9 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const batch = Array.isArray(request.body);
       const documents = Array.isArray(request.body) ? request.body : [request.body];
-      const collection = app.collections.get(request.params.name);
-      const summaries = await collection.upsert(documents, writeOptions(request.query));
-      // An id written twice in one batch is one document (the last version wins).
-      const ids = [...new Set(summaries.map((summary) => summary.id))];
-      await app.originals.of(collection).discard(ids);
-      // One event per request: a single document names its id, a batch lists them (SPEC §8).
-      await app.webhooks.emit('document.indexed', Array.isArray(request.body) ? { collection: collection.name, ids } : { collection: collection.name, id: ids[0] });
+      const ids = await app.documents.write(request.params.name, documents, batch, writeOptions(request.query));
       return { indexed: ids.length, ids };
     },
   );
@@ -110,7 +100,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoredDocumentSchema, ...problemResponses(400, 401, 404, 500) },
       },
     },
-    async (request) => app.collections.get(request.params.name).getDocument(request.params.id),
+    async (request) => app.documents.get(request.params.name, request.params.id),
   );
 
   app.patch(
@@ -125,14 +115,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
       },
     },
-    async (request) => {
-      const { name, id } = request.params;
-      const collection = app.collections.get(name);
-      const summary = await collection.patch(id, request.body, writeOptions(request.query));
-      app.originals.of(collection).follow(id, summary.indexed_at);
-      await app.webhooks.emit('document.indexed', { collection: name, id });
-      return summary;
-    },
+    async (request) => app.documents.patch(request.params.name, request.params.id, request.body, writeOptions(request.query)),
   );
 
   app.delete(
@@ -147,11 +130,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, id } = request.params;
-      const collection = app.collections.get(name);
-      await collection.deleteDocument(id, writeOptions(request.query));
-      await app.originals.of(collection).discard([id]);
-      await app.webhooks.emit('document.deleted', { collection: name, id });
+      await app.documents.delete(request.params.name, request.params.id, writeOptions(request.query));
       return reply.code(204).send(null);
     },
   );
@@ -168,7 +147,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await app.collections.get(request.params.name).refresh();
+      await app.documents.refresh(request.params.name);
       return { refreshed: true as const };
     },
   );

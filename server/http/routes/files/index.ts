@@ -64,7 +64,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const collection = app.collections.get(request.params.name);
+      const collection = app.registry.get(request.params.name);
       if (!request.isMultipart()) throw new FolioError('unsupported_media_type', 'send the file as multipart/form-data');
       const receive = () => receiveUpload(request, uploads.tempDir, uploads.maxFileBytes);
       return reply.code(201).send(await uploads.upload(collection, receive, writeOptions(request.query)));
@@ -82,7 +82,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const collection = app.collections.get(request.params.name);
+      const collection = app.registry.get(request.params.name);
       return sendOriginalFile(reply, uploads.original(collection, request.params.id));
     },
   );

@@ -1,0 +1,67 @@
+// API key management as clients see it (SPEC §7): create (the plaintext key is in this answer
+// only), list and revoke, with no escalation: a key can create, see and revoke only keys
+// whose scopes and collections are within its own; the master key and sessions hold every
+// right. Each change is followed by its webhook event (never carrying the key itself), and a
+// revoked key's rate-limit bucket is forgotten.
+
+import { FolioError } from '../errors/index.ts';
+import type { KeyCreateInput } from './key-input.ts';
+import type { KeyRecord, KeyStore } from './key-store.ts';
+import { grantsOf } from './principal.ts';
+import type { Principal } from './principal.ts';
+import { DEFAULT_SCOPES, isSubset } from './scopes.ts';
+import type { Scope } from './scopes.ts';
+import type { TokenBucketLimiter } from './token-bucket-limiter.ts';
+
+/** Told about key changes once they are durable (the webhook service, structurally). */
+export interface KeyEvents {
+  emit(type: 'key.created' | 'key.deleted', data: Record<string, unknown>): Promise<void>;
+}
+
+/** Does `principal` hold at least what a key with these grants would? */
+function covers(principal: Principal, scopes: readonly Scope[], collections: readonly string[] | null): boolean {
+  const own = grantsOf(principal);
+  return isSubset(scopes, collections, own.scopes, own.collections);
+}
+
+const keyNotFound = (id: string): FolioError => new FolioError('key_not_found', `API key '${id}' does not exist`);
+
+export class ApiKeys {
+  private readonly keys: KeyStore;
+  private readonly rateLimiter: TokenBucketLimiter | null;
+  private readonly events: KeyEvents;
+
+  constructor(keys: KeyStore, rateLimiter: TokenBucketLimiter | null, events: KeyEvents) {
+    this.keys = keys;
+    this.rateLimiter = rateLimiter;
+    this.events = events;
+  }
+
+  /** Creates a key within `by`'s own rights (default scopes `search` and `write`, all collections). */
+  async create(by: Principal, input: KeyCreateInput): Promise<KeyRecord & { key: string }> {
+    const scopes = input.scopes ?? [...DEFAULT_SCOPES];
+    const collections = input.collections ?? null;
+    if (!covers(by, scopes, collections)) throw new FolioError('forbidden', 'a key can only create keys within its own scopes and collections');
+    const { record, key } = this.keys.create({ ...input, scopes, collections });
+    await this.events.emit('key.created', { key: record });
+    return { ...record, key };
+  }
+
+  /** The keys `by` could have created (never the keys themselves). */
+  list(by: Principal): KeyRecord[] {
+    return this.keys.list().filter((record) => this.visible(by, record));
+  }
+
+  /** Revokes a key at once. A key `by` could not have created is as good as absent to it. */
+  async delete(by: Principal, id: string): Promise<void> {
+    const record = this.keys.get(id);
+    if (record === null || !this.visible(by, record)) throw keyNotFound(id);
+    this.keys.delete(id);
+    await this.events.emit('key.deleted', { key: { id } });
+    this.rateLimiter?.forget(`key:${id}`);
+  }
+
+  private visible(by: Principal, record: KeyRecord): boolean {
+    return covers(by, record.scopes, record.collections);
+  }
+}

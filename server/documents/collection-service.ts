@@ -1,0 +1,38 @@
+// What a client does to collections (SPEC §4), one call each: create and delete through the
+// registry, each followed by its webhook event once the change is durable; list and get.
+
+import type { CollectionInfo } from '../api/index.ts';
+import type { CollectionRegistry } from '../indexing/index.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
+
+export class CollectionService {
+  private readonly collections: CollectionRegistry;
+  private readonly events: WebhookEvents;
+
+  constructor(collections: CollectionRegistry, events: WebhookEvents) {
+    this.collections = collections;
+    this.events = events;
+  }
+
+  /** Throws FolioError `collection_exists`, or `validation_failed` for an unknown language. */
+  async create(name: string, language: string): Promise<CollectionInfo> {
+    const collection = await this.collections.create(name, language);
+    await this.events.emit('collection.created', { collection });
+    return collection;
+  }
+
+  list(): CollectionInfo[] {
+    return this.collections.list();
+  }
+
+  /** Throws FolioError `collection_not_found`. */
+  get(name: string): CollectionInfo {
+    return this.collections.get(name).info();
+  }
+
+  /** Removes the collection and its files. Throws FolioError `collection_not_found`. */
+  async delete(name: string): Promise<void> {
+    await this.collections.delete(name);
+    await this.events.emit('collection.deleted', { collection: name });
+  }
+}

@@ -1,0 +1,82 @@
+// What a client does to a collection's JSON documents, one call each (SPEC §5): the write
+// through the collection (durable on return), what it does to kept originals (a JSON
+// document has no original file, so one kept for an upload it replaces goes; a PATCH keeps
+// it bound to the new version), and its webhook event, sent once the change is durable (one
+// event per request: a single document names its id, a batch lists them, SPEC §8).
+
+import type { FilterNode } from '../../engine/index.ts';
+import type { DocumentInput, DocumentPatch, DocumentSummary, StoredDocument } from '../api/index.ts';
+import type { KeptOriginals } from '../files/index.ts';
+import type { CollectionRegistry, WriteOptions } from '../indexing/index.ts';
+import type { WebhookEvents } from '../webhooks/index.ts';
+
+export interface DocumentServiceOptions {
+  collections: CollectionRegistry;
+  originals: KeptOriginals;
+  events: WebhookEvents;
+}
+
+export class DocumentService {
+  private readonly options: DocumentServiceOptions;
+
+  constructor(options: DocumentServiceOptions) {
+    this.options = options;
+  }
+
+  /** Creates or replaces document `input.id` (PUT). */
+  async put(name: string, input: DocumentInput, options: WriteOptions): Promise<DocumentSummary> {
+    const collection = this.options.collections.get(name);
+    const [summary] = await collection.upsert([input], options);
+    await this.options.originals.of(collection).discard([input.id]);
+    await this.options.events.emit('document.indexed', { collection: name, id: input.id });
+    return summary;
+  }
+
+  /**
+   * Writes one document or a batch (POST), all or nothing; answers the ids written, each once
+   * (an id written twice in one batch is one document: the last version wins).
+   */
+  async write(name: string, documents: DocumentInput[], batch: boolean, options: WriteOptions): Promise<string[]> {
+    const collection = this.options.collections.get(name);
+    const summaries = await collection.upsert(documents, options);
+    const ids = [...new Set(summaries.map((summary) => summary.id))];
+    await this.options.originals.of(collection).discard(ids);
+    await this.options.events.emit('document.indexed', batch ? { collection: name, ids } : { collection: name, id: ids[0] });
+    return ids;
+  }
+
+  /** The stored document, realtime (acknowledged writes included). */
+  get(name: string, id: string): StoredDocument {
+    return this.options.collections.get(name).getDocument(id);
+  }
+
+  /** Replaces the title and merges metadata; the text and a kept original stay. */
+  async patch(name: string, id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary> {
+    const collection = this.options.collections.get(name);
+    const summary = await collection.patch(id, patch, options);
+    this.options.originals.of(collection).follow(id, summary.indexed_at);
+    await this.options.events.emit('document.indexed', { collection: name, id });
+    return summary;
+  }
+
+  async delete(name: string, id: string, options: WriteOptions): Promise<void> {
+    const collection = this.options.collections.get(name);
+    await collection.deleteDocument(id, options);
+    await this.options.originals.of(collection).discard([id]);
+    await this.options.events.emit('document.deleted', { collection: name, id });
+  }
+
+  /** Deletes every document whose current version matches, atomically; answers how many. */
+  async deleteByFilter(name: string, filter: FilterNode, options: WriteOptions): Promise<number> {
+    const collection = this.options.collections.get(name);
+    const ids = await collection.deleteByFilter(filter, options);
+    await this.options.originals.of(collection).discard(ids);
+    if (ids.length > 0) await this.options.events.emit('document.deleted', { collection: name, ids });
+    return ids.length;
+  }
+
+  /** Resolves once every write acknowledged before the call is searchable. */
+  async refresh(name: string): Promise<void> {
+    await this.options.collections.get(name).refresh();
+  }
+}
