@@ -403,6 +403,24 @@ test('a failed fdatasync rejects its batch and the batch is cut off before the n
   assert.deepEqual(readBack(file, WAL_FRAMING).records.map(decode), ['kept', 'next']);
 });
 
+test('with refuseAfterFailedSync (the WAL), a failed fdatasync refuses every later append', async (t) => {
+  const file = path.join(tempDir(t), 'log');
+  const io = new TestIo();
+  const log = AppendLog.open(file, { framing: WAL_FRAMING, name: 'test', errorCode: 'test_log', refuseAfterFailedSync: true, io });
+  await log.append(encode('kept'));
+  io.onSync = async () => {
+    throw errnoError('EIO');
+  };
+  const isFailed = (error: unknown) => error instanceof StorageError && error.code === 'test_log_failed' && /failed to sync: .*EIO/.test(error.message);
+  await assert.rejects(log.append(encode('unsynced')), isFailed);
+  io.onSync = null;
+  const writesBefore = io.writes;
+  await assert.rejects(log.append(encode('next')), isFailed);
+  assert.equal(io.writes, writesBefore, 'nothing more is written');
+  await log.close();
+  assert.deepEqual(readBack(file, WAL_FRAMING).records.map(decode).slice(0, 1), ['kept']);
+});
+
 test('when the failed bytes cannot be cut off, the log refuses every later append', async (t) => {
   const file = path.join(tempDir(t), 'log');
   const io = new TestIo();

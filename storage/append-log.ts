@@ -8,8 +8,9 @@
 //   sync failed.
 // - Failed batches: a write that fails part-way or a failed fdatasync leaves bytes that were
 //   never acknowledged. Before anything else is written they are cut off (truncate to the last
-//   durable length, fdatasync), so a later batch never continues a torn record. Only when
-//   that cut fails does the log refuse every later append (its end is no longer known).
+//   durable length, fdatasync), so a later batch never continues a torn record. When that cut
+//   fails (its end is no longer known), or a sync fails in a log that asks for it (the WAL),
+//   the log refuses every later append.
 // - Replay: records are read back in bounded chunks (scanRecords). At `open` a torn tail (a
 //   crash mid-append) is cut off; other damage throws CorruptFileError naming the file.
 // - Rotation (for logs split in files, like the WAL's generations): later appends go to a
@@ -73,6 +74,12 @@ export interface AppendLogOptions<R> {
   /** Called with each record already in the file, in order, at `open`. */
   onRecord?: (record: R) => void;
   compaction?: AppendLogCompaction<R>;
+  /**
+   * Refuse every append after a failed fdatasync (the WAL: after a failed sync the page cache
+   * cannot be trusted, so a later sync could report success for lost bytes). Default false:
+   * the failed batch is cut off and later appends go on.
+   */
+  refuseAfterFailedSync?: boolean;
   io?: AppendLogIo;
 }
 
@@ -112,6 +119,7 @@ export class AppendLog<R> {
   private readonly errorCode: string;
   private readonly mode: number | undefined;
   private readonly compaction: AppendLogCompaction<R> | undefined;
+  private readonly refuseAfterFailedSync: boolean;
   private readonly io: AppendLogIo;
   /** The file new appends go to. */
   private currentPath: string;
@@ -136,6 +144,7 @@ export class AppendLog<R> {
     this.errorCode = options.errorCode ?? 'append_log';
     this.mode = options.mode;
     this.compaction = options.compaction;
+    this.refuseAfterFailedSync = options.refuseAfterFailedSync ?? false;
     this.io = options.io ?? NODE_APPEND_LOG_IO;
     this.currentPath = filePath;
     const fd = openForAppend(filePath, this.mode);
@@ -334,7 +343,7 @@ export class AppendLog<R> {
       for (let written = 0; written < data.length; ) {
         written += await this.io.write(file.fd, data, written, data.length - written);
       }
-      await this.io.fdatasync(file.fd);
+      await this.sync(file);
       file.length += data.length;
       this.torn = null;
       this.counters.syncs++;
@@ -344,6 +353,17 @@ export class AppendLog<R> {
       for (const entry of batch) entry.reject(error as Error);
     } finally {
       this.inFlightPath = null;
+    }
+  }
+
+  /** Makes a written batch durable; with `refuseAfterFailedSync`, a failure ends the log's appends. */
+  private async sync(file: OpenFile): Promise<void> {
+    try {
+      await this.io.fdatasync(file.fd);
+    } catch (error) {
+      if (!this.refuseAfterFailedSync) throw error;
+      this.failure = new StorageError(`${this.errorCode}_failed`, `${this.name} failed to sync: ${(error as Error).message}`);
+      throw this.failure;
     }
   }
 

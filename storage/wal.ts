@@ -68,7 +68,7 @@ export class WriteAheadLog {
     if (lastNonEmpty !== null && lastNonEmpty !== generation) {
       AppendLog.replay(walFilePath(dir, lastNonEmpty), WAL_FRAMING, () => {}, { cutTornTail: true });
     }
-    const log = AppendLog.open(walFilePath(dir, generation), { framing: WAL_FRAMING, name: `write-ahead log ${dir}`, errorCode: 'wal' });
+    const log = AppendLog.open(walFilePath(dir, generation), { framing: WAL_FRAMING, name: `write-ahead log ${dir}`, errorCode: 'wal', refuseAfterFailedSync: true });
     return new WriteAheadLog(dir, generation, log);
   }
 

@@ -4,6 +4,7 @@
 // by the key store and the route.
 
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 import { COLLECTION_NAME_PATTERN } from './collection.ts';
 
 const ScopeSchema = Type.Union([Type.Literal('search'), Type.Literal('write'), Type.Literal('admin')]);
@@ -45,6 +46,8 @@ export const KeyRecordSchema = Type.Object(
   },
   { additionalProperties: false, title: 'ApiKey' },
 );
+/** An API key as list and create show it: never the hash, never the plaintext. */
+export type ApiKey = Static<typeof KeyRecordSchema>;
 
 export const CreatedKeySchema = Type.Object(
   { ...KeyRecordSchema.properties, key: Type.String({ description: 'The key itself, shown this once.' }) },

@@ -29,6 +29,8 @@ const webhookFields = {
 };
 
 export const WebhookSchema = Type.Object(webhookFields, { additionalProperties: false, title: 'Webhook' });
+/** A webhook as the API shows it (never the secret, except once at creation). */
+export type Webhook = Static<typeof WebhookSchema>;
 
 export const CreatedWebhookSchema = Type.Object(
   { ...webhookFields, secret: Type.String({ description: 'The signing secret (`whsec_…`), shown in this answer only.' }) },

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { CorruptFileError } from '../../storage/index.ts';
 import { validateKeyInput } from './key-input.ts';
+import type { ApiKey } from '../api/index.ts';
 import type { KeyCreateInput, KeyRateLimit } from './key-input.ts';
 import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
 import { isScope } from './scopes.ts';
@@ -25,19 +26,7 @@ const FILE_VERSION = 1;
 const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16}$/;
 
 /** A key as list and create show it: never the hash, never the plaintext. Frozen. */
-export interface KeyRecord {
-  readonly id: string;
-  readonly name: string;
-  /** The first 10 characters of the key value, e.g. `folio_AbCd`. */
-  readonly prefix: string;
-  readonly scopes: Scope[];
-  /** null = every collection. */
-  readonly collections: string[] | null;
-  readonly rate_limit: KeyRateLimit | null;
-  readonly created_at: string;
-  readonly last_used_at: string | null;
-  readonly expires_at: string | null;
-}
+export type KeyRecord = Readonly<ApiKey>;
 
 /** What a lookup finds: the key's record and whether it has expired (expired keys get 401). */
 export interface StoredKey {

@@ -5,6 +5,7 @@
 // Consecutive failed attempts are counted in memory and saved when a webhook is disabled.
 
 import path from 'node:path';
+import type { Webhook } from '../api/index.ts';
 import { CorruptFileError } from '../../storage/index.ts';
 import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
 import { randomBase62 } from '../auth/index.ts';
@@ -19,16 +20,9 @@ export const MAX_WEBHOOKS = 100;
 /** Failed attempts in a row after which a webhook is disabled (SPEC §8). */
 export const MAX_CONSECUTIVE_FAILURES = 20;
 
-/** A webhook as the API shows it (never the secret, except once at creation). */
-export interface WebhookView {
-  id: string;
-  url: string;
+/** A webhook as the API shows it (server/api), its events known to be valid patterns. */
+export interface WebhookView extends Webhook {
   events: WebhookEventPattern[];
-  description: string | null;
-  created_at: string;
-  disabled: boolean;
-  /** Why it was disabled (`gone`: the receiver answered 410; `failures`: too many failures). */
-  disabled_reason: string | null;
 }
 
 interface StoredWebhook extends WebhookView {

@@ -8,7 +8,7 @@ import { CollectionParamsSchema } from '../../../api/index.ts';
 import { DeleteByFilterBodySchema, DeletedResponseSchema } from '../../../api/index.ts';
 import { WriteQuerySchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
-import { writeOptions } from './write-options.ts';
+import { writeOptions } from '../../validation/write-options.ts';
 
 const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -25,7 +25,7 @@ import deleteByFilterRoutes from './delete-by-filter.ts';
 import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
 import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
-import { writeOptions } from './write-options.ts';
+import { writeOptions } from '../../validation/write-options.ts';
 
 const DOCUMENT_PATH = '/v1/collections/:name/documents/:id';
 

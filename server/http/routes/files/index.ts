@@ -16,7 +16,7 @@ import {
   WriteQuerySchema,
   problemResponses,
 } from '../../../api/index.ts';
-import { writeOptions } from '../documents/write-options.ts';
+import { writeOptions } from '../../validation/write-options.ts';
 import { receiveUpload } from './receive-upload.ts';
 import { sendOriginalFile } from './send-original.ts';
 

@@ -1,0 +1,10 @@
+// The write options every document and file write takes from its query string (SPEC §5):
+// `?refresh=wait_for` (or `true`) answers only once the change is searchable.
+
+import type { Static } from 'typebox';
+import type { WriteQuerySchema } from '../../api/index.ts';
+import type { WriteOptions } from '../../indexing/index.ts';
+
+export function writeOptions(query: Static<typeof WriteQuerySchema>): WriteOptions {
+  return { waitForRefresh: query.refresh !== undefined };
+}
