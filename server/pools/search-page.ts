@@ -6,37 +6,15 @@
 // paging fields. `parseSearchPage` reads the text back into the engine's SearchResult for
 // callers that want objects (tests, internal use). Nothing else renames search fields.
 
-import type { Metadata, ScoreExplanation, SearchHit, SearchResult } from '../../engine/index.ts';
+import type { Static } from 'typebox';
+import type { ScoreExplanation, SearchHit, SearchResult } from '../../engine/index.ts';
+import type { ScoreExplanationSchema, SearchHitSchema, SearchResponseSchema } from '../api/index.ts';
 
-// The wire shapes, as server/api/search.ts (SearchHitSchema, SearchResponseSchema) declares
-// them; written out here because api/ reaches indexing/, which reaches pools/ (no room cycles).
-interface WireExplanation {
-  value: number;
-  description: string;
-  details: WireExplanation[];
-}
-
-interface WireHit {
-  id: string;
-  title: string | null;
-  score: number;
-  format: string;
-  page: number | null;
-  page_label: string | null;
-  snippet: string;
-  highlight: string;
-  metadata: Metadata;
-  matched_pages: number[];
-  explain?: WireExplanation;
-}
-
+/** The wire shapes, as server/api/search.ts declares them. */
+type WireHit = Static<typeof SearchHitSchema>;
+type WireExplanation = Static<typeof ScoreExplanationSchema>;
 /** The members of the response body a search worker writes (the route adds the paging fields). */
-interface WireResult {
-  hits: WireHit[];
-  facets: Record<string, Record<string, number>>;
-  facet_stats?: Record<string, { min: number; max: number }>;
-  total: number;
-}
+type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total'>;
 
 export interface SearchPage {
   /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N` — a JSON object's members. */
@@ -100,5 +78,7 @@ function fromWireHit(wire: WireHit): SearchHit {
 }
 
 function fromWireExplanation(wire: WireExplanation): ScoreExplanation {
-  return { value: wire.value, description: wire.description, details: wire.details.map(fromWireExplanation) };
+  // The schema leaves nested explanations untyped (`details` are of the same shape).
+  const details = wire.details as WireExplanation[];
+  return { value: wire.value, description: wire.description, details: details.map(fromWireExplanation) };
 }
