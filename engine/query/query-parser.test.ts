@@ -9,6 +9,7 @@ import { queryTermMatcher } from './query-term-matcher.ts';
 import { MAX_QUERY_CLAUSES } from './query-types.ts';
 import type { QueryClause } from './query-types.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
+import { DEFAULT_TYPO_TOLERANCE, typoBudgetRule } from '../typo/typo-rules.ts';
 
 const english = Analyzer.for('english');
 
@@ -251,5 +252,48 @@ describe('queryTermMatcher', () => {
     const isMatch = queryTermMatcher(parseQuery('running', 'any', english));
     const matched = english.tokenize('He runs; she ran; they were Running.').filter((token) => isMatch(token.term));
     assert.deepEqual(matched.map((token) => token.term), ['run', 'run']);
+  });
+});
+
+describe('query language: typo budgets', () => {
+  const rule = typoBudgetRule(DEFAULT_TYPO_TOLERANCE, 'auto');
+  const budgets = (q: string): [string, string, number][] =>
+    parseQuery(q, 'any', english, rule).clauses.map((clause) => [
+      clause.kind,
+      clause.kind === 'term' ? clause.term : clause.kind === 'phrase' ? clause.terms.join(' ') : clause.prefix,
+      clause.kind === 'term' ? clause.maxTypos ?? 0 : 0,
+    ]);
+
+  it('a plain word gets the budget of its length as typed: 0 under 5, 1 from 5, 2 from 9', () => {
+    assert.deepEqual(budgets('gnu plots histgram internationalisation'), [
+      ['term', 'gnu', 0],
+      ['term', 'plot', 1],
+      ['term', 'histgram', 1],
+      ['term', 'internationalis', 2],
+    ]);
+    // Counted on the word as typed: "running" (7) keeps one typo though its stem "run" is short.
+    assert.deepEqual(budgets('running'), [['term', 'run', 1]]);
+  });
+
+  it('phrases, prefixes, exclusions and numbers get none; a required word does', () => {
+    assert.deepEqual(budgets('"histgram logscale" histo* -receive +recieve 1234567890'), [
+      ['phrase', 'histgram logscal', 0],
+      ['prefix', 'histo', 0],
+      ['term', 'receiv', 0],
+      ['term', 'reciev', 1],
+      ['term', '1234567890', 0],
+    ]);
+    assert.deepEqual(budgets('"receive"'), [['term', 'receiv', 0]]);
+  });
+
+  it('typos=0, disabled settings and both fields disabled give no budget; typos=1 caps it', () => {
+    const none = (tolerance: typeof DEFAULT_TYPO_TOLERANCE, mode: 'auto' | 0 | 1 | 2) =>
+      parseQuery('internationalisation', 'any', english, typoBudgetRule(tolerance, mode)).clauses[0];
+    assert.equal((none(DEFAULT_TYPO_TOLERANCE, 0) as { maxTypos?: number }).maxTypos, undefined);
+    assert.equal((none({ ...DEFAULT_TYPO_TOLERANCE, enabled: false }, 'auto') as { maxTypos?: number }).maxTypos, undefined);
+    assert.equal((none({ ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['title', 'text'] }, 2) as { maxTypos?: number }).maxTypos, undefined);
+    assert.equal((none(DEFAULT_TYPO_TOLERANCE, 1) as { maxTypos?: number }).maxTypos, 1);
+    // An explicit 1 or 2 turns typos on for one search even where the collection disabled them.
+    assert.equal((none({ ...DEFAULT_TYPO_TOLERANCE, enabled: false }, 2) as { maxTypos?: number }).maxTypos, 2);
   });
 });

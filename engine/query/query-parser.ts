@@ -13,12 +13,17 @@
 //   Of a word the analyzer splits, the last token is the prefix and the leading tokens are a
 //   term or phrase clause of the same occur ("e-ma*" → "e" and prefix "ma").
 // - `match=all` makes every plain (`should`) clause required; `-x` stays excluded.
+// - Typos: a term clause of a plain word (one token, not quoted, not excluded) gets the typo
+//   budget of the word as typed under the search's rule (engine/typo/typo-rules.ts); phrases,
+//   prefixes and exclusions never get one.
 // - Identical clauses are kept once; at most MAX_QUERY_CLAUSES are kept, in query order.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
+import type { Analyzer, Token } from '../analysis/analyzer.ts';
 import { lexQuery } from './query-lexer.ts';
 import type { QueryPart } from './query-lexer.ts';
 import { MAX_QUERY_CLAUSES } from './query-types.ts';
+import { NO_TYPOS, typoBudget } from '../typo/typo-rules.ts';
+import type { TypoBudgetRule } from '../typo/typo-rules.ts';
 import type { AnalyzedQuery, FieldScope, Occur, QueryClause } from './query-types.ts';
 
 export { queryTermMatcher } from './query-term-matcher.ts';
@@ -41,6 +46,11 @@ class ClauseList {
   addTerms(occur: Occur, field: FieldScope, terms: string[]): void {
     if (terms.length === 1) this.add({ kind: 'term', occur, field, term: terms[0] }, terms[0]);
     else if (terms.length > 1) this.add({ kind: 'phrase', occur, field, terms }, terms.join(KEY_SEPARATOR));
+  }
+
+  /** A term clause that may match with up to `maxTypos` typos (0: exactly). */
+  addTerm(occur: Occur, field: FieldScope, term: string, maxTypos: number): void {
+    this.add(maxTypos > 0 ? { kind: 'term', occur, field, term, maxTypos } : { kind: 'term', occur, field, term }, term);
   }
 
   addPrefix(occur: Occur, field: FieldScope, prefix: string): void {
@@ -80,31 +90,38 @@ function addPrefixPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer
 }
 
 /** A plain word: one clause per run of touching tokens (see the top of this file). */
-function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer): void {
+function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer, typos: TypoBudgetRule): void {
   const tokens = analyzer.tokenize(part.text);
   if (part.quoted || occur === 'must_not') {
     list.addTerms(occur, part.field, tokens.map((token) => token.term));
     return;
   }
-  let run: string[] = [];
+  let run: Token[] = [];
+  const addRun = (): void => {
+    if (run.length === 1) list.addTerm(occur, part.field, run[0].term, typoBudget(part.text.slice(run[0].start, run[0].end), typos));
+    else list.addTerms(occur, part.field, run.map((token) => token.term));
+  };
   tokens.forEach((token, i) => {
     if (i > 0 && token.start !== tokens[i - 1].end) {
-      list.addTerms(occur, part.field, run);
+      addRun();
       run = [];
     }
-    run.push(token.term);
+    run.push(token);
   });
-  list.addTerms(occur, part.field, run);
+  addRun();
 }
 
-/** Parses and analyzes query text `q` for a collection analyzed by `analyzer`. */
-export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer): AnalyzedQuery {
+/**
+ * Parses and analyzes query text `q` for a collection analyzed by `analyzer`; `typos` gives
+ * plain words their typo budgets (default: none).
+ */
+export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer, typos: TypoBudgetRule = NO_TYPOS): AnalyzedQuery {
   const list = new ClauseList();
   for (const part of lexQuery(q)) {
     if (list.full) break;
     const occur: Occur = match === 'all' && part.occur === 'should' ? 'must' : part.occur;
     if (part.prefix) addPrefixPart(list, part, occur, analyzer);
-    else addWordPart(list, part, occur, analyzer);
+    else addWordPart(list, part, occur, analyzer, typos);
   }
   return { clauses: list.clauses };
 }

@@ -14,6 +14,11 @@ export interface TermClause {
   occur: Occur;
   field: FieldScope;
   term: string;
+  /**
+   * Typos a match may have (1 or 2; engine/typo/typo-rules.ts), from the word as typed; absent:
+   * only the exact term matches (phrases, prefixes, exclusions, short words, numbers, typos off).
+   */
+  maxTypos?: number;
 }
 
 /** Analyzed terms at consecutive positions; always at least two. */

@@ -37,10 +37,16 @@ export class Bm25fWeight {
   private readonly titleLengthFactor: number;
   private readonly textLengthFactor: number;
 
+  /**
+   * `boost` scales every score (typo expansions score below exact words); `boostReason` says
+   * why, in explanations.
+   */
   constructor(
     readonly idf: number,
     readonly stats: CollectionStatistics,
     readonly field: FieldScope,
+    readonly boost = 1,
+    private readonly boostReason = '',
   ) {
     this.titleWeight = field === 'text' ? 0 : TITLE_WEIGHT;
     this.textWeight = field === 'title' ? 0 : TEXT_WEIGHT;
@@ -58,7 +64,7 @@ export class Bm25fWeight {
 
   score(titleTf: number, titleLength: number, textTf: number, textLength: number): number {
     const tf = this.pseudoFrequency(titleTf, titleLength, textTf, textLength);
-    return tf === 0 ? 0 : (this.idf * tf * (BM25_K1 + 1)) / (BM25_K1 + tf);
+    return tf === 0 ? 0 : (this.boost * this.idf * tf * (BM25_K1 + 1)) / (BM25_K1 + tf);
   }
 
   /** An upper bound of `score` over docs whose tfs and lengths lie within `bounds`. */
@@ -69,10 +75,13 @@ export class Bm25fWeight {
   explain(label: string, titleTf: number, titleLength: number, textTf: number, textLength: number): ScoreExplanation {
     const tf = this.pseudoFrequency(titleTf, titleLength, textTf, textLength);
     const value = this.score(titleTf, titleLength, textTf, textLength);
+    const boosted = this.boost === 1 ? '' : 'boost × ';
+    const boost: ScoreExplanation[] = this.boost === 1 ? [] : [{ value: this.boost, description: `boost: ${this.boostReason}`, details: [] }];
     return {
       value,
-      description: `weight(${label}) BM25F: idf × tf × (k1 + 1) / (k1 + tf), k1=${BM25_K1}, b=${BM25_B}`,
+      description: `weight(${label}) BM25F: ${boosted}idf × tf × (k1 + 1) / (k1 + tf), k1=${BM25_K1}, b=${BM25_B}`,
       details: [
+        ...boost,
         {
           value: this.idf,
           description: `idf = ln(1 + (N - n + 0.5) / (n + 0.5)), N=${this.stats.docCount}`,

@@ -1,6 +1,8 @@
 // Prepares a parsed query for execution across segments: each clause gets its BM25F weight from
 // collection-wide statistics (prefixes are expanded to the matching terms of every segment
-// first), and then, per segment, a scorer over that segment's postings.
+// first, and terms with a typo budget to their typo variants), and then, per segment, a scorer
+// over that segment's postings. A term with typo variants scores as the best of the exact term
+// and its variants, each variant scaled down by TYPO_SCORE_FACTOR per typo.
 
 import type { QueryClause } from '../query/query-types.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
@@ -12,6 +14,9 @@ import { PhraseScorer } from './scorers/phrase-scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
+import type { FieldScope } from '../query/query-types.ts';
+import type { TypoField } from '../typo/typo-rules.ts';
+import { TYPO_SCORE_FACTOR, typoVariants } from './typo-expansions.ts';
 
 /** A prefix matches at most this many terms (the first ones in term order). */
 export const MAX_PREFIX_EXPANSIONS = 64;
@@ -20,8 +25,24 @@ export interface PreparedClause {
   clause: QueryClause;
   /** Term and phrase clauses: their weight. */
   weight: Bm25fWeight | null;
-  /** Prefix clauses: the terms they expand to, each with its weight. */
-  expansions: { term: string; weight: Bm25fWeight }[];
+  /**
+   * Prefix clauses: the terms they expand to, each with its weight. Term clauses: their typo
+   * variants, each with its (reduced) weight and typo count; the weight's field is where the
+   * variant may match.
+   */
+  expansions: { term: string; weight: Bm25fWeight; typos?: number }[];
+}
+
+export interface PrepareOptions {
+  /** Fields where typo variants may not match (the collection's `disable_on_fields`). */
+  typoDisabledFields?: readonly TypoField[];
+}
+
+/** Where a term clause's typo variants may match, or null for nowhere. */
+function typoScope(field: FieldScope, disabled: readonly TypoField[]): FieldScope | null {
+  const title = field !== 'text' && !disabled.includes('title');
+  const text = field !== 'title' && !disabled.includes('text');
+  return title && text ? 'all' : title ? 'title' : text ? 'text' : null;
 }
 
 export function collectionStatistics(views: readonly SegmentView[]): CollectionStatistics {
@@ -53,12 +74,23 @@ export function prepareClauses(
   clauses: readonly QueryClause[],
   views: readonly SegmentView[],
   stats: CollectionStatistics,
+  options: PrepareOptions = {},
 ): PreparedClause[] {
   const idf = (term: string): number => bm25Idf(stats.docCount, docFreq(term, views));
   return clauses.map((clause): PreparedClause => {
     switch (clause.kind) {
-      case 'term':
-        return { clause, weight: new Bm25fWeight(idf(clause.term), stats, clause.field), expansions: [] };
+      case 'term': {
+        const exactIdf = idf(clause.term);
+        const weight = new Bm25fWeight(exactIdf, stats, clause.field);
+        const scope = clause.maxTypos === undefined ? null : typoScope(clause.field, options.typoDisabledFields ?? []);
+        if (scope === null) return { clause, weight, expansions: [] };
+        const expansions = typoVariants(clause.term, clause.maxTypos!, views).map(({ term, typos, docFreq: variantDocFreq }) => {
+          const variantIdf = Math.min(bm25Idf(stats.docCount, variantDocFreq), exactIdf);
+          const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${TYPO_SCORE_FACTOR} per typo`;
+          return { term, typos, weight: new Bm25fWeight(variantIdf, stats, scope, TYPO_SCORE_FACTOR ** typos, reason) };
+        });
+        return { clause, weight, expansions };
+      }
       case 'phrase': {
         const phraseIdf = clause.terms.reduce((sum, term) => sum + idf(term), 0);
         return { clause, weight: new Bm25fWeight(phraseIdf, stats, clause.field), expansions: [] };
@@ -83,14 +115,21 @@ export function prepareClauses(
 /** The clause's scorer over one segment, or null when nothing in the segment can match it. */
 export function clauseScorer(prepared: PreparedClause, reader: SegmentReader): Scorer | null {
   const { clause } = prepared;
+  // The weight's field is the clause's, or (typo variants) where the variant may match.
   const termScorer = (term: string, weight: Bm25fWeight): TermScorer | null => {
     const index = reader.terms.find(term);
     if (index < 0) return null;
-    return new TermScorer(term, reader.postings(index), weight, clause.field, reader.titleLengths, reader.textLengths);
+    return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, reader.textLengths);
   };
   switch (clause.kind) {
-    case 'term':
-      return termScorer(clause.term, prepared.weight!);
+    case 'term': {
+      const exact = termScorer(clause.term, prepared.weight!);
+      if (prepared.expansions.length === 0) return exact;
+      const subs = prepared.expansions.map(({ term, weight }) => termScorer(term, weight)).filter((scorer): scorer is TermScorer => scorer !== null);
+      if (exact !== null) subs.unshift(exact);
+      if (subs.length <= 1) return subs[0] ?? null;
+      return new DisjunctionMaxScorer(`${clause.term} (typo variants)`, subs);
+    }
     case 'phrase': {
       const cursors = [];
       for (const term of clause.terms) {

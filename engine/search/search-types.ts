@@ -6,6 +6,7 @@
 import type { Metadata } from '../document.ts';
 import type { FilterNode } from '../filter/filter-types.ts';
 import type { SortKey } from '../sort/sort-types.ts';
+import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
 
 export type MatchMode = 'any' | 'all';
 
@@ -30,6 +31,21 @@ export interface SearchRequest {
   facetLimit?: number;
   /** Up to three sort keys; empty or absent: relevance (score, then id). */
   sort?: SortKey[];
+  /**
+   * Typos per query word: `auto` (default) as `typoTolerance` says, `0` none, `1`/`2` at most
+   * that many (engine/typo/typo-rules.ts).
+   */
+  typos?: TypoMode;
+  /**
+   * The collection's typo tolerance settings (the server always gives them); absent: disabled,
+   * so only `typos` 1 or 2 turns typos on, with the default word sizes.
+   */
+  typoTolerance?: TypoTolerance;
+}
+
+/** A query that would find something, offered when a search finds nothing ("did you mean"). */
+export interface Suggestion {
+  text: string;
 }
 
 /** How a hit's score was computed (for debugging relevance). */
@@ -66,4 +82,6 @@ export interface SearchResult {
   facets: Record<string, Record<string, number>>;
   /** Per requested field with numeric values among the matches: their min and max. */
   facetStats: Record<string, { min: number; max: number }>;
+  /** Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries. */
+  suggestions?: Suggestion[];
 }

@@ -1,6 +1,7 @@
 // Property test of query evaluation: searchSegments (WAND skipping, conjunctions, phrases,
-// prefixes, exclusions, several segments with deleted docs) must return exactly the total and
-// the top hits that a naive, score-every-document BM25F reference returns.
+// prefixes, exclusions, typo variants, several segments with deleted docs) must return exactly
+// the total and the top hits that a naive, score-every-document BM25F reference returns (its
+// typo variants found by brute-force Damerau–Levenshtein over the vocabulary).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +17,10 @@ import { writeSegment } from '../segment/segment-writer.ts';
 import { BM25_B, BM25_K1, TEXT_WEIGHT, TITLE_WEIGHT } from './bm25.ts';
 import { MAX_PREFIX_EXPANSIONS } from './clause-weights.ts';
 import { searchSegments } from './searcher.ts';
+import { MAX_TYPO_EXPANSIONS, TYPO_SCORE_FACTOR } from './typo-expansions.ts';
+import { DEFAULT_TYPO_TOLERANCE, typoBudgetRule } from '../typo/typo-rules.ts';
+import type { TypoField } from '../typo/typo-rules.ts';
+import { naiveTypos } from '../../test/helpers/typo-distance.ts';
 import type { SegmentView } from './segment-view.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
@@ -29,7 +34,17 @@ interface NaiveDoc {
   live: boolean;
 }
 
-function naiveSearch(docs: NaiveDoc[], clauses: QueryClause[]): { id: string; score: number }[] {
+/** Typo variants of a term clause as the engine defines them, by brute force over the vocabulary. */
+function naiveTypoVariants(term: string, maxTypos: number, vocabulary: string[], dfs: Map<string, number>): { term: string; typos: number }[] {
+  return vocabulary
+    .filter((v) => v !== term)
+    .map((v) => ({ term: v, typos: naiveTypos(term, v) }))
+    .filter((v) => v.typos <= maxTypos)
+    .sort((a, b) => a.typos - b.typos || dfs.get(b.term)! - dfs.get(a.term)! || (a.term < b.term ? -1 : 1))
+    .slice(0, MAX_TYPO_EXPANSIONS);
+}
+
+function naiveSearch(docs: NaiveDoc[], clauses: QueryClause[], typoDisabledFields: string[] = []): { id: string; score: number }[] {
   const n = docs.length;
   const avgTitle = docs.reduce((s, d) => s + d.title.length, 0) / n;
   const avgText = docs.reduce((s, d) => s + d.text.length, 0) / n;
@@ -63,6 +78,23 @@ function naiveSearch(docs: NaiveDoc[], clauses: QueryClause[]): { id: string; sc
       for (const term of expansions) {
         const [t, x] = scoped(count(d.title, [term]), count(d.text, [term]));
         if (t + x > 0) best = Math.max(best ?? 0, bm25f(idf(term), t, x, d));
+      }
+      return best;
+    }
+    if (clause.kind === 'term' && clause.maxTypos !== undefined) {
+      // The best of the exact term and its variants; a variant scores with at most the exact
+      // term's idf, TYPO_SCORE_FACTOR per typo, in the fields typos are allowed in.
+      const [t, x] = scoped(count(d.title, [clause.term]), count(d.text, [clause.term]));
+      let best: number | null = t + x > 0 ? bm25f(idf(clause.term), t, x, d) : null;
+      const title = clause.field !== 'text' && !typoDisabledFields.includes('title');
+      const text = clause.field !== 'title' && !typoDisabledFields.includes('text');
+      if (!title && !text) return best;
+      for (const variant of naiveTypoVariants(clause.term, clause.maxTypos, vocabulary, dfs)) {
+        const vt = title ? count(d.title, [variant.term]) : 0;
+        const vx = text ? count(d.text, [variant.term]) : 0;
+        if (vt + vx === 0) continue;
+        const weightIdf = Math.min(idf(variant.term), idf(clause.term)) * TYPO_SCORE_FACTOR ** variant.typos;
+        best = Math.max(best ?? 0, bm25f(weightIdf, vt, vx, d));
       }
       return best;
     }
@@ -161,9 +193,14 @@ test('search results equal a naive BM25F reference over segments with deletions'
         const match = random() < 0.3 ? 'all' : 'any';
         const limit = 1 + Math.floor(random() * 15);
         const offset = Math.floor(random() * 5);
-        const result = searchSegments(views, analyzer, { q: text, match, offset, limit, highlightTag: 'mark' });
-        const expected = naiveSearch(naive, parseQuery(text, match, analyzer).clauses);
-        const label = `seed ${seed} query ${JSON.stringify(text)} match=${match}`;
+        // Half the queries with typo tolerance (sometimes with a field kept exact).
+        const typos = random() < 0.5 ? 0 : random() < 0.5 ? 1 : 2;
+        const disableOnFields: TypoField[] = random() < 0.2 ? [random() < 0.5 ? 'title' : 'text'] : [];
+        const typoTolerance = { ...DEFAULT_TYPO_TOLERANCE, disableOnFields };
+        const result = searchSegments(views, analyzer, { q: text, match, offset, limit, highlightTag: 'mark', typos, typoTolerance });
+        const rule = typoBudgetRule(typoTolerance, typos);
+        const expected = naiveSearch(naive, parseQuery(text, match, analyzer, rule).clauses, disableOnFields);
+        const label = `seed ${seed} query ${JSON.stringify(text)} match=${match} typos=${typos} ${disableOnFields}`;
         assert.equal(result.total, expected.length, `total for ${label}`);
         const page = expected.slice(offset, offset + limit);
         assert.equal(result.hits.length, page.length, `hit count for ${label}`);

@@ -16,6 +16,8 @@ import { searchSegment } from './segment-search.ts';
 import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
+import { suggestQueries } from './suggestions.ts';
+import { TYPO_TOLERANCE_OFF, typoBudgetRule } from '../typo/typo-rules.ts';
 
 /** A ranked doc of some segment. */
 interface RankedDoc {
@@ -34,8 +36,9 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
 }
 
 function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
-  const query = parseQuery(request.q, request.match, analyzer);
-  const prepared = prepareClauses(query.clauses, views, collectionStatistics(views));
+  const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
+  const query = parseQuery(request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'));
+  const prepared = prepareClauses(query.clauses, views, collectionStatistics(views), { typoDisabledFields: tolerance.disableOnFields });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
   const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
@@ -101,6 +104,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     const stats = facet.stats();
     if (stats !== null) result.facetStats[facet.field] = stats;
   }
+  if (total === 0 && query.clauses.length > 0) result.suggestions = suggestQueries(request.q, analyzer, views);
   return result;
 }
 

@@ -1,0 +1,158 @@
+// Typo tolerance in searches (issue 14 point 4), on an English collection: misspelled words find
+// their documents, exact words outrank typo variants, phrases, prefixes and numbers stay exact,
+// fields can be kept exact, expansions are capped, explain names the typo, and a search that
+// finds nothing suggests queries that would.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Analyzer } from '../analysis/index.ts';
+import type { IndexDocument } from '../document.ts';
+import { SegmentReader } from '../segment/segment-reader.ts';
+import { writeSegment } from '../segment/segment-writer.ts';
+import type { ScoreExplanation, SearchRequest } from './search-types.ts';
+import { searchSegments } from './searcher.ts';
+import type { SegmentView } from './segment-view.ts';
+import { MAX_TYPO_EXPANSIONS, typoVariants } from './typo-expansions.ts';
+import { DEFAULT_TYPO_TOLERANCE } from '../typo/typo-rules.ts';
+import type { TypoTolerance } from '../typo/typo-rules.ts';
+
+const analyzer = Analyzer.for('english');
+
+function doc(id: string, title: string | null, text: string): IndexDocument {
+  return { id, title, text, pages: null, metadata: {}, format: 'text', bytes: text.length, indexedAt: '2026-01-01T00:00:00.000Z' };
+}
+
+const DOCS = [
+  doc('gnuplot', 'Gnuplot manual', 'Plotting a histogram with gnuplot: set logscale y, then plot with boxes.'),
+  doc('mail', 'Mail guide', 'How to receive mail and forward it. Messages you receive are kept.'),
+  doc('typo-only', 'Histograms everywhere', 'histograms histograms histograms of data, histograms again.'),
+  doc('year', 'Annual report', 'The report of 2024 and of 12345.'),
+  doc('deceive', 'Tricks', 'Magicians deceive the eye.'),
+];
+
+function withSegments(docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-typo-'));
+  try {
+    const views = docsBySegment.map((docs, i) => {
+      const path = join(dir, `seg-${i}.fseg`);
+      writeSegment(path, docs, analyzer);
+      return { reader: SegmentReader.open(path), deleted: null };
+    });
+    run(views);
+    for (const view of views) view.reader.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function search(views: SegmentView[], q: string, extra: Partial<SearchRequest> = {}, tolerance: TypoTolerance = DEFAULT_TYPO_TOLERANCE) {
+  return searchSegments(views, analyzer, { q, match: 'any', offset: 0, limit: 10, highlightTag: 'mark', typoTolerance: tolerance, ...extra });
+}
+
+const ids = (result: { hits: { id: string }[] }): string[] => result.hits.map((hit) => hit.id);
+
+test('misspelled words find their documents: a missing letter, a swap, across segments', () => {
+  withSegments([DOCS.slice(0, 2), DOCS.slice(2)], (views) => {
+    assert.deepEqual(ids(search(views, 'histgram')).sort(), ['gnuplot', 'typo-only']);
+    assert.deepEqual(ids(search(views, 'recieve')), ['mail']);
+    assert.deepEqual(ids(search(views, 'gnuplto logscael')), ['gnuplot']);
+  });
+});
+
+test('a document with the exact word outranks one with only a typo variant, even a richer one', () => {
+  // "receive" once in a long text, against "recieve" (one typo) in a short title and text, five times.
+  const long = 'word '.repeat(200);
+  const docs = [
+    doc('exact', null, `${long} receive ${long}`),
+    doc('variant', 'Recieve recieve', 'recieve recieve recieve'),
+  ];
+  withSegments([docs], (views) => {
+    const result = search(views, 'receive');
+    assert.deepEqual(ids(result), ['exact', 'variant']);
+    assert.ok(result.hits[0].score > result.hits[1].score);
+  });
+});
+
+test('typos=0 turns typos off; typos=1 caps a long word at one; short words and numbers stay exact', () => {
+  withSegments([DOCS], (views) => {
+    assert.deepEqual(ids(search(views, 'histgram', { typos: 0 })), []);
+    assert.deepEqual(ids(search(views, 'recieve', {}, { ...DEFAULT_TYPO_TOLERANCE, enabled: false })), []);
+    // "hystogrum" is two typos from "histogram": found with auto (9 letters), not with typos=1.
+    assert.deepEqual(ids(search(views, 'hystogrum')).sort(), ['gnuplot', 'typo-only']);
+    assert.deepEqual(ids(search(views, 'hystogrum', { typos: 1 })), []);
+    // Under 5 letters: no typos ("gnuplt" is 6, "mial" 4).
+    assert.deepEqual(ids(search(views, 'mial')), []);
+    // A number never gets a typo: 12346 does not find 12345.
+    assert.deepEqual(ids(search(views, '12346')), []);
+    assert.deepEqual(ids(search(views, '12346', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnNumbers: false })), ['year']);
+  });
+});
+
+test('phrase words and prefixes are never typo-tolerant', () => {
+  withSegments([DOCS], (views) => {
+    assert.deepEqual(ids(search(views, '"recieve mail"')), []);
+    assert.deepEqual(ids(search(views, '"receive mail"')), ['mail']);
+    assert.deepEqual(ids(search(views, 'recie*')), []);
+  });
+});
+
+test('disable_on_fields keeps typo matches out of a field', () => {
+  const docs = [doc('title-only', 'Histogram', 'nothing here'), doc('text-only', 'Nothing', 'a histogram')];
+  withSegments([docs], (views) => {
+    assert.deepEqual(ids(search(views, 'histgram')).sort(), ['text-only', 'title-only']);
+    assert.deepEqual(ids(search(views, 'histgram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['title'] })), ['text-only']);
+    assert.deepEqual(ids(search(views, 'histgram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['text'] })), ['title-only']);
+    assert.deepEqual(ids(search(views, 'histgram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['title', 'text'] })), []);
+    // An explicit title: scope with the title disabled gets no typos; exact words still match.
+    assert.deepEqual(ids(search(views, 'title:histgram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['title'] })), []);
+    assert.deepEqual(ids(search(views, 'title:histogram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['title'] })), ['title-only']);
+  });
+});
+
+test('explain shows the typo expansion and its penalty', () => {
+  withSegments([DOCS], (views) => {
+    const hit = search(views, 'recieve', { explain: true }).hits[0];
+    const text = JSON.stringify(hit.explain);
+    assert.match(text, /weight\(receiv\)/);
+    assert.match(text, /1 typo from 'reciev', 0\.25 per typo/);
+    const flatten = (e: ScoreExplanation): ScoreExplanation[] => [e, ...e.details.flatMap(flatten)];
+    assert.ok(flatten(hit.explain!).some((e) => e.value === 0.25 && e.description.startsWith('boost')));
+  });
+});
+
+test('expansions are capped: fewest typos first, then the most frequent', () => {
+  // 80 one-typo variants of "abcdef": the ones kept are the most frequent.
+  const letters = 'ghijklmnopqrstuvwxyz0123456789';
+  const variants: string[] = [];
+  for (let i = 0; i < 80; i++) variants.push(`abcde${letters[i % letters.length]}${i >= letters.length ? letters[Math.floor(i / letters.length)] : ''}`);
+  const docs = variants.map((v, i) => doc(`d${i}`, null, Array.from({ length: 1 + (i % 5) }, () => v).join(' ')));
+  // Make some variants occur in more documents.
+  docs.push(doc('extra-1', null, 'abcdeg abcdeh'), doc('extra-2', null, 'abcdeg'));
+  withSegments([docs], (views) => {
+    const found = typoVariants('abcdef', 2, views);
+    assert.equal(found.length, MAX_TYPO_EXPANSIONS);
+    assert.deepEqual(found.slice(0, 2).map((v) => [v.term, v.docFreq]), [['abcdeg', 3], ['abcdeh', 2]]);
+    for (let i = 1; i < found.length; i++) {
+      const [a, b] = [found[i - 1], found[i]];
+      assert.ok(a.typos < b.typos || (a.typos === b.typos && a.docFreq >= b.docFreq));
+    }
+  });
+});
+
+test('a search that finds nothing suggests queries that would, from the collection', () => {
+  withSegments([DOCS.slice(0, 2), DOCS.slice(2)], (views) => {
+    // Typos off: the words are corrected to words documents really contain (not stems).
+    assert.deepEqual(search(views, 'recieve', { typos: 0 }).suggestions, [{ text: 'receive' }]);
+    assert.deepEqual(search(views, 'gnuplto logscael', { typos: 0 }).suggestions?.[0], { text: 'gnuplot logscale' });
+    // Operators and known words are kept as typed.
+    assert.deepEqual(search(views, '+mail "histgram"', { typos: 0, match: 'all' }).suggestions?.[0], { text: '+mail "histogram"' });
+    // Too short for a search to allow a typo, long enough for a suggestion.
+    assert.deepEqual(search(views, 'mial').suggestions, [{ text: 'mail' }]);
+    // Hits: no suggestions at all; nothing to correct: none.
+    assert.equal(search(views, 'receive').suggestions, undefined);
+    assert.deepEqual(search(views, 'zzzzzzzz').suggestions, []);
+    assert.ok(search(views, 'recieve', { typos: 0 }).suggestions!.length <= 3);
+  });
+});
