@@ -16,7 +16,7 @@ interface Match {
 
 function find(matches: Match[], width: number): MatchWindow | null {
   const finder = new BestWindowFinder(width);
-  for (const match of matches) finder.add(match.term, match.start, match.end);
+  matches.forEach((match, position) => finder.add(match.term, match.start, match.end, position));
   return finder.result();
 }
 
@@ -32,6 +32,7 @@ function naive(matches: Match[], width: number): MatchWindow | null {
         end: matches[j].end,
         distinct: new Set(inside.map((m) => m.term)).size,
         matches: inside.length,
+        position: i,
       };
       if (
         best === null ||
@@ -52,7 +53,7 @@ describe('BestWindowFinder', () => {
       { term: 'a', start: 0, end: 1 }, { term: 'a', start: 2, end: 3 }, { term: 'a', start: 4, end: 5 },
       { term: 'a', start: 100, end: 101 }, { term: 'b', start: 105, end: 106 },
     ];
-    assert.deepEqual(find(matches, 10), { start: 100, end: 106, distinct: 2, matches: 2 });
+    assert.deepEqual(find(matches, 10), { start: 100, end: 106, distinct: 2, matches: 2, position: 3 });
   });
 
   it('breaks ties by most matches, then the earliest window', () => {
@@ -61,7 +62,7 @@ describe('BestWindowFinder', () => {
       { term: 'a', start: 100, end: 101 }, { term: 'b', start: 102, end: 103 }, { term: 'a', start: 104, end: 105 },
       { term: 'a', start: 200, end: 201 }, { term: 'b', start: 202, end: 203 }, { term: 'a', start: 204, end: 205 },
     ];
-    assert.deepEqual(find(matches, 10), { start: 100, end: 105, distinct: 2, matches: 3 });
+    assert.deepEqual(find(matches, 10), { start: 100, end: 105, distinct: 2, matches: 3, position: 2 });
   });
 
   it('returns null when nothing matched, and skips a match wider than the window', () => {
@@ -88,7 +89,7 @@ describe('BestWindowFinder', () => {
 
   it('keeps memory bounded on long inputs', () => {
     const finder = new BestWindowFinder(50);
-    for (let k = 0; k < 100_000; k++) finder.add(k % 97 === 0 ? 'rare' : 'common', k * 10, k * 10 + 5);
+    for (let k = 0; k < 100_000; k++) finder.add(k % 97 === 0 ? 'rare' : 'common', k * 10, k * 10 + 5, k);
     assert.deepEqual(finder.result()?.distinct, 2);
   });
 });

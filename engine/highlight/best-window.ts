@@ -2,7 +2,9 @@
 // token to the end of its last and at most `width` characters long, holding the most
 // DISTINCT matched terms — ties broken by the most matches, then the earliest start. Matches
 // are fed in text order and a sliding window keeps only those within `width` of the newest,
-// so one pass over a long text is enough and memory stays bounded by the window.
+// so one pass over a long text is enough and memory stays bounded by the window. The window
+// also tells the position (token number) of its first match, so that a caller who marks
+// tokens by position can number the tokens of a short excerpt around it.
 
 /** The chosen stretch: [start, end) in the text, with what it holds. */
 export interface MatchWindow {
@@ -12,6 +14,8 @@ export interface MatchWindow {
   distinct: number;
   /** Matched tokens inside. */
   matches: number;
+  /** Position of the first match inside, as given to `add`. */
+  position: number;
 }
 
 /** Evicted entries are dropped from the front of the arrays once there are this many. */
@@ -20,6 +24,7 @@ const COMPACT_AFTER = 1024;
 export class BestWindowFinder {
   readonly width: number;
   private starts: number[] = [];
+  private positions: number[] = [];
   private terms: string[] = [];
   /** Index of the oldest match still in the window. */
   private head = 0;
@@ -30,10 +35,11 @@ export class BestWindowFinder {
     this.width = width;
   }
 
-  /** Adds the next matched token (tokens must come in text order). */
-  add(term: string, start: number, end: number): void {
+  /** Adds the next matched token (tokens must come in text order), with its position. */
+  add(term: string, start: number, end: number, position: number): void {
     if (end - start > this.width) return; // cannot fit in any window
     this.starts.push(start);
+    this.positions.push(position);
     this.terms.push(term);
     this.counts.set(term, (this.counts.get(term) ?? 0) + 1);
     while (end - this.starts[this.head] > this.width) this.evictOldest();
@@ -42,7 +48,7 @@ export class BestWindowFinder {
     const distinct = this.counts.size;
     const best = this.best;
     if (best === null || distinct > best.distinct || (distinct === best.distinct && matches > best.matches)) {
-      this.best = { start: this.starts[this.head], end, distinct, matches };
+      this.best = { start: this.starts[this.head], end, distinct, matches, position: this.positions[this.head] };
     }
     if (this.head >= COMPACT_AFTER && this.head * 2 >= this.starts.length) this.compact();
   }
@@ -62,6 +68,7 @@ export class BestWindowFinder {
 
   private compact(): void {
     this.starts = this.starts.slice(this.head);
+    this.positions = this.positions.slice(this.head);
     this.terms = this.terms.slice(this.head);
     this.head = 0;
   }

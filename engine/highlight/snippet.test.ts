@@ -1,6 +1,7 @@
 // Tests of snippets and highlights as a search user sees them: where the excerpt is taken,
 // how it is cut and marked, that document text can never inject markup, and a property test
-// that the highlight is always exactly the snippet plus tags.
+// that the highlight is always exactly the snippet plus tags; tokens marked by position are
+// numbered in a cut excerpt as in the whole text.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -152,6 +153,45 @@ describe('buildSnippet: property', () => {
       for (const marked of highlight.matchAll(new RegExp(`<${tag}>(.*?)</${tag}>`, 'g'))) {
         const analyzed = english.analyzeWord(unmark(marked[1]));
         assert.ok(analyzed.length === 1 && isMatch(analyzed[0]), `marked "${marked[1]}" in ${context}`);
+      }
+    }
+  });
+});
+
+describe('buildSnippet: marks by position', () => {
+  it('marks only the tokens at the positions given (a phrase, not its words elsewhere)', () => {
+    const text = 'First set the range, then type set logscale y. Later: logscale.';
+    const phrase = english.analyzeWord('set logscale');
+    const isMatch = (term: string, position: number): boolean => position >= 6 && position <= 7 && term === phrase[position - 6];
+    assert.equal(
+      buildSnippet(text, english, isMatch, { maxChars: SNIPPET_MAX_CHARS, tag: 'mark' }).highlight,
+      'First set the range, then type <mark>set</mark> <mark>logscale</mark> y. Later: logscale.',
+    );
+  });
+
+  it('numbers the tokens of a cut excerpt as in the whole text (property)', () => {
+    const random = seededRandom(4242);
+    const junk = [', ', '. ', ' ', ' ', ' ', '\n', 'x'.repeat(70) + ' ', '東京 ', '😀 ', "'s ", ' – '];
+    for (let run = 0; run < 400; run++) {
+      // Unique words w0, w1, … among junk: a marked word tells exactly which token it is.
+      let text = '';
+      const count = 1 + Math.floor(random() * 300);
+      for (let i = 0; i < count; i++) {
+        text += `w${i}`;
+        text += random() < 0.3 ? junk[Math.floor(random() * junk.length)] : ' ';
+      }
+      const tokens = english.tokenize(text);
+      const chosen = new Set(tokens.filter(() => random() < 0.08).map((token) => token.position));
+      const isMatch = (term: string, position: number): boolean => chosen.has(position) && tokens[position].term === term;
+      const maxChars = MIN_SNIPPET_CHARS + Math.floor(random() * 240);
+      const { highlight } = buildSnippet(text, english, isMatch, { maxChars, tag: 'mark' });
+      const positionOf = new Map(tokens.map((token) => [token.term, token.position]));
+      const context = JSON.stringify({ text, chosen: [...chosen], maxChars, highlight });
+      for (const found of highlight.matchAll(/(<mark>)?\b(w\d+)\b/g)) {
+        const position = positionOf.get(found[2]);
+        // A word cut by the excerpt's edge ("…4" of "w14") is not a whole word: \b rules it out.
+        if (position === undefined) continue;
+        assert.equal(found[1] !== undefined, chosen.has(position), `w-word ${found[2]} in ${context}`);
       }
     }
   });

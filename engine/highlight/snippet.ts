@@ -10,6 +10,10 @@
 // - `highlight` is `snippet` HTML-escaped with matched tokens wrapped as <tag>…</tag>: removing
 //   the tags and unescaping gives back `snippet` exactly, and document text can never inject
 //   markup. The tag name is trusted (the server validates it as ^[a-z][a-z0-9-]*$).
+// - Which tokens are matches is the caller's to say, by term and by position (the token's
+//   number in `text`, as the analyzer counts them): a phrase's words are matches only where
+//   they stand together, which the hit builder knows from the postings. The excerpt's tokens
+//   are numbered from the window's first match, whose position the first pass kept.
 // - The text is tokenized once, in a single pass feeding a sliding window; only the short
 //   excerpt is tokenized again to place the marks. A 1 MB text takes a few milliseconds.
 
@@ -33,6 +37,12 @@ export interface Snippet {
   /** The same excerpt, HTML-escaped, matched tokens wrapped in the tag. */
   highlight: string;
 }
+
+/**
+ * Tells whether the token at `position` (its number in the text, counting from 0) whose
+ * analyzed term is `term` is a match to mark.
+ */
+export type TokenMatcher = (term: string, position: number) => boolean;
 
 /** Default snippet length (SPEC §6: "at most about 240 characters"). */
 export const SNIPPET_MAX_CHARS = 240;
@@ -133,32 +143,45 @@ function hasContent(text: string, from: number, to: number): boolean {
   return false;
 }
 
-/** Offsets [start, end) of matched tokens that lie wholly inside text[from, to), in order. */
-function matchesWithin(text: string, from: number, to: number, analyzer: Analyzer, isMatch: (term: string) => boolean): number[] {
+/**
+ * Offsets [start, end) of matched tokens that lie wholly inside text[from, to), in order. The
+ * token starting at `anchorStart` has position `anchorPosition`; the others are numbered from it.
+ */
+function matchesWithin(
+  text: string,
+  from: number,
+  to: number,
+  analyzer: Analyzer,
+  isMatch: TokenMatcher,
+  anchorStart: number,
+  anchorPosition: number,
+): number[] {
   // Tokenize a little beyond the excerpt so tokens cut by it are seen whole (and left out).
+  // Past the first token of the slice (which may be a cut word), its tokens are the text's own.
   const low = Math.max(0, from - MAX_TOKEN_LENGTH - 1);
   const high = Math.min(text.length, to + MAX_TOKEN_LENGTH + 1);
-  const spans: number[] = [];
-  analyzer.forEachToken(text.slice(low, high), (term, _position, start, end) => {
-    if (low + start >= from && low + end <= to && isMatch(term)) spans.push(low + start, low + end);
+  const inside: { term: string; index: number; start: number; end: number }[] = [];
+  let anchorIndex = -1;
+  analyzer.forEachToken(text.slice(low, high), (term, index, start, end) => {
+    if (low + start === anchorStart) anchorIndex = index;
+    if (low + start >= from && low + end <= to) inside.push({ term, index, start: low + start, end: low + end });
   });
+  const spans: number[] = [];
+  for (const token of inside) {
+    if (isMatch(token.term, anchorPosition + token.index - anchorIndex)) spans.push(token.start, token.end);
+  }
   return spans;
 }
 
-/** The snippet and highlight of `text` for a query whose matched terms `isMatch` recognises. */
-export function buildSnippet(
-  text: string,
-  analyzer: Analyzer,
-  isMatch: (term: string) => boolean,
-  options: SnippetOptions,
-): Snippet {
+/** The snippet and highlight of `text`, marking the tokens `isMatch` accepts. */
+export function buildSnippet(text: string, analyzer: Analyzer, isMatch: TokenMatcher, options: SnippetOptions): Snippet {
   const maxChars = Math.max(MIN_SNIPPET_CHARS, Math.floor(options.maxChars));
   const width = maxChars - 2 * ELLIPSIS.length;
   const length = text.length;
 
   const finder = new BestWindowFinder(width);
-  analyzer.forEachToken(text, (term, _position, start, end) => {
-    if (isMatch(term)) finder.add(term, start, end);
+  analyzer.forEachToken(text, (term, position, start, end) => {
+    if (isMatch(term, position)) finder.add(term, start, end, position);
   });
   const best = finder.result();
 
@@ -184,7 +207,7 @@ export function buildSnippet(
     }
     from = adjustStart(text, from, best.start);
     to = adjustEnd(text, to, best.end);
-    marks = matchesWithin(text, from, to, analyzer, isMatch);
+    marks = matchesWithin(text, from, to, analyzer, isMatch, best.start, best.position);
   }
   if (from >= to) return { snippet: '', highlight: '' };
 

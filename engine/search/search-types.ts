@@ -60,16 +60,16 @@ export interface SearchHit {
   title: string | null;
   score: number;
   format: string;
-  /** Page with the best match; null for documents without pages. */
+  /** The page that best satisfies the query (hit-evidence.ts); null for documents without pages. */
   page: number | null;
   /** The best page's label (`iv`, `A-3`, `slide 2`, a sheet name), else null. */
   pageLabel: string | null;
   /** Plain-text excerpt around the best match, at most about 240 characters. */
   snippet: string;
-  /** The same excerpt, HTML-escaped, matched terms wrapped in the highlight tag. */
+  /** The same excerpt, HTML-escaped, the words where the query is satisfied wrapped in the highlight tag. */
   highlight: string;
   metadata: Metadata;
-  /** Pages where any query term matched, ascending; empty for documents without pages. */
+  /** Pages where at least one positive clause is satisfied, ascending; empty for documents without pages. */
   matchedPages: number[];
   explain?: ScoreExplanation;
 }

@@ -4,12 +4,12 @@
 // the facets exactly, and builds the requested page of hits (with explanations when asked).
 
 import type { Analyzer } from '../analysis/analyzer.ts';
-import { parseQuery, queryTermMatcher } from '../query/query-parser.ts';
+import { parseQuery } from '../query/query-parser.ts';
 import { clauseScorer, collectionStatistics, prepareClauses } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import type { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
-import { buildHit, locatorTerms } from './hit-builder.ts';
+import { buildHit, evidenceClauses } from './hit-builder.ts';
 import type { HitSink } from './hit-sink.ts';
 import type { ScoreExplanation, SearchRequest, SearchResult } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';
@@ -88,9 +88,8 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
 
   const options = {
     analyzer,
-    isMatch: queryTermMatcher(query),
     highlightTag: request.highlightTag,
-    locators: locatorTerms(prepared),
+    clauses: evidenceClauses(prepared),
   };
   const hits = ranked.slice(request.offset).map((hit) => {
     const view = views[hit.segment];
