@@ -115,6 +115,8 @@ export interface SearchResponse {
   /** Per requested facet field with numeric values among the matches: their min and max. Absent when no requested field has numbers. */
   facet_stats?: { [key: string]: { min: number; max: number } };
   total: number;
+  /** Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries, each the query with its unknown words replaced by close words the collection contains ("did you mean"). Empty when no word could be corrected. */
+  suggestions?: Suggestion[];
   offset: number;
   limit: number;
   has_more: boolean;
@@ -126,6 +128,11 @@ export interface Session { token: string; expires_at: string }
 export interface StoredDocument extends DocumentSummary {
   text: string;
   page_list: { number: number; label: string | null }[] | null;
+}
+
+export interface Suggestion {
+  /** Query text to search instead. */
+  text: string;
 }
 
 export interface Webhook {
@@ -255,6 +262,8 @@ export interface SearchGetQuery {
   q?: string;
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `sort=year:desc,title:asc`, or repeated. */
   sort?: string | string[];
+  /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
+  typos?: "auto" | "0" | "1" | "2";
 }
 
 /** Body of POST /v1/collections/{name}/search: Search a collection (JSON body) */
@@ -272,6 +281,8 @@ export interface SearchBody {
   explain?: boolean;
   /** Values returned per facet field (the most frequent). */
   facet_limit?: number;
+  /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
+  typos?: "auto" | 0 | 1 | 2;
   /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. `null` or `{}` means none. */
   filter?: { [key: string]: unknown } | null;
   /** Metadata fields to count values of among all matches, at most 20. A bad name: 400 `validation_failed`. `["a","b"]` or `"a,b"`. */

@@ -1,4 +1,4 @@
-// TypeBox schemas of search (SPEC §6): the GET query string, the POST body with the same
+// TypeBox schemas of search (SPEC §6, §12): the GET query string, the POST body with the same
 // names, a hit and the response, matching engine/search/search-types.ts. The grammar of
 // `filter` and `sort` is checked by the engine's parsers (400 invalid_filter / invalid_sort);
 // facet names by server/http/routes/search/search-request.ts.
@@ -73,9 +73,21 @@ const SORT_DESCRIPTION =
 /** GET: `a,b`, or the parameter repeated; POST: the same, or a JSON array. */
 const nameListSchema = (description: string) => Type.Union([Type.String(), Type.Array(Type.String())], { description });
 
+const TYPOS_DESCRIPTION =
+  'Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the '
+  + "collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; "
+  + '`1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and '
+  + 'fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches.';
+
 export const SearchQuerySchema = Type.Object(
   {
     ...searchFields,
+    typos: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal('0'), Type.Literal('1'), Type.Literal('2')], {
+        default: 'auto',
+        description: TYPOS_DESCRIPTION,
+      }),
+    ),
     filter: Type.Optional(Type.String({ description: `${FILTER_DESCRIPTION} URL-encoded JSON; empty means none.` })),
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`facets=a,b\` or repeated.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`sort=year:desc,title:asc\`, or repeated.`)),
@@ -86,6 +98,12 @@ export const SearchQuerySchema = Type.Object(
 export const SearchBodySchema = Type.Object(
   {
     ...searchFields,
+    typos: Type.Optional(
+      Type.Union([Type.Literal('auto'), Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
+        default: 'auto',
+        description: TYPOS_DESCRIPTION,
+      }),
+    ),
     filter: Type.Optional(
       Type.Unsafe<Record<string, unknown> | null>({
         type: ['object', 'null'],
@@ -124,6 +142,11 @@ export const SearchHitSchema = Type.Object(
   { additionalProperties: false, title: 'SearchHit' },
 );
 
+export const SuggestionSchema = Type.Object(
+  { text: Type.String({ description: 'Query text to search instead.' }) },
+  { additionalProperties: false, title: 'Suggestion' },
+);
+
 export const SearchResponseSchema = Type.Object(
   {
     hits: Type.Array(SearchHitSchema),
@@ -149,6 +172,14 @@ export const SearchResponseSchema = Type.Object(
       }),
     ),
     total: Type.Integer({ minimum: 0 }),
+    suggestions: Type.Optional(
+      Type.Array(SuggestionSchema, {
+        maxItems: 3,
+        description: 'Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries, '
+          + 'each the query with its unknown words replaced by close words the collection contains ("did you mean"). '
+          + 'Empty when no word could be corrected.',
+      }),
+    ),
     offset: Type.Integer({ minimum: 0 }),
     limit: Type.Integer({ minimum: 1 }),
     has_more: Type.Boolean(),

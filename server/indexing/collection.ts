@@ -11,7 +11,8 @@
 
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { FilterNode, IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
+import { DEFAULT_TYPO_TOLERANCE } from '../../engine/index.ts';
+import type { FilterNode, IndexDocument, SearchRequest, SearchResult, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
@@ -73,6 +74,8 @@ export class FolioCollection implements Collection {
   readonly language: string;
   readonly createdAt: string;
   readonly dir: string;
+  /** Typo tolerance of the collection's searches. */
+  private typoTolerance: TypoTolerance = DEFAULT_TYPO_TOLERANCE;
   /** Unique to this opening of the collection (workers key their readers by it). */
   readonly instanceId = randomUUID();
   private readonly wal: WriteAheadLog;
@@ -244,10 +247,13 @@ export class FolioCollection implements Collection {
     return parseSearchPage(await this.searchPage(request));
   }
 
-  /** Runs in the search pool over the current snapshot, which stays on disk until it ends. */
+  /**
+   * Runs in the search pool over the current snapshot, which stays on disk until it ends, with
+   * the collection's typo tolerance settings.
+   */
   async searchPage(request: SearchRequest): Promise<SearchPage> {
     this.assertOpen();
-    return this.reader.searchPage(request);
+    return this.reader.searchPage({ ...request, typoTolerance: this.typoTolerance });
   }
 
   /** Resolves once no merge runs (merges start in the background after refreshes). */

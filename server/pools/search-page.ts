@@ -1,5 +1,6 @@
 // A search answer as it crosses back from a search worker, and the one place where the engine's
-// names (camelCase) become the API's (SPEC §6: `page_label`, `matched_pages`, `facet_stats`):
+// names (camelCase) become the API's (SPEC §6: `page_label`, `matched_pages`, `facet_stats`;
+// `suggestions` keeps its name):
 // `searchResultMembers` writes the hits, facets, facet stats and total as JSON text in the
 // worker, each hit with explicit keys in the order the API returns them, so the main thread
 // neither structured-clones the hits nor serializes them; it only wraps the text with the
@@ -14,10 +15,10 @@ import type { ScoreExplanationSchema, SearchHitSchema, SearchResponseSchema } fr
 type WireHit = Static<typeof SearchHitSchema>;
 type WireExplanation = Static<typeof ScoreExplanationSchema>;
 /** The members of the response body a search worker writes (the route adds the paging fields). */
-type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total'>;
+type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total' | 'suggestions'>;
 
 export interface SearchPage {
-  /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N` — a JSON object's members. */
+  /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N[,"suggestions":[…]]` — a JSON object's members. */
   members: string;
   total: number;
   hitCount: number;
@@ -30,13 +31,16 @@ export function toSearchPage(result: SearchResult): SearchPage {
 /** The boundary: an engine SearchResult as the API's JSON members, in the API's key order. */
 export function searchResultMembers(result: SearchResult): string {
   const stats = Object.keys(result.facetStats).length > 0 ? `,"facet_stats":${JSON.stringify(result.facetStats)}` : '';
-  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total}`;
+  const suggestions = result.suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(result.suggestions.map(({ text }) => ({ text })))}`;
+  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total}${suggestions}`;
 }
 
 /** The reverse of `searchResultMembers`: the engine's SearchResult, camelCase again. */
 export function parseSearchPage(page: SearchPage): SearchResult {
   const wire = JSON.parse(`{${page.members}}`) as WireResult;
-  return { hits: wire.hits.map(fromWireHit), total: wire.total, facets: wire.facets, facetStats: wire.facet_stats ?? {} };
+  const result: SearchResult = { hits: wire.hits.map(fromWireHit), total: wire.total, facets: wire.facets, facetStats: wire.facet_stats ?? {} };
+  if (wire.suggestions !== undefined) result.suggestions = wire.suggestions;
+  return result;
 }
 
 function toWireHit(hit: SearchHit): WireHit {

@@ -1,11 +1,12 @@
 // Turns the search parameters of either encoding (GET query string or POST body) into the
-// engine's SearchRequest (SPEC §6): applies defaults, checks the paging window, parses
+// engine's SearchRequest (SPEC §6, §12): applies defaults, checks the paging window, parses
 // `filter` (URL-encoded JSON on GET, an object on POST) and `sort` with the engine's parsers
-// (which throw invalid_filter / invalid_sort), and checks the `facets` field names.
+// (which throw invalid_filter / invalid_sort), checks the `facets` field names, and reads
+// `typos` (text on GET, a number in a body). The collection adds its typo tolerance settings.
 
 import type { Static } from 'typebox';
 import { FIELD_NAME_RULE, isAllowedFieldName, parseFilter, parseSort } from '../../../../engine/index.ts';
-import type { FilterNode, SearchRequest } from '../../../../engine/index.ts';
+import type { FilterNode, SearchRequest, TypoMode } from '../../../../engine/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
 import {
@@ -80,5 +81,12 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
     facets: toFacets(params.facets, part),
     facetLimit: params.facet_limit ?? DEFAULT_FACET_LIMIT,
     sort: parseSort(params.sort),
+    typos: toTypoMode(params.typos),
   };
+}
+
+/** `auto`, or 0–2 as a number (the query string sends text, a body numbers). */
+function toTypoMode(typos: string | number | undefined): TypoMode {
+  if (typos === undefined || typos === 'auto') return 'auto';
+  return Number(typos) as TypoMode;
 }
