@@ -25,7 +25,10 @@ export interface Collection {
   documents: number;
   size_bytes: number;
   segments: number;
+  settings: CollectionSettings;
 }
+
+export interface CollectionSettings { typo_tolerance: TypoTolerance }
 
 export interface CreatedApiKey extends ApiKey {
   /** The key itself, shown this once. */
@@ -135,6 +138,21 @@ export interface Suggestion {
   text: string;
 }
 
+export interface TypoTolerance {
+  /** Whether searches allow typos (`typos=auto`). */
+  enabled: boolean;
+  min_word_size: {
+    /** Characters a query word needs for one typo. */
+    one_typo: number;
+    /** Characters a query word needs for two typos; at least `one_typo`. */
+    two_typos: number;
+  };
+  /** No typos on words of digits (`2024` never finds `2025`). */
+  disable_on_numbers: boolean;
+  /** Fields where only exact words match: `title`, `text`. */
+  disable_on_fields: ("title" | "text")[];
+}
+
 export interface Webhook {
   /** `wh_` and 16 characters. */
   id: string;
@@ -183,8 +201,42 @@ export interface ListCollectionsResponse { collections: Collection[] }
 export interface CreateCollectionBody {
   /** Collection name: `^[a-z0-9][a-z0-9_-]{0,63}$`. */
   name: string;
+  /** Typo tolerance (Meilisearch's rules): fields left out keep their value (on create: the default). */
+  typo_tolerance?: {
+    /** Whether searches allow typos (`typos=auto`). */
+    enabled?: boolean;
+    min_word_size?: {
+      /** Characters a query word needs for one typo. */
+      one_typo?: number;
+      /** Characters a query word needs for two typos; at least `one_typo`. */
+      two_typos?: number;
+    };
+    /** No typos on words of digits (`2024` never finds `2025`). */
+    disable_on_numbers?: boolean;
+    /** Fields where only exact words match: `title`, `text`. */
+    disable_on_fields?: ("title" | "text")[];
+  };
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
+}
+
+/** Body of PATCH /v1/collections/{name}: Change a collection's settings */
+export interface PatchCollectionsByNameBody {
+  /** Typo tolerance (Meilisearch's rules): fields left out keep their value (on create: the default). */
+  typo_tolerance?: {
+    /** Whether searches allow typos (`typos=auto`). */
+    enabled?: boolean;
+    min_word_size?: {
+      /** Characters a query word needs for one typo. */
+      one_typo?: number;
+      /** Characters a query word needs for two typos; at least `one_typo`. */
+      two_typos?: number;
+    };
+    /** No typos on words of digits (`2024` never finds `2025`). */
+    disable_on_numbers?: boolean;
+    /** Fields where only exact words match: `title`, `text`. */
+    disable_on_fields?: ("title" | "text")[];
+  };
 }
 
 /** Query of POST /v1/collections/{name}/documents: Write one document or a batch */
@@ -332,6 +384,7 @@ export interface Paths {
   };
   "/v1/collections/{name}": {
     get: { path: { name: string }; query: never; body: never; response: Collection };
+    patch: { path: { name: string }; query: never; body: PatchCollectionsByNameBody; response: Collection };
     delete: { path: { name: string }; query: never; body: never; response: void };
   };
   "/v1/collections/{name}/documents": {

@@ -1,8 +1,10 @@
-// TypeBox schemas of collections (SPEC §4): the name rule, the create body and the record,
-// matching `CollectionInfo` in server/indexing/collection-types.ts.
+// TypeBox schemas of collections (SPEC §4, §12): the name rule, the create body, the settings
+// (`typo_tolerance`) and their update body, and the record, matching `CollectionInfo` in
+// server/indexing/collection-types.ts.
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
+import { DEFAULT_TYPO_TOLERANCE, MAX_TYPO_WORD_SIZE, TYPO_FIELDS } from '../../engine/index.ts';
 
 /** Lowercase letters, digits, `_` and `-`; starts with a letter or digit; 1–64 characters. */
 export const COLLECTION_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
@@ -17,9 +19,74 @@ export const CollectionNameSchema = Type.String({
 
 export const CollectionParamsSchema = Type.Object({ name: CollectionNameSchema });
 
+const wordSize = (description: string, fallback: number) =>
+  Type.Integer({ minimum: 0, maximum: MAX_TYPO_WORD_SIZE, default: fallback, description });
+
+const typoToleranceFields = {
+  enabled: Type.Boolean({ default: DEFAULT_TYPO_TOLERANCE.enabled, description: 'Whether searches allow typos (`typos=auto`).' }),
+  min_word_size: Type.Object(
+    {
+      one_typo: wordSize('Characters a query word needs for one typo.', DEFAULT_TYPO_TOLERANCE.minWordSize.oneTypo),
+      two_typos: wordSize('Characters a query word needs for two typos; at least `one_typo`.', DEFAULT_TYPO_TOLERANCE.minWordSize.twoTypos),
+    },
+    { additionalProperties: false },
+  ),
+  disable_on_numbers: Type.Boolean({
+    default: DEFAULT_TYPO_TOLERANCE.disableOnNumbers,
+    description: 'No typos on words of digits (`2024` never finds `2025`).',
+  }),
+  disable_on_fields: Type.Array(Type.Union([Type.Literal('title'), Type.Literal('text')]), {
+    uniqueItems: true,
+    maxItems: TYPO_FIELDS.length,
+    description: 'Fields where only exact words match: `title`, `text`.',
+  }),
+};
+
+/** A collection's typo tolerance as stored and returned: every field present. */
+export const TypoToleranceSchema = Type.Object(typoToleranceFields, { additionalProperties: false, title: 'TypoTolerance' });
+export type TypoToleranceWire = Static<typeof TypoToleranceSchema>;
+
+/** Typo tolerance as written by a client: any field may be left out (kept, or the default). */
+export const TypoTolerancePatchSchema = Type.Object(
+  {
+    enabled: Type.Optional(typoToleranceFields.enabled),
+    min_word_size: Type.Optional(
+      Type.Object(
+        {
+          one_typo: Type.Optional(typoToleranceFields.min_word_size.properties.one_typo),
+          two_typos: Type.Optional(typoToleranceFields.min_word_size.properties.two_typos),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    disable_on_numbers: Type.Optional(typoToleranceFields.disable_on_numbers),
+    disable_on_fields: Type.Optional(typoToleranceFields.disable_on_fields),
+  },
+  {
+    additionalProperties: false,
+    description: 'Typo tolerance (Meilisearch\'s rules): fields left out keep their value (on create: the default).',
+  },
+);
+export type TypoTolerancePatch = Static<typeof TypoTolerancePatchSchema>;
+
+/** A collection's settings as returned. */
+export const CollectionSettingsSchema = Type.Object(
+  { typo_tolerance: TypoToleranceSchema },
+  { additionalProperties: false, title: 'CollectionSettings' },
+);
+export type CollectionSettings = Static<typeof CollectionSettingsSchema>;
+
+/** `PATCH /v1/collections/{c}`: settings only; what is left out is kept. */
+export const UpdateCollectionBodySchema = Type.Object(
+  { typo_tolerance: Type.Optional(TypoTolerancePatchSchema) },
+  { additionalProperties: false },
+);
+export type CollectionSettingsPatch = Static<typeof UpdateCollectionBodySchema>;
+
 export const CreateCollectionBodySchema = Type.Object(
   {
     name: CollectionNameSchema,
+    typo_tolerance: Type.Optional(TypoTolerancePatchSchema),
     language: Type.Optional(
       Type.String({
         minLength: 1,
@@ -40,6 +107,7 @@ export const CollectionInfoSchema = Type.Object(
     documents: Type.Integer({ minimum: 0, description: 'Live documents, including unrefreshed writes.' }),
     size_bytes: Type.Integer({ minimum: 0 }),
     segments: Type.Integer({ minimum: 0 }),
+    settings: CollectionSettingsSchema,
   },
   { additionalProperties: false, title: 'Collection' },
 );

@@ -28,6 +28,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'GET /v1/collections': { scope: 'search' },
   'POST /v1/collections': { scope: 'admin', collectionBodyField: 'name' },
   'GET /v1/collections/:name': { scope: 'search', collectionParam: 'name' },
+  'PATCH /v1/collections/:name': { scope: 'admin', collectionParam: 'name' },
   'DELETE /v1/collections/:name': { scope: 'admin', collectionParam: 'name' },
   'PUT /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
   'POST /v1/collections/:name/documents': { scope: 'write', collectionParam: 'name' },

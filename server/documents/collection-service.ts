@@ -1,7 +1,8 @@
-// What a client does to collections (SPEC §4), one call each: create and delete through the
-// registry, each followed by its webhook event once the change is durable; list and get.
+// What a client does to collections (SPEC §4, §12), one call each: create and delete through
+// the registry, each followed by its webhook event once the change is durable; list and get;
+// change a collection's settings (no webhook event: SPEC §8 has none for settings).
 
-import type { CollectionInfo } from '../api/index.ts';
+import type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
 import type { CollectionRegistry } from '../indexing/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 
@@ -14,9 +15,12 @@ export class CollectionService {
     this.events = events;
   }
 
-  /** Throws FolioError `collection_exists`, or `validation_failed` for an unknown language. */
-  async create(name: string, language: string): Promise<CollectionInfo> {
-    const collection = await this.collections.create(name, language);
+  /**
+   * Throws FolioError `collection_exists`, or `validation_failed` for an unknown language or bad
+   * typo tolerance.
+   */
+  async create(name: string, language: string, typoTolerance?: TypoTolerancePatch): Promise<CollectionInfo> {
+    const collection = await this.collections.create(name, language, typoTolerance);
     await this.events.emit('collection.created', { collection });
     return collection;
   }
@@ -28,6 +32,11 @@ export class CollectionService {
   /** Throws FolioError `collection_not_found`. */
   get(name: string): CollectionInfo {
     return this.collections.get(name).info();
+  }
+
+  /** Throws FolioError `collection_not_found`, or `validation_failed` for bad settings. */
+  updateSettings(name: string, patch: CollectionSettingsPatch): CollectionInfo {
+    return this.collections.get(name).updateSettings(patch);
   }
 
   /** Removes the collection and its files. Throws FolioError `collection_not_found`. */

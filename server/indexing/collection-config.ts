@@ -1,20 +1,25 @@
-// A collection's own record on disk, `collection.json`: its name, analysis language and
-// creation time. Written once, atomically, when the collection is created.
+// A collection's own record on disk, `collection.json`: its name, analysis language, creation
+// time and search settings (`settings.typo_tolerance`, in the API's shape). Written atomically
+// when the collection is created and whenever its settings change. A file written before
+// settings existed reads as the default settings.
 
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, writeFileAtomic } from '../../storage/index.ts';
 import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
+import { defaultTypoTolerance, settingsToWire, typoToleranceFromStored } from './collection-settings.ts';
 
 export interface CollectionConfig {
   name: string;
   language: string;
   /** RFC 3339 UTC. */
   created_at: string;
+  typoTolerance: TypoTolerance;
 }
 
 export function writeCollectionConfig(dir: string, config: CollectionConfig): void {
-  const body = { name: config.name, language: config.language, created_at: config.created_at };
+  const body = { name: config.name, language: config.language, created_at: config.created_at, settings: settingsToWire(config.typoTolerance) };
   writeFileAtomic(path.join(dir, COLLECTION_CONFIG_FILE), JSON.stringify(body, null, 2) + '\n');
 }
 
@@ -38,5 +43,12 @@ export function readCollectionConfig(dir: string): CollectionConfig {
   ) {
     throw new CorruptFileError(filePath, 'expected { name, language, created_at }');
   }
-  return { name: config.name, language: config.language, created_at: config.created_at };
+  let typoTolerance = defaultTypoTolerance();
+  const settings = config.settings as Record<string, unknown> | null | undefined;
+  if (settings !== undefined) {
+    const stored = typeof settings === 'object' && settings !== null ? typoToleranceFromStored(settings.typo_tolerance) : null;
+    if (stored === null) throw new CorruptFileError(filePath, 'settings.typo_tolerance is not a valid typo tolerance');
+    typoTolerance = stored;
+  }
+  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance };
 }

@@ -1,5 +1,5 @@
 // Where a collection keeps its files, and how they are named:
-//   <dataDir>/collections/<name>/collection.json   name, language, created_at
+//   <dataDir>/collections/<name>/collection.json   name, language, created_at, settings
 //   …/manifest.json                                which segments and deletes are live
 //   …/seg-<n>.fseg                                 immutable segments
 //   …/seg-<n>.del-<manifest generation>           roaring deletes bitmap of segment n

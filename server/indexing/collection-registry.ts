@@ -15,8 +15,9 @@ import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
 import { FolioCollection } from './collection.ts';
 import type { CollectionOptions, CollectionWorkers } from './collection.ts';
 import { writeCollectionConfig } from './collection-config.ts';
+import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
-import type { Collection, CollectionInfo, CollectionRegistry } from './collection-types.ts';
+import type { Collection, CollectionInfo, CollectionRegistry, TypoTolerancePatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
 import { emptyManifest } from './segment-set.ts';
 
@@ -85,9 +86,10 @@ class FolioCollectionRegistry implements CollectionRegistry {
     }
   }
 
-  async create(name: string, language: string): Promise<CollectionInfo> {
+  async create(name: string, language: string, typoTolerancePatch?: TypoTolerancePatch): Promise<CollectionInfo> {
     validateName(name);
     validateLanguage(language);
+    const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), typoTolerancePatch, '/body/typo_tolerance');
     const deletion = this.deletions.get(name);
     if (deletion !== undefined) await deletion.catch(() => {});
     // From here on everything is synchronous, so two creates of one name cannot interleave.
@@ -99,7 +101,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     try {
       fs.mkdirSync(staging);
       fs.mkdirSync(path.join(staging, WAL_DIR_NAME));
-      writeCollectionConfig(staging, { name, language, created_at: new Date().toISOString() });
+      writeCollectionConfig(staging, { name, language, created_at: new Date().toISOString(), typoTolerance });
       writeManifest(staging, emptyManifest());
       fsyncDirectory(staging);
       fs.renameSync(staging, finalDir);

@@ -3,13 +3,29 @@
 // that cross the wire are the API's (server/api), named once there.
 
 import type { IndexDocument } from '../../engine/index.ts';
-import type { CollectionInfo, DocumentInput, DocumentPatch, DocumentSummary, StoredDocument as StoredDocumentView } from '../api/index.ts';
+import type {
+  CollectionInfo,
+  CollectionSettingsPatch,
+  DocumentInput,
+  DocumentPatch,
+  DocumentSummary,
+  StoredDocument as StoredDocumentView,
+  TypoTolerancePatch,
+} from '../api/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
 import type { SearchRequest, SearchResult } from '../../engine/index.ts';
 import type { SearchPage } from '../pools/index.ts';
 
 /** Wire shapes, each declared once as a TypeBox schema in server/api. */
-export type { CollectionInfo, DocumentInput, DocumentPatch, DocumentSummary, StoredDocument as StoredDocumentView } from '../api/index.ts';
+export type {
+  CollectionInfo,
+  CollectionSettingsPatch,
+  DocumentInput,
+  DocumentPatch,
+  DocumentSummary,
+  StoredDocument as StoredDocumentView,
+  TypoTolerancePatch,
+} from '../api/index.ts';
 
 export interface WriteOptions {
   /** `?refresh=wait_for`: resolve only once the change is searchable. */
@@ -21,6 +37,11 @@ export interface Collection {
   /** The collection's directory (its index files, WAL and kept originals). */
   readonly dir: string;
   info(): CollectionInfo;
+  /**
+   * Changes settings (what the patch leaves out is kept), durably (collection.json), for every
+   * later search. Throws FolioError `validation_failed`.
+   */
+  updateSettings(patch: CollectionSettingsPatch): CollectionInfo;
   /** Upserts documents; resolves once the change is durable (WAL fsynced). All or nothing. */
   upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]>;
   /** Upserts documents the server built itself (extracted files); their ids must be valid. */
@@ -46,8 +67,11 @@ export interface Collection {
 }
 
 export interface CollectionRegistry {
-  /** Throws FolioError `collection_exists`, or `validation_failed` for an unknown language. */
-  create(name: string, language: string): Promise<CollectionInfo>;
+  /**
+   * Throws FolioError `collection_exists`, or `validation_failed` for an unknown language or bad
+   * typo tolerance (fields left out take the defaults).
+   */
+  create(name: string, language: string, typoTolerance?: TypoTolerancePatch): Promise<CollectionInfo>;
   list(): CollectionInfo[];
   /** Throws FolioError `collection_not_found`. */
   get(name: string): Collection;

@@ -11,18 +11,19 @@
 
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_TYPO_TOLERANCE } from '../../engine/index.ts';
 import type { FilterNode, IndexDocument, SearchRequest, SearchResult, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
 import type { IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
-import { readCollectionConfig } from './collection-config.ts';
+import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
+import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
 import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles } from './collection-layout.ts';
 import { CollectionReader } from './collection-reader.ts';
 import type {
   Collection,
   CollectionInfo,
+  CollectionSettingsPatch,
   DocumentInput,
   DocumentPatch,
   DocumentSummary,
@@ -74,8 +75,8 @@ export class FolioCollection implements Collection {
   readonly language: string;
   readonly createdAt: string;
   readonly dir: string;
-  /** Typo tolerance of the collection's searches. */
-  private typoTolerance: TypoTolerance = DEFAULT_TYPO_TOLERANCE;
+  /** Typo tolerance of the collection's searches (its settings; collection.json). */
+  private typoTolerance: TypoTolerance;
   /** Unique to this opening of the collection (workers key their readers by it). */
   readonly instanceId = randomUUID();
   private readonly wal: WriteAheadLog;
@@ -93,6 +94,7 @@ export class FolioCollection implements Collection {
     this.name = config.name;
     this.language = config.language;
     this.createdAt = config.created_at;
+    this.typoTolerance = config.typoTolerance;
     this.wal = wal;
     const pending = this.pending;
     this.reader = new CollectionReader(snapshot, {
@@ -179,7 +181,20 @@ export class FolioCollection implements Collection {
       documents: this.writer.documents,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
+      settings: settingsToWire(this.typoTolerance),
     };
+  }
+
+  /**
+   * Applies a settings patch (what it leaves out is kept), writes collection.json atomically,
+   * and from then on searches use the new settings. Throws FolioError `validation_failed`.
+   */
+  updateSettings(patch: CollectionSettingsPatch): CollectionInfo {
+    this.assertOpen();
+    const typoTolerance = applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance');
+    writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, typoTolerance });
+    this.typoTolerance = typoTolerance;
+    return this.info();
   }
 
   async upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]> {

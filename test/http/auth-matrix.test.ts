@@ -49,6 +49,8 @@ function rows(run: string): Row[] {
     ['GET', '/v1/api-keys', undefined, admins],
     ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, admins],
     ['DELETE', '/v1/api-keys/key_0000000000000000', undefined, admins], // allowed, then 404
+    ['PATCH', '/v1/collections/alpha', { typo_tolerance: { enabled: true } }, admins],
+    ['PATCH', '/v1/collections/beta', { typo_tolerance: { enabled: true } }, { ...admins, limited: '-' }],
     ['DELETE', '/v1/collections/gone', undefined, unlimitedAdmins], // allowed, then 404
     ['DELETE', '/v1/sessions/current', undefined, { search: '-', write: '-', admin: '-', limited: '-', session: 'y', master: '-' }],
     // Webhooks see every collection's events: unrestricted admins only.
@@ -62,7 +64,8 @@ function rows(run: string): Row[] {
 
 /** Every guarded route the rows above call, as `METHOD pattern`: kept equal to the access table. */
 const ROUTES_IN_MATRIX = [
-  'GET /v1/collections', 'POST /v1/collections', 'GET /v1/collections/:name', 'DELETE /v1/collections/:name',
+  'GET /v1/collections', 'POST /v1/collections', 'GET /v1/collections/:name', 'PATCH /v1/collections/:name',
+  'DELETE /v1/collections/:name',
   'PUT /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents',
   'GET /v1/collections/:name/documents/:id', 'PATCH /v1/collections/:name/documents/:id',
   'DELETE /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents/delete',

@@ -1,5 +1,6 @@
-// Collection routes (SPEC §4): create, list, read and delete collections. Each collection is
-// an independent index; the handlers only call the decorated registry.
+// Collection routes (SPEC §4, §12): create, list, read, change the settings of and delete
+// collections. Each collection is an independent index; the handlers only call the decorated
+// collection service.
 
 import { canSeeCollection } from '../../../auth/index.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -9,6 +10,7 @@ import {
   CollectionParamsSchema,
   CreateCollectionBodySchema,
   DEFAULT_LANGUAGE,
+  UpdateCollectionBodySchema,
 } from '../../../api/index.ts';
 import { NoContentSchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
@@ -25,8 +27,8 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, language = DEFAULT_LANGUAGE } = request.body;
-      return reply.code(201).send(await app.collections.create(name, language));
+      const { name, language = DEFAULT_LANGUAGE, typo_tolerance: typoTolerance } = request.body;
+      return reply.code(201).send(await app.collections.create(name, language, typoTolerance));
     },
   );
 
@@ -54,6 +56,22 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => app.collections.get(request.params.name),
+  );
+
+  app.patch(
+    '/v1/collections/:name',
+    {
+      schema: {
+        summary: "Change a collection's settings",
+        description: 'Settings only (`typo_tolerance`); what the body leaves out is kept. Searches use the new settings at once, '
+          + 'and they survive restarts.',
+        tags: ['collections'],
+        params: CollectionParamsSchema,
+        body: UpdateCollectionBodySchema,
+        response: { 200: CollectionInfoSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+      },
+    },
+    async (request) => app.collections.updateSettings(request.params.name, request.body),
   );
 
   app.delete(
