@@ -73,6 +73,7 @@ const OPERATION_NAMES: Record<string, string> = {
   'POST /v1/collections': 'CreateCollection',
   'GET /v1/collections': 'ListCollections',
   'GET /v1/collections/{name}': 'GetCollection',
+  'PATCH /v1/collections/{name}': 'UpdateCollection',
   'DELETE /v1/collections/{name}': 'DeleteCollection',
   'POST /v1/collections/{name}/documents': 'WriteDocuments',
   'POST /v1/collections/{name}/documents/delete': 'DeleteByFilter',

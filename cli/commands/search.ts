@@ -1,8 +1,10 @@
 // `folio search <collection> <query>`: a readable list of hits (rank, title or path or id,
 // page and its label, score, and the highlighted snippet, matched words bold yellow on a
-// terminal), then the facet counts; `--json` prints the server's answer as it is, for
-// scripts.
+// terminal), then the facet counts; with no hits, the server's suggestions ("did you mean");
+// `--typos` sets typo tolerance for the search; `--json` prints the server's answer as it is,
+// for scripts.
 
+import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { SearchHit, SearchResponse } from '../../clients/typescript/index.ts';
 import { integerArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
@@ -20,7 +22,18 @@ interface SearchOptions {
   limit?: number;
   offset?: number;
   sort?: string;
+  typos?: TypoOption;
   json?: boolean;
+}
+
+type TypoOption = 'auto' | 0 | 1 | 2;
+
+/** `--typos`: `auto`, 0, 1 or 2. */
+export function typosArgument(value: string): TypoOption {
+  const text = value.trim();
+  if (text === 'auto') return 'auto';
+  if (text === '0' || text === '1' || text === '2') return Number(text) as TypoOption;
+  throw new InvalidArgumentError('expected auto, 0, 1 or 2');
 }
 
 /** What a hit is called: its title, else the file path `folio index` stored, else its id. */
@@ -74,12 +87,15 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.limit !== undefined && { limit: options.limit }),
     ...(options.offset !== undefined && { offset: options.offset }),
     ...(options.sort !== undefined && { sort: options.sort }),
+    ...(options.typos !== undefined && { typos: options.typos }),
   });
   if (options.json) return printJson(answer);
 
   const color = colorEnabled(process.stdout);
   if (answer.hits.length === 0) {
     say(`No results in ${collection} (${answer.total} matches, ${answer.took_ms} ms).`);
+    const suggestions = answer.suggestions ?? [];
+    if (suggestions.length > 0) say(`Did you mean: ${suggestions.map(({ text }) => clean(text)).join(' | ')}`);
   } else {
     const first = answer.offset + 1;
     const last = answer.offset + answer.hits.length;
@@ -101,6 +117,7 @@ export function registerSearch(program: Command): void {
     .option('--limit <n>', `hits to show (1-${MAX_LIMIT}, default 10)`, integerArgument(1, MAX_LIMIT))
     .option('--offset <n>', 'hits to skip, for the next page', integerArgument(0, MAX_OFFSET))
     .option('--sort <keys>', 'e.g. year:desc,title:asc (default: relevance)')
+    .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--json', "print the server's JSON answer")
     .action(action(search));
 }

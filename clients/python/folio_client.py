@@ -451,12 +451,28 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # Collections
 
-    def create_collection(self, name, language=None):
-        """Creates a collection → its record (409 ``collection_exists`` if taken)."""
+    def create_collection(self, name, language=None, typo_tolerance=None):
+        """Creates a collection → its record (409 ``collection_exists`` if taken).
+
+        ``typo_tolerance``: a dict with any of ``enabled``, ``min_word_size`` (``{"one_typo",
+        "two_typos"}``), ``disable_on_numbers``, ``disable_on_fields``; the rest are defaults.
+        """
         body = {"name": name}
         if language is not None:
             body["language"] = language
+        if typo_tolerance is not None:
+            body["typo_tolerance"] = typo_tolerance
         return self._request("POST", "/v1/collections", json_body=body)
+
+    def update_collection(self, name, typo_tolerance=None):
+        """Changes a collection's settings (``PATCH``) → its record, with ``settings``.
+
+        ``typo_tolerance`` is a dict like :meth:`create_collection`'s; what it leaves out is kept.
+        """
+        body = {}
+        if typo_tolerance is not None:
+            body["typo_tolerance"] = typo_tolerance
+        return self._request("PATCH", "/v1/collections/" + _quote(name), json_body=body)
 
     def list_collections(self):
         """→ the list of collection records the credential may see, sorted by name."""
@@ -565,24 +581,25 @@ class FolioClient:
     # Search
 
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
-               match=None, highlight_tag=None, facet_limit=None, explain=None):
+               match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total", "offset",
-        "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for numeric facets).
+        "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for numeric facets, and
+        ``suggestions``, a list of ``{"text"}``, when nothing matched).
 
         ``filter`` is a filter dict; ``facets`` and ``sort`` are lists of strings or
         comma-separated strings (``"year:desc,title:asc"``); ``match`` is ``"any"`` or
-        ``"all"``.
+        ``"all"``; ``typos`` is ``"auto"`` (the collection's setting), ``0``, ``1`` or ``2``.
         """
         body = {"q": q}
         for name, value in (("filter", filter), ("facets", facets), ("sort", sort), ("offset", offset),
                             ("limit", limit), ("match", match), ("highlight_tag", highlight_tag),
-                            ("facet_limit", facet_limit), ("explain", explain)):
+                            ("facet_limit", facet_limit), ("explain", explain), ("typos", typos)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)
 
     def search_all(self, collection, q="", filter=None, sort=None, match=None, highlight_tag=None,
-                   page_size=100, explain=None):
+                   page_size=100, explain=None, typos=None):
         """Yields every hit of a search, page after page (``offset`` paging, ``page_size`` hits
         a request), until ``has_more`` is false. The server pages through the first 10,000
         hits at most, so iteration stops there."""
@@ -592,7 +609,7 @@ class FolioClient:
         while offset < 10000:
             page = self.search(collection, q, filter=filter, sort=sort, offset=offset,
                                limit=min(page_size, 10000 - offset), match=match,
-                               highlight_tag=highlight_tag, explain=explain)
+                               highlight_tag=highlight_tag, explain=explain, typos=typos)
             hits = page["hits"]
             for hit in hits:
                 yield hit

@@ -98,6 +98,13 @@ class CollectionTests(FolioTestCase):
         self.assertEqual((created["name"], created["language"], created["documents"]), (name, "french", 0))
         self.assertIn(name, [c["name"] for c in self.folio.list_collections()])
         self.assertEqual(self.folio.get_collection(name)["language"], "french")
+        self.assertTrue(created["settings"]["typo_tolerance"]["enabled"])
+        updated = self.folio.update_collection(name, typo_tolerance={"enabled": False, "min_word_size": {"one_typo": 4}})
+        self.assertEqual(updated["settings"]["typo_tolerance"]["enabled"], False)
+        self.assertEqual(updated["settings"]["typo_tolerance"]["min_word_size"], {"one_typo": 4, "two_typos": 9})
+        self.assertEqual(self.folio.get_collection(name)["settings"], updated["settings"])
+        self.assertFolioError(lambda: self.folio.update_collection(name, typo_tolerance={"min_word_size": {"two_typos": 3}}),
+                              400, "validation_failed")
         error = self.assertFolioError(lambda: self.folio.create_collection(name), 409, "collection_exists")
         self.assertEqual(error.title, "Conflict")
         self.assertIsNone(self.folio.delete_collection(name))
@@ -283,6 +290,14 @@ class SearchTests(FolioTestCase):
         page = self.folio.search(self.coll, offset=20, limit=10, sort=("_id",))
         self.assertEqual([h["id"] for h in page["hits"]], ["doc-%02d" % i for i in range(20, 25)])
         self.assertFalse(page["has_more"])
+
+    def test_typos_and_suggestions(self):
+        self.assertEqual(self.folio.search(self.coll, "comn")["total"], 0)  # 4 letters: no typos
+        self.assertEqual(self.folio.search(self.coll, "commonn")["total"], 25)  # one typo from 5 letters
+        strict = self.folio.search(self.coll, "commonn", typos=0)
+        self.assertEqual(strict["total"], 0)
+        self.assertEqual(strict["suggestions"], [{"text": "common"}])
+        self.assertEqual(len(list(self.folio.search_all(self.coll, "commonn", typos=1, page_size=50))), 25)
 
     def test_search_all_pages(self):
         calls = []

@@ -221,7 +221,7 @@ export interface CreateCollectionBody {
 }
 
 /** Body of PATCH /v1/collections/{name}: Change a collection's settings */
-export interface PatchCollectionsByNameBody {
+export interface UpdateCollectionBody {
   /** Typo tolerance (Meilisearch's rules): fields left out keep their value (on create: the default). */
   typo_tolerance?: {
     /** Whether searches allow typos (`typos=auto`). */
@@ -384,7 +384,7 @@ export interface Paths {
   };
   "/v1/collections/{name}": {
     get: { path: { name: string }; query: never; body: never; response: Collection };
-    patch: { path: { name: string }; query: never; body: PatchCollectionsByNameBody; response: Collection };
+    patch: { path: { name: string }; query: never; body: UpdateCollectionBody; response: Collection };
     delete: { path: { name: string }; query: never; body: never; response: void };
   };
   "/v1/collections/{name}/documents": {

@@ -28,6 +28,7 @@ import type {
   SearchResponse,
   Session,
   StoredDocument,
+  UpdateCollectionBody,
   UpsertDocumentBody,
   Webhook,
   WriteDocumentsResponse,
@@ -128,6 +129,11 @@ export class FolioClient {
 
   getCollection(name: string): Promise<Collection> {
     return this.http.json({ method: 'GET', path: apiPath`/v1/collections/${name}` });
+  }
+
+  /** Changes a collection's settings (`typo_tolerance`); what `settings` leaves out is kept. */
+  updateCollection(name: string, settings: UpdateCollectionBody): Promise<Collection> {
+    return this.http.json({ method: 'PATCH', path: apiPath`/v1/collections/${name}`, body: jsonBody(settings) });
   }
 
   deleteCollection(name: string): Promise<void> {

@@ -241,6 +241,13 @@ describe('folio commands against a live server', () => {
     assert.equal(filtered.total, 1);
     const none = ok(await folio(['search', 'docs', 'zzzzz']));
     assert.match(none.stdout, /^No results in docs/);
+    // Typos: on by default, off with --typos 0, which then suggests the word.
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'quinse', '--json'])).stdout).total, 3);
+    const strict = ok(await folio(['search', 'docs', 'quinse', '--typos', '0']));
+    assert.match(strict.stdout, /^No results in docs .*\nDid you mean: quince\n/);
+    const badTypos = await folio(['search', 'docs', 'quince', '--typos', '3']);
+    assert.equal(badTypos.code, 2);
+    assert.match(badTypos.stderr, /--typos/);
     const badFilter = await folio(['search', 'docs', 'quince', '--filter', '{"$and":[]}']);
     assert.equal(badFilter.code, 1);
     assert.match(badFilter.stderr, /^folio: invalid_filter: /);

@@ -68,6 +68,11 @@ describe('TypeScript client', () => {
     assert.equal(created.language, 'french');
     assert.ok((await client.listCollections()).collections.some((c) => c.name === 'books'));
     assert.equal((await client.getCollection('books')).documents, 0);
+    assert.equal(created.settings.typo_tolerance.enabled, true);
+    const updated = await client.updateCollection('books', { typo_tolerance: { enabled: false, disable_on_fields: ['title'] } });
+    assert.equal(updated.settings.typo_tolerance.enabled, false);
+    assert.deepEqual(updated.settings.typo_tolerance.disable_on_fields, ['title']);
+    assert.deepEqual((await client.getCollection('books')).settings, updated.settings);
     await client.deleteCollection('books');
     const gone = await folioError(() => client.getCollection('books'));
     assert.equal(gone.status, 404);
@@ -196,6 +201,12 @@ describe('TypeScript client', () => {
     assert.deepEqual(all.map((hit) => hit.id), docs.map((doc) => doc.id));
     const rest = await collect(client.searchAll('recipes', 'soup', { limit: 5, offset: 10 }));
     assert.equal(rest.length, 2);
+
+    // Typos: on by default, off with typos: 0, and a search without hits suggests.
+    assert.equal((await client.search('recipes', 'tomatto')).total, 12);
+    const strict = await client.search('recipes', 'tomatto', { typos: 0 });
+    assert.equal(strict.total, 0);
+    assert.deepEqual(strict.suggestions, [{ text: 'tomato' }]);
   });
 
   test('API keys: create, use, list, delete', async () => {
