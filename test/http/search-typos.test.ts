@@ -42,6 +42,9 @@ describe('search with typos', () => {
   test('recieve finds receive, and the document with the exact word ranks first', async () => {
     // "misspelt" has the typed word exactly (five times); "mail" has "receive", one typo away.
     assert.deepEqual(await ids('recieve'), ['misspelt', 'mail']);
+    // The typo match is what the hit highlights.
+    const mail = (await get({ q: 'recieve' })).hits.find((hit: { id: string }) => hit.id === 'mail');
+    assert.match(mail.highlight, /How to <mark>receive<\/mark> mail/);
     // Typed correctly, the exact word wins over the richer misspelt document.
     const body = await get({ q: 'receive' });
     assert.deepEqual(body.hits.map((hit: { id: string }) => hit.id), ['mail', 'misspelt']);
