@@ -1,6 +1,7 @@
 // Relevance benchmark (`npm run bench:quality`): starts a real Folio server, indexes the SciFact
 // corpus (../shared/corpora/scifact) over HTTP, runs its 300 test queries and prints nDCG@10
 // and Recall@100 with trec_eval's definitions. Queries are sent as a user would type them.
+// `--split train` runs the 809 train queries instead (tune on train, report test).
 
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,9 @@ async function main(): Promise<void> {
       .map((line) => JSON.parse(line) as { _id: string; text: string })
       .map((q) => [q._id, q.text]),
   );
-  const qrels = parseQrelsTsv(readFileSync(join(CORPUS_DIR, 'qrels/test.tsv'), 'utf8'));
+  const split = process.argv.includes('--split') ? process.argv[process.argv.indexOf('--split') + 1] : 'test';
+  if (split !== 'test' && split !== 'train') throw new Error(`--split is test or train, not '${split}'`);
+  const qrels = parseQrelsTsv(readFileSync(join(CORPUS_DIR, `qrels/${split}.tsv`), 'utf8'));
 
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-quality-'));
   const server = await startServerProcess(dataDir, 'folio_' + 'q'.repeat(40));
@@ -68,7 +71,7 @@ async function main(): Promise<void> {
     const ndcg = meanOverQueries(qrels, run, (r, j) => ndcgAt(10, r, j));
     const recall = meanOverQueries(qrels, run, (r, j) => recallAt(100, r, j));
     console.log(`SciFact: ${docs.length} documents indexed over HTTP in ${(indexMs / 1000).toFixed(2)} s`);
-    console.log(`${qrels.size} test queries in ${(searchMs / 1000).toFixed(2)} s (limit 100)`);
+    console.log(`${qrels.size} ${split} queries in ${(searchMs / 1000).toFixed(2)} s (limit 100)`);
     console.log(`nDCG@10    ${ndcg.toFixed(4)}`);
     console.log(`Recall@100 ${recall.toFixed(4)}`);
   } finally {
