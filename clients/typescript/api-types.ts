@@ -147,7 +147,7 @@ export interface TypoTolerance {
     /** Characters a query word needs for two typos; at least `one_typo`. */
     two_typos: number;
   };
-  /** No typos on words of digits (`2024` never finds `2025`). */
+  /** No typos on words with a digit in them: numbers and codes (`2024` never finds `2025`, nor `rfc7231` `rfc7230`). */
   disable_on_numbers: boolean;
   /** Fields where only exact words match: `title`, `text`. */
   disable_on_fields: ("title" | "text")[];
@@ -211,7 +211,7 @@ export interface CreateCollectionBody {
       /** Characters a query word needs for two typos; at least `one_typo`. */
       two_typos?: number;
     };
-    /** No typos on words of digits (`2024` never finds `2025`). */
+    /** No typos on words with a digit in them: numbers and codes (`2024` never finds `2025`, nor `rfc7231` `rfc7230`). */
     disable_on_numbers?: boolean;
     /** Fields where only exact words match: `title`, `text`. */
     disable_on_fields?: ("title" | "text")[];
@@ -232,7 +232,7 @@ export interface UpdateCollectionBody {
       /** Characters a query word needs for two typos; at least `one_typo`. */
       two_typos?: number;
     };
-    /** No typos on words of digits (`2024` never finds `2025`). */
+    /** No typos on words with a digit in them: numbers and codes (`2024` never finds `2025`, nor `rfc7231` `rfc7230`). */
     disable_on_numbers?: boolean;
     /** Fields where only exact words match: `title`, `text`. */
     disable_on_fields?: ("title" | "text")[];

@@ -17,10 +17,14 @@ test('characters are counted as typed, composed: "naïve" is 5 whichever way it 
   assert.equal(typoBudget('東京大学', auto), 0);
 });
 
-test('numbers get no typos unless the collection allows them', () => {
+test('numbers and words with digits (codes) get no typos unless the collection allows them', () => {
   assert.equal(typoBudget('1234567890', auto), 0);
-  assert.equal(typoBudget('1234567890', typoBudgetRule({ ...DEFAULT_TYPO_TOLERANCE, disableOnNumbers: false }, 'auto')), 2);
-  assert.equal(typoBudget('v1234567', auto), 1);
+  assert.equal(typoBudget('v1234567', auto), 0);
+  assert.equal(typoBudget('arrmark1234', auto), 0);
+  const allowed = typoBudgetRule({ ...DEFAULT_TYPO_TOLERANCE, disableOnNumbers: false }, 'auto');
+  assert.equal(typoBudget('1234567890', allowed), 2);
+  assert.equal(typoBudget('v1234567', allowed), 1);
+  assert.equal(typoBudget('arrmarker', auto), 2);
 });
 
 test('the search caps and overrides; the collection sets sizes and fields', () => {

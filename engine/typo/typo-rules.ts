@@ -5,7 +5,8 @@
 //   (default 9), counted in characters (code points, NFC) of the word as typed, before folding
 //   and stemming — the automaton then runs on the analyzed term;
 // - a typo on the first character counts as two (levenshtein-automaton.ts);
-// - never on a word of digits (`disableOnNumbers`, on by default: "2024" must not find "2025");
+// - never on a word with a digit in it (`disableOnNumbers`, on by default): "2024" must not
+//   find "2025", nor a code such as "rfc7231", "sku12345" or "il6" a neighbouring one;
 // - never on a phrase's words, a prefix (`pre*`) or an excluded word (the query parser gives
 //   those clauses no budget);
 // - `disableOnFields` keeps typo matches out of `title` or `text` (both: none at all).
@@ -26,7 +27,7 @@ export interface TypoTolerance {
     /** Characters a word needs for two typos (default 9); ≥ oneTypo. */
     twoTypos: number;
   };
-  /** No typos on words of digits (default true). */
+  /** No typos on words with a digit in them: numbers and codes (default true). */
   disableOnNumbers: boolean;
   /** Fields where only exact words match (default none). */
   disableOnFields: TypoField[];
@@ -72,12 +73,12 @@ export function typoBudgetRule(tolerance: TypoTolerance, mode: TypoMode): TypoBu
   };
 }
 
-const DIGITS = /^\p{N}+$/u;
+const DIGIT = /\p{N}/u;
 
 /** Typos allowed for one query word as typed (one token: "histgram", not "e-mail"). */
 export function typoBudget(word: string, rule: TypoBudgetRule): number {
   if (rule.maxTypos === 0) return 0;
-  if (rule.disableOnNumbers && DIGITS.test(word)) return 0;
+  if (rule.disableOnNumbers && DIGIT.test(word)) return 0;
   let length = 0;
   for (const _ of word.normalize('NFC')) length++;
   const allowed = length >= rule.twoTypos ? 2 : length >= rule.oneTypo ? 1 : 0;

@@ -33,7 +33,7 @@ const typoToleranceFields = {
   ),
   disable_on_numbers: Type.Boolean({
     default: DEFAULT_TYPO_TOLERANCE.disableOnNumbers,
-    description: 'No typos on words of digits (`2024` never finds `2025`).',
+    description: 'No typos on words with a digit in them: numbers and codes (`2024` never finds `2025`, nor `rfc7231` `rfc7230`).',
   }),
   disable_on_fields: Type.Array(Type.Union([Type.Literal('title'), Type.Literal('text')]), {
     uniqueItems: true,
