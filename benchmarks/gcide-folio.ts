@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { runLoad } from './http-load.ts';
 import type { LoadResult } from './http-load.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
-import { measureSequential } from './latency.ts';
+import { measureAlternating, measureSequential } from './latency.ts';
 import type { LatencySummary } from './latency.ts';
 import { currentRssBytes, peakRssBytes } from './proc-memory.ts';
 import { startServerProcess } from './server-process.ts';
@@ -33,6 +33,17 @@ export interface FolioRunOptions {
   /** Extra `folio serve` flags and Node flags (e.g. --cpu-prof). */
   serverArgs: string[];
   nodeArgs: string[];
+  /**
+   * After the sequential search, measure the same queries with `typos=0` and `typos=auto`
+   * against the same server, passes alternating (issue 14: the cost of typo tolerance).
+   */
+  typoCost?: boolean;
+}
+
+/** Sequential search with typo tolerance off and on (the default), same server, same run. */
+export interface TypoCost {
+  off: LatencySummary;
+  auto: LatencySummary;
 }
 
 export interface IndexFiles {
@@ -68,6 +79,7 @@ export interface FolioRunResult {
   peakRssAfterImport: number | null;
   peakRss: number | null;
   latency: LatencySummary;
+  typoCost: TypoCost | null;
   load: LoadResult | null;
   phases: { import: PhaseWindow; search: PhaseWindow; load: PhaseWindow | null };
 }
@@ -158,9 +170,21 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
     const paths = options.queries.map(searchPath);
     const client = new KeepAliveClient(server.url, auth);
     let latency: LatencySummary;
+    let typoCost: TypoCost | null = null;
     const searchFrom = nowMicros();
     try {
       latency = await measureSequential(paths, options.passes, (path) => client.get(path));
+      if (options.typoCost) {
+        const get = (path: string): Promise<number> => client.get(path);
+        const [off, auto] = await measureAlternating(
+          [
+            { queries: paths.map((path) => `${path}&typos=0`), run: get },
+            { queries: paths.map((path) => `${path}&typos=auto`), run: get },
+          ],
+          options.passes,
+        );
+        typoCost = { off, auto };
+      }
     } finally {
       client.close();
     }
@@ -183,6 +207,7 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
       peakRssAfterImport,
       peakRss: peakRssBytes(server.child.pid!),
       latency,
+      typoCost,
       load,
       phases: {
         import: { fromMicros: importFrom, toMicros: importTo },

@@ -10,7 +10,9 @@
 // --connections C (50), --passes P timed passes over the queries (3), --batch B docs per
 // NDJSON request (5,000), --smoke (2,000 docs, 100 queries, 1 s, 1 pass),
 // --peers fts5,minisearch,engine (or none), --server-arg X (repeatable; e.g. --log-level=warn),
-// --profile DIR (server under --cpu-prof, profile written to DIR when it stops).
+// --profile DIR (server under --cpu-prof, profile written to DIR when it stops),
+// --skip-typo-cost (issue 14: by default the cache-off run also times the queries with
+// `typos=0` and `typos=auto`, passes alternating on the same server, and prints the ratio).
 
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -41,6 +43,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     // Skip the second run that measures the server with its search cache on (its default).
     'skip-cache-run': { type: 'boolean', default: false },
+    // Skip the typo tolerance cost (sequential search with typos=0 and typos=auto alternating).
+    'skip-typo-cost': { type: 'boolean', default: false },
   },
 });
 
@@ -158,6 +162,7 @@ async function main(): Promise<void> {
       dataDir,
       serverArgs: ['--search-cache-mb', '0', ...args['server-arg']],
       nodeArgs: profileArgs,
+      typoCost: !args['skip-typo-cost'],
     });
     let cached: FolioRunResult | null = null;
     if (!args['skip-cache-run']) {
@@ -223,6 +228,30 @@ async function main(): Promise<void> {
         ...peers.map((peer) => latencyRow(`${peer.engine} (in process)`, peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : '')),
       ],
     ));
+
+    if (folio.typoCost !== null) {
+      const { off, auto } = folio.typoCost;
+      const ratio = auto.qps / off.qps;
+      console.log(`\n## Typo tolerance cost (issue 14): the same server, search cache off, \`typos=0\` against \`typos=auto\` (the default)\n`);
+      console.log(`${count(off.count)} timed queries each: a warm-up pass of each, then ${PASSES} round(s) of one pass each, alternating.\n`);
+      console.log(markdownTable(
+        ['typos', 'p50 ms', 'p99 ms', 'mean ms', 'QPS', 'notes'],
+        [
+          latencyRow('`0` (off)', off),
+          latencyRow('`auto` (default)', auto, `${(ratio * 100).toFixed(1)} % of the QPS with typos off; p99 ×${(auto.p99Ms / off.p99Ms).toFixed(2)}`),
+        ],
+      ));
+      console.log('');
+      console.log(markdownTable(
+        ['goal', 'target', 'measured', 'verdict'],
+        [[
+          'distinct-query throughput with typo tolerance on',
+          '≥ 70 % of off',
+          `${count(auto.qps)} / ${count(off.qps)} QPS = ${(ratio * 100).toFixed(1)} %`,
+          ratio >= 0.7 ? '**met**' : `**missed** by ${((0.7 - ratio) * 100).toFixed(1)} points`,
+        ]],
+      ));
+    }
 
     if (folio.load !== null && ceiling.load !== null) {
       console.log(`\n## Concurrent load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s\n`);

@@ -57,3 +57,36 @@ export async function measureSequential<Q>(
   }
   return summarise(samples, performance.now() - started);
 }
+
+/**
+ * Compares variants of the same workload (e.g. one search parameter set two ways) in one run:
+ * one untimed warm-up pass of each, then `passes` rounds in which every variant runs one timed
+ * pass, the order rotated each round so that none always runs first or after the same one.
+ * QPS is a variant's calls over the wall time of its own passes.
+ */
+export async function measureAlternating<Q>(
+  variants: readonly { queries: readonly Q[]; run: (query: Q) => unknown }[],
+  passes: number,
+): Promise<LatencySummary[]> {
+  const call = async (run: (query: Q) => unknown, query: Q): Promise<void> => {
+    const result = run(query);
+    if (result instanceof Promise) await result;
+  };
+  for (const { queries, run } of variants) for (const query of queries) await call(run, query);
+  const samples: number[][] = variants.map(() => []);
+  const wallMs = variants.map(() => 0);
+  for (let pass = 0; pass < passes; pass++) {
+    for (let k = 0; k < variants.length; k++) {
+      const index = (k + pass) % variants.length;
+      const { queries, run } = variants[index];
+      const started = performance.now();
+      for (const query of queries) {
+        const t0 = performance.now();
+        await call(run, query);
+        samples[index].push(performance.now() - t0);
+      }
+      wallMs[index] += performance.now() - started;
+    }
+  }
+  return variants.map((_, i) => summarise(samples[i], wallMs[i]));
+}
