@@ -2,7 +2,8 @@
 // collection-wide statistics (prefixes are expanded to the matching terms of every segment
 // first, and terms with a typo budget to their typo variants), and then, per segment, a scorer
 // over that segment's postings. A term with typo variants scores as the best of the exact term
-// and its variants, each variant scaled down by TYPO_SCORE_FACTOR per typo.
+// and its variants, each variant scaled down by TYPO_SCORE_FACTOR per typo
+// (UNKNOWN_WORD_TYPO_SCORE_FACTOR when no document contains the term itself).
 
 import type { QueryClause } from '../query/query-types.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
@@ -16,7 +17,7 @@ import { TermScorer } from './scorers/term-scorer.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
 import type { FieldScope } from '../query/query-types.ts';
 import type { TypoField } from '../typo/typo-rules.ts';
-import { TYPO_SCORE_FACTOR, typoVariants } from './typo-expansions.ts';
+import { TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR, typoVariants } from './typo-expansions.ts';
 
 /** A prefix matches at most this many terms (the first ones in term order). */
 export const MAX_PREFIX_EXPANSIONS = 64;
@@ -80,14 +81,18 @@ export function prepareClauses(
   return clauses.map((clause): PreparedClause => {
     switch (clause.kind) {
       case 'term': {
-        const exactIdf = idf(clause.term);
+        const exactDocFreq = docFreq(clause.term, views);
+        const exactIdf = bm25Idf(stats.docCount, exactDocFreq);
         const weight = new Bm25fWeight(exactIdf, stats, clause.field);
         const scope = clause.maxTypos === undefined ? null : typoScope(clause.field, options.typoDisabledFields ?? []);
         if (scope === null) return { clause, weight, expansions: [] };
+        // With the word itself in the collection, its typo variants rank below it; with no
+        // document containing it, they are what it means and lose less.
+        const factor = exactDocFreq === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
         const expansions = typoVariants(clause.term, clause.maxTypos!, views).map(({ term, typos, docFreq: variantDocFreq }) => {
           const variantIdf = Math.min(bm25Idf(stats.docCount, variantDocFreq), exactIdf);
-          const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${TYPO_SCORE_FACTOR} per typo`;
-          return { term, typos, weight: new Bm25fWeight(variantIdf, stats, scope, TYPO_SCORE_FACTOR ** typos, reason) };
+          const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
+          return { term, typos, weight: new Bm25fWeight(variantIdf, stats, scope, factor ** typos, reason) };
         });
         return { clause, weight, expansions };
       }

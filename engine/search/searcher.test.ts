@@ -17,7 +17,7 @@ import { writeSegment } from '../segment/segment-writer.ts';
 import { BM25_B, BM25_K1, TEXT_WEIGHT, TITLE_WEIGHT } from './bm25.ts';
 import { MAX_PREFIX_EXPANSIONS } from './clause-weights.ts';
 import { searchSegments } from './searcher.ts';
-import { MAX_TYPO_EXPANSIONS, TYPO_SCORE_FACTOR } from './typo-expansions.ts';
+import { MAX_TYPO_EXPANSIONS, TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR } from './typo-expansions.ts';
 import { DEFAULT_TYPO_TOLERANCE, typoBudgetRule } from '../typo/typo-rules.ts';
 import type { TypoField } from '../typo/typo-rules.ts';
 import { naiveTypos } from '../../test/helpers/typo-distance.ts';
@@ -83,7 +83,8 @@ function naiveSearch(docs: NaiveDoc[], clauses: QueryClause[], typoDisabledField
     }
     if (clause.kind === 'term' && clause.maxTypos !== undefined) {
       // The best of the exact term and its variants; a variant scores with at most the exact
-      // term's idf, TYPO_SCORE_FACTOR per typo, in the fields typos are allowed in.
+      // term's idf, TYPO_SCORE_FACTOR per typo (UNKNOWN_WORD_TYPO_SCORE_FACTOR when no document
+      // has the term itself), in the fields typos are allowed in.
       const [t, x] = scoped(count(d.title, [clause.term]), count(d.text, [clause.term]));
       let best: number | null = t + x > 0 ? bm25f(idf(clause.term), t, x, d) : null;
       const title = clause.field !== 'text' && !typoDisabledFields.includes('title');
@@ -93,7 +94,8 @@ function naiveSearch(docs: NaiveDoc[], clauses: QueryClause[], typoDisabledField
         const vt = title ? count(d.title, [variant.term]) : 0;
         const vx = text ? count(d.text, [variant.term]) : 0;
         if (vt + vx === 0) continue;
-        const weightIdf = Math.min(idf(variant.term), idf(clause.term)) * TYPO_SCORE_FACTOR ** variant.typos;
+        const factor = dfs.has(clause.term) ? TYPO_SCORE_FACTOR : UNKNOWN_WORD_TYPO_SCORE_FACTOR;
+        const weightIdf = Math.min(idf(variant.term), idf(clause.term)) * factor ** variant.typos;
         best = Math.max(best ?? 0, bm25f(weightIdf, vt, vx, d));
       }
       return best;

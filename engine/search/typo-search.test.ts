@@ -111,14 +111,23 @@ test('disable_on_fields keeps typo matches out of a field', () => {
   });
 });
 
-test('explain shows the typo expansion and its penalty', () => {
+test('explain shows the typo expansion and its penalty: 0.25 per typo, 0.75 for a word no document has', () => {
+  const flatten = (e: ScoreExplanation): ScoreExplanation[] => [e, ...e.details.flatMap(flatten)];
+  // No document has "recieve": its variants are all it can mean.
   withSegments([DOCS], (views) => {
     const hit = search(views, 'recieve', { explain: true }).hits[0];
     const text = JSON.stringify(hit.explain);
     assert.match(text, /weight\(receiv\)/);
+    assert.match(text, /1 typo from 'reciev', 0\.75 per typo/);
+    assert.ok(flatten(hit.explain!).some((e) => e.value === 0.75 && e.description.startsWith('boost')));
+  });
+  // One document has it as typed: the others' "receive" ranks below it.
+  withSegments([[...DOCS, doc('misspelt', 'Notes', 'Where I recieve letters.')]], (views) => {
+    const result = search(views, 'recieve', { explain: true });
+    assert.deepEqual(ids(result), ['misspelt', 'mail']);
+    const text = JSON.stringify(result.hits[1].explain);
     assert.match(text, /1 typo from 'reciev', 0\.25 per typo/);
-    const flatten = (e: ScoreExplanation): ScoreExplanation[] => [e, ...e.details.flatMap(flatten)];
-    assert.ok(flatten(hit.explain!).some((e) => e.value === 0.25 && e.description.startsWith('boost')));
+    assert.ok(flatten(result.hits[1].explain!).some((e) => e.value === 0.25 && e.description.startsWith('boost')));
   });
 });
 
