@@ -7,6 +7,8 @@
 // uniform over the word, the first letter included (Meilisearch counts a typo there as two, so
 // such a word is only corrected from 9 letters); inserted and substituted letters are a–z.
 
+import { seededRandom } from '../test/helpers/seeded-random.ts';
+
 /** Words with at least this many letters get a typo (Meilisearch's one-typo size). */
 export const MIN_TYPO_WORD_LETTERS = 5;
 
@@ -26,17 +28,8 @@ export interface TypoQuery {
   typos: WordTypo[];
 }
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the project's seeded PRNG (test/helpers/seeded-random.ts). */
+export const mulberry32 = seededRandom;
 
 /** FNV-1a over UTF-16 code units: the per-query seed. */
 function fnv1a(text: string): number {
