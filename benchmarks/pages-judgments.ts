@@ -85,7 +85,8 @@ interface OutlineEntry {
   heightShare: number | null;
 }
 
-interface Query {
+/** One judged query as the JSONL holds it (benchmarks/pages.ts reads them). */
+export interface JudgedQuery {
   id: string;
   q: string;
   title: string;
@@ -307,13 +308,13 @@ async function main(): Promise<void> {
     for (const token of seen) docFrequency.set(token, (docFrequency.get(token) ?? 0) + 1);
   }
 
-  const candidates = new Map<string, Query[]>();
+  const candidates = new Map<string, JudgedQuery[]>();
   const reasons = new Map<string, number>();
   const reject = (reason: string): void => {
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   };
   for (const [doc, { pages, outline }] of docs) {
-    const kept: Query[] = [];
+    const kept: JudgedQuery[] = [];
     for (const [index, entry] of outline.entries()) {
       const title = stripNumbering(entry.title);
       const words = wordsOf(title);
@@ -341,7 +342,7 @@ async function main(): Promise<void> {
 
   // Round robin over the documents (in a seeded order) until the target is reached.
   const order = [...candidates.keys()].sort((a, b) => hashOf(`${SEED}\0${a}`).localeCompare(hashOf(`${SEED}\0${b}`)));
-  const queries: Query[] = [];
+  const queries: JudgedQuery[] = [];
   for (let round = 0; queries.length < QUERY_TARGET; round++) {
     let took = false;
     for (const doc of order) {

@@ -34,6 +34,7 @@ import Database from 'better-sqlite3';
 import { markdownTable } from './markdown-table.ts';
 import { startListeningProcess, startServerProcess } from './server-process.ts';
 import type { ListeningProcess } from './server-process.ts';
+import type { JudgedQuery } from './pages-judgments.ts';
 
 const DEFAULT_CORPUS = fileURLToPath(new URL('../../shared/corpora/pages/', import.meta.url));
 const RECIPE_FILE = fileURLToPath(new URL('./pages-corpus.sh', import.meta.url));
@@ -44,17 +45,6 @@ const LIMIT = 10;
 const SMOKE_DOCS = ['gnuplot', 'R-data', 'pari-parallel'];
 const SMOKE_QUERIES = 12;
 
-interface JudgedQuery {
-  id: string;
-  q: string;
-  title: string;
-  doc: string;
-  pages: number[];
-  start_page: number;
-  section_pages: number[];
-  kind: 'outline' | 'issue';
-  recipe: number;
-}
 
 interface CorpusFile {
   file: string;

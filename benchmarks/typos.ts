@@ -18,20 +18,19 @@
 // --smoke (40 queries, no timed pass: seconds).
 
 import { cpus, totalmem, tmpdir } from 'node:os';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { meanOverQueries, ndcgAt, parseQrelsTsv, recallAt } from './ir-metrics.ts';
+import { meanOverQueries, ndcgAt, recallAt } from './ir-metrics.ts';
 import type { Qrels, Run } from './ir-metrics.ts';
 import { percentile } from './latency.ts';
 import { markdownTable, ms } from './markdown-table.ts';
+import { SCIFACT_DIR, indexScifact, jsonCaller, parseSplit, readScifact, scifactAvailable } from './scifact.ts';
+import type { Scifact, ScifactDocument } from './scifact.ts';
 import { startListeningProcess, startServerProcess } from './server-process.ts';
 import { addTypos, TYPO_KINDS } from './typo-queries.ts';
 import type { TypoQuery } from './typo-queries.ts';
 
-const CORPUS_DIR = fileURLToPath(new URL('../../shared/corpora/scifact/', import.meta.url));
-const BATCH = 1000;
 const LIMIT = 100;
 /** SciFact test figures before typo tolerance (benchmarks/README.md, 2026-11-21). */
 const BEFORE_TYPO_TOLERANCE = { ndcg: 0.694, recall: 0.917 };
@@ -46,8 +45,7 @@ const { values: args } = parseArgs({
     build: { type: 'string', multiple: true, default: [] },
   },
 });
-const split = args.split;
-if (split !== 'test' && split !== 'train') throw new Error(`--split is test or train, not '${split}'`);
+const split = parseSplit(args.split);
 const SEED = Number(args.seed);
 const PASSES = Number(args.passes ?? (args.smoke ? 0 : 1));
 const EXAMPLES = Number(args.examples);
@@ -70,21 +68,10 @@ const CONDITIONS: Condition[] = [
   { key: 'd', name: 'typo\'d, default (`auto`)', typo: true, typos: undefined },
 ];
 
-function readCorpus(): { docs: { _id: string; title: string; text: string }[]; queries: Map<string, string>; qrels: Qrels } {
-  const docs = readFileSync(join(CORPUS_DIR, 'corpus.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { _id: string; title: string; text: string });
-  const queries = new Map(
-    readFileSync(join(CORPUS_DIR, 'queries.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { _id: string; text: string })
-      .map((q) => [q._id, q.text]),
-  );
-  let qrels = parseQrelsTsv(readFileSync(join(CORPUS_DIR, `qrels/${split}.tsv`), 'utf8'));
-  if (args.smoke) qrels = new Map([...qrels].slice(0, SMOKE_QUERIES));
-  return { docs, queries, qrels };
+function readCorpus(): Scifact {
+  const corpus = readScifact(split);
+  if (args.smoke) corpus.qrels = new Map([...corpus.qrels].slice(0, SMOKE_QUERIES));
+  return corpus;
 }
 
 function typoStatistics(typoQueries: Map<string, TypoQuery>): string {
@@ -122,7 +109,7 @@ interface Build {
 }
 
 /** Indexes SciFact in a fresh server of `build` and runs the four conditions against it. */
-async function runBuild(build: Build, docs: { _id: string; title: string; text: string }[], qrels: Qrels, text: (id: string, typo: boolean) => string): Promise<ConditionResult[]> {
+async function runBuild(build: Build, docs: ScifactDocument[], qrels: Qrels, text: (id: string, typo: boolean) => string): Promise<ConditionResult[]> {
   const queryIds = [...qrels.keys()];
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-typos-'));
   const masterKey = 'folio_' + 't'.repeat(40);
@@ -132,17 +119,7 @@ async function runBuild(build: Build, docs: { _id: string; title: string; text: 
     build.dir === null
       ? await startServerProcess(dataDir, masterKey, serverArgs.slice(5))
       : await startListeningProcess([join(build.dir, 'dist/cli/folio.js'), ...serverArgs], { ...process.env, FOLIO_MASTER_KEY: masterKey });
-  const headers = { authorization: `Bearer ${masterKey}`, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, body?: unknown, contentType?: string): Promise<any> => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { ...headers, ...(contentType ? { 'content-type': contentType } : {}) },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const json = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const call = jsonCaller(server.url, masterKey);
   const search = async (q: string, typos: 0 | undefined, timing: number[]): Promise<string[]> => {
     const body = typos === undefined ? { q, limit: LIMIT } : { q, limit: LIMIT, typos };
     const started = performance.now();
@@ -152,17 +129,8 @@ async function runBuild(build: Build, docs: { _id: string; title: string; text: 
   };
 
   try {
-    await call('POST', '/v1/collections', { name: 'scifact', language: 'english' });
-    const indexStarted = performance.now();
-    for (let i = 0; i < docs.length; i += BATCH) {
-      const ndjson = docs
-        .slice(i, i + BATCH)
-        .map((d) => JSON.stringify({ id: d._id, title: d.title, text: d.text }))
-        .join('\n');
-      await call('POST', '/v1/collections/scifact/documents', ndjson, 'application/x-ndjson');
-    }
-    await call('POST', '/v1/collections/scifact/refresh', {});
-    console.error(`[typos] ${build.label}: indexed over HTTP in ${((performance.now() - indexStarted) / 1000).toFixed(2)} s`);
+    const indexMs = await indexScifact(call, 'scifact', docs);
+    console.error(`[typos] ${build.label}: indexed over HTTP in ${(indexMs / 1000).toFixed(2)} s`);
 
     // The scored pass (a, b, c, d in order); then, when timing, a warm-up pass and the timed
     // passes, each with the order rotated so that no run always follows the same one. Without
@@ -231,8 +199,8 @@ function verdicts(label: string, [a, b, c, d]: ConditionResult[]): string[][] {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(CORPUS_DIR, 'corpus.jsonl'))) {
-    console.log(`SciFact not found at ${CORPUS_DIR}; skipping the typo benchmark (it needs ../shared/corpora beside the checkout).`);
+  if (!scifactAvailable()) {
+    console.log(`SciFact not found at ${SCIFACT_DIR}; skipping the typo benchmark (it needs ../shared/corpora beside the checkout).`);
     return;
   }
   const { docs, queries, qrels } = readCorpus();
