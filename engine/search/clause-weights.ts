@@ -11,13 +11,14 @@ import { Bm25fWeight, bm25Idf } from './bm25.ts';
 import type { CollectionStatistics } from './bm25.ts';
 import type { SegmentView } from './segment-view.ts';
 import { DisjunctionMaxScorer } from './scorers/disjunction-max-scorer.ts';
+import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
 import { PhraseScorer } from './scorers/phrase-scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
 import type { FieldScope } from '../query/query-types.ts';
 import type { TypoField } from '../typo/typo-rules.ts';
-import { TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR, typoVariants } from './typo-expansions.ts';
+import { EXISTING_WORD_MAX_TYPOS, TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR, typoVariants } from './typo-expansions.ts';
 
 /** A prefix matches at most this many terms (the first ones in term order). */
 export const MAX_PREFIX_EXPANSIONS = 64;
@@ -89,7 +90,10 @@ export function prepareClauses(
         // With the word itself in the collection, its typo variants rank below it; with no
         // document containing it, they are what it means and lose less.
         const factor = exactDocFreq === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
-        const expansions = typoVariants(clause.term, clause.maxTypos!, views).map(({ term, typos, docFreq: variantDocFreq }) => {
+        // A word the collection contains gets one typo at most: its two-typo variants would
+        // count 0.25² of it (noise in the ranking), and walking for them costs most.
+        const budget = exactDocFreq > 0 ? Math.min(clause.maxTypos!, EXISTING_WORD_MAX_TYPOS) : clause.maxTypos!;
+        const expansions = typoVariants(clause.term, budget, views).map(({ term, typos, docFreq: variantDocFreq }) => {
           const variantIdf = Math.min(bm25Idf(stats.docCount, variantDocFreq), exactIdf);
           const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
           return { term, typos, weight: new Bm25fWeight(variantIdf, stats, scope, factor ** typos, reason) };
@@ -117,23 +121,50 @@ export function prepareClauses(
   });
 }
 
+/** A scorer of `term` over the segment's postings, or null when the segment lacks it. */
+function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight): TermScorer | null {
+  const index = reader.terms.find(term);
+  if (index < 0) return null;
+  // The weight's field is the clause's, or (typo variants) where the variant may match.
+  return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, reader.textLengths);
+}
+
+/** Scorers of the clause's expansions (prefix terms or typo variants) this segment has. */
+function expansionScorers(prepared: PreparedClause, reader: SegmentReader): TermScorer[] {
+  return prepared.expansions.map(({ term, weight }) => termScorer(reader, term, weight)).filter((scorer): scorer is TermScorer => scorer !== null);
+}
+
+/** The best of `scorers` as one scorer, or null for none. */
+function bestOf(label: string, scorers: Scorer[]): Scorer | null {
+  if (scorers.length <= 1) return scorers[0] ?? null;
+  return new DisjunctionMaxScorer(label, scorers);
+}
+
+/**
+ * The scorers WAND ranks the clause with, summed: the clause's scorer, except that a word with
+ * typo variants gives its exact form and what its variants add over it (TypoVariantsScorer),
+ * so that each has its own bound.
+ */
+export function rankingScorers(prepared: PreparedClause, reader: SegmentReader): Scorer[] {
+  const { clause } = prepared;
+  if (clause.kind !== 'term' || prepared.expansions.length === 0) {
+    const scorer = clauseScorer(prepared, reader);
+    return scorer === null ? [] : [scorer];
+  }
+  const exact = termScorer(reader, clause.term, prepared.weight!);
+  const variants = bestOf(`typo variants of ${clause.term}`, expansionScorers(prepared, reader));
+  if (variants === null) return exact === null ? [] : [exact];
+  return exact === null ? [variants] : [exact, new TypoVariantsScorer(variants, exact)];
+}
+
 /** The clause's scorer over one segment, or null when nothing in the segment can match it. */
 export function clauseScorer(prepared: PreparedClause, reader: SegmentReader): Scorer | null {
   const { clause } = prepared;
-  // The weight's field is the clause's, or (typo variants) where the variant may match.
-  const termScorer = (term: string, weight: Bm25fWeight): TermScorer | null => {
-    const index = reader.terms.find(term);
-    if (index < 0) return null;
-    return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, reader.textLengths);
-  };
   switch (clause.kind) {
     case 'term': {
-      const exact = termScorer(clause.term, prepared.weight!);
+      const exact = termScorer(reader, clause.term, prepared.weight!);
       if (prepared.expansions.length === 0) return exact;
-      const subs = prepared.expansions.map(({ term, weight }) => termScorer(term, weight)).filter((scorer): scorer is TermScorer => scorer !== null);
-      if (exact !== null) subs.unshift(exact);
-      if (subs.length <= 1) return subs[0] ?? null;
-      return new DisjunctionMaxScorer(`${clause.term} (typo variants)`, subs);
+      return bestOf(`${clause.term} (typo variants)`, [...(exact === null ? [] : [exact]), ...expansionScorers(prepared, reader)]);
     }
     case 'phrase': {
       const cursors = [];
@@ -144,13 +175,8 @@ export function clauseScorer(prepared: PreparedClause, reader: SegmentReader): S
       }
       return new PhraseScorer(clause.terms.join(' '), cursors, prepared.weight!, clause.field, reader.titleLengths, reader.textLengths);
     }
-    case 'prefix': {
-      const subs = prepared.expansions
-        .map(({ term, weight }) => termScorer(term, weight))
-        .filter((scorer): scorer is TermScorer => scorer !== null);
-      if (subs.length === 0) return null;
-      return subs.length === 1 ? subs[0] : new DisjunctionMaxScorer(`${clause.prefix}*`, subs);
-    }
+    case 'prefix':
+      return bestOf(`${clause.prefix}*`, expansionScorers(prepared, reader));
     default:
       throw new Error(`unknown clause kind ${(clause as QueryClause).kind}`);
   }

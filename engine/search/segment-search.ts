@@ -7,10 +7,11 @@
 
 import type { FilterNode } from '../filter/filter-types.ts';
 import { DocBitSet } from './doc-bitset.ts';
-import { clauseScorer } from './clause-weights.ts';
+import { clauseScorer, rankingScorers } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { evaluateFilter } from './filter-evaluator.ts';
 import type { HitSink } from './hit-sink.ts';
+import { DisjunctionMaxScorer } from './scorers/disjunction-max-scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { deletedDocs } from './segment-view.ts';
@@ -47,11 +48,20 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
   const matches = new DocBitSet(reader.docCount);
   if (optional.length === 0) return matches;
   // Exact match set of the disjunction, without scoring; then WAND over fresh scorers ranks it.
-  for (const scorer of optional) for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) matches.add(doc);
+  for (const scorer of optional) markMatches(scorer, matches);
   matches.and(admissible);
-  const scorers = positives.map((p) => clauseScorer(p, reader)).filter((s): s is Scorer => s !== null);
+  const scorers = positives.flatMap((p) => rankingScorers(p, reader));
   collectWand(scorers, (doc) => matches.has(doc), sink);
   return matches;
+}
+
+/** Adds every doc `scorer` matches to `matches`: a dis-max's alternatives one by one, not merged. */
+function markMatches(scorer: Scorer, matches: DocBitSet): void {
+  if (scorer instanceof DisjunctionMaxScorer) {
+    for (const sub of scorer.subs) markMatches(sub, matches);
+    return;
+  }
+  for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) matches.add(doc);
 }
 
 function conjunction(required: Scorer[], optional: Scorer[], admissible: DocBitSet, sink: HitSink): DocBitSet {

@@ -6,6 +6,7 @@
 
 import { compareCodePoints } from '../segment/term-order.ts';
 import { LevenshteinAutomaton, MAX_TYPO_TERM_LENGTH } from '../typo/levenshtein-automaton.ts';
+import type { SegmentReader } from '../segment/segment-reader.ts';
 import type { SegmentView } from './segment-view.ts';
 
 /** Typo variants a query word expands to at most (the best ones). */
@@ -27,6 +28,13 @@ export const TYPO_SCORE_FACTOR = 0.25;
  * clean queries are unchanged (their words are in the collection).
  */
 export const UNKNOWN_WORD_TYPO_SCORE_FACTOR = 0.75;
+/**
+ * Typos a word that some document contains may have: one, whatever its length. Its two-typo
+ * variants would count TYPO_SCORE_FACTOR² = 0.06 of it, and finding them is most of the walk's
+ * cost (GCIDE: 1.3 ms against 0.2 ms per word). SciFact train, one typo in each 5+ letter word:
+ * nDCG@10 0.6433 → 0.6429; clean 0.7118 → 0.7116.
+ */
+export const EXISTING_WORD_MAX_TYPOS = 1;
 
 export interface TypoVariant {
   term: string;
@@ -47,13 +55,19 @@ export function typoVariants(term: string, maxTypos: number, views: readonly Seg
   if (length === 0 || length > MAX_TYPO_TERM_LENGTH) return [];
   const automaton = new LevenshteinAutomaton(term, Math.min(maxTypos, 2));
   const found = new Map<string, TypoVariant>();
+  /** Per segment, where each term it accepted is in its dictionary. */
+  const indexes = new Map<SegmentReader, Map<string, number>>();
+  let complete = true;
   for (const { reader } of views) {
     const dictionary = reader.terms;
-    dictionary.intersect(
+    const here = new Map<string, number>();
+    indexes.set(reader, here);
+    complete &&= dictionary.intersect(
       automaton,
       (index, state) => {
         const variant = dictionary.term(index);
         if (variant === term) return;
+        here.set(variant, index);
         const docFreq = dictionary.docFreq(index);
         const known = found.get(variant);
         if (known !== undefined) known.docFreq += docFreq;
@@ -62,7 +76,11 @@ export function typoVariants(term: string, maxTypos: number, views: readonly Seg
       MAX_TYPO_TERMS_READ,
     );
   }
-  return [...found.values()]
+  const best = [...found.values()]
     .sort((a, b) => a.typos - b.typos || b.docFreq - a.docFreq || compareCodePoints(a.term, b.term))
     .slice(0, limit);
+  // Every segment was walked, so where each variant is (or is not) is known: the scorers'
+  // lookups that follow need no search.
+  if (complete) for (const { reader } of views) for (const variant of best) reader.terms.remember(variant.term, indexes.get(reader)?.get(variant.term) ?? -1);
+  return best;
 }

@@ -17,6 +17,8 @@ export class TermDictionary {
   private readonly info: Uint32Array;
   readonly size: number;
   private readonly found = new Map<string, number>();
+  /** Scratch for seek keys (a term's prefix plus one code point), made by the first walk. */
+  private seekScratch: Uint8Array | null = null;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -40,6 +42,12 @@ export class TermDictionary {
       this.found.set(term, index);
     }
     return index;
+  }
+
+  /** Tells `find` where `term` is (-1: absent), as a walk over this dictionary found it. */
+  remember(term: string, index: number): void {
+    if (this.found.size >= FIND_CACHE_ENTRIES) this.found.clear();
+    this.found.set(term, index);
   }
 
   private search(term: string): number {
@@ -71,18 +79,34 @@ export class TermDictionary {
    * `maxTermsRead` terms are read: returns false when that bound cut the walk short.
    */
   intersect(automaton: TermAutomaton, visit: (index: number, state: number) => boolean | void, maxTermsRead: number): boolean {
-    const { bytes, offsets } = this;
-    /** The code points of the term being read, and the state before each. */
+    const { bytes, offsets, size } = this;
+    // The term read last: where each of its code points starts (relative to the term), the
+    // code points, and the state after each (`stateAfter[0]` is the start). Sorted neighbours
+    // share long prefixes, so the next term resumes from the state at their common prefix.
+    const starts: number[] = [0];
     const codePoints: number[] = [];
-    const states: number[] = [];
+    const stateAfter: number[] = [automaton.start];
+    let known = 0;
+    let previous = -1;
     let index = 0;
     let read = 0;
-    while (index < this.size) {
+    while (index < size) {
       if (read++ >= maxTermsRead) return false;
+      const begin = offsets[index];
       const end = offsets[index + 1];
-      let state = automaton.start;
+      // Code points shared with the previous term, whose states are known.
       let count = 0;
-      for (let at = offsets[index]; at < end && state !== DEAD_STATE; count++) {
+      if (previous >= 0) {
+        const previousBegin = offsets[previous];
+        const limit = Math.min(end - begin, offsets[previous + 1] - previousBegin);
+        let common = 0;
+        while (common < limit && bytes[begin + common] === bytes[previousBegin + common]) common++;
+        count = known;
+        while (count > 0 && starts[count] > common) count--;
+      }
+      let state = stateAfter[count];
+      let at = begin + starts[count];
+      while (at < end && state !== DEAD_STATE) {
         const lead = bytes[at];
         let codePoint: number;
         if (lead < 0x80) {
@@ -99,20 +123,25 @@ export class TermDictionary {
           at += 4;
         }
         codePoints[count] = codePoint;
-        states[count] = state;
         state = automaton.step(state, codePoint);
+        count++;
+        starts[count] = at - begin;
+        stateAfter[count] = state;
       }
+      known = count;
+      previous = index;
       if (state !== DEAD_STATE) {
         if (automaton.accepts(state) && visit(index, state) === false) return true;
         index++;
         continue;
       }
-      // The prefix codePoints[0..count) is dead: find the last position j where a larger code
-      // point keeps the automaton alive; every term before prefix[0..j) + that code point is skipped.
+      // The prefix of `count` code points is dead: find the last position j where a larger code
+      // point keeps the automaton alive; every term before prefix[0..j) + that code point is
+      // skipped by a binary search over the terms after this one.
       let next = -1;
       for (let j = count - 1; j >= 0 && next < 0; j--) {
-        const codePoint = automaton.nextLiveCodePoint(states[j], codePointAfter(codePoints[j]));
-        if (codePoint >= 0) next = this.lowerBound(encoder.encode(String.fromCodePoint(...codePoints.slice(0, j), codePoint)));
+        const codePoint = automaton.nextLiveCodePoint(stateAfter[j], codePointAfter(codePoints[j]));
+        if (codePoint >= 0) next = this.lowerBoundAfterPrefix(index + 1, begin, starts[j], codePoint);
       }
       if (next < 0) return true;
       index = next;
@@ -143,6 +172,74 @@ export class TermDictionary {
     }
     return low;
   }
+
+  /**
+   * Index of the first term from `low` on that is ≥ the key `bytes[prefixStart, prefixStart +
+   * prefixLength)` + UTF-8 of `codePoint`, compared in place (a seek allocates nothing).
+   */
+  private lowerBoundAfterPrefix(low: number, prefixStart: number, prefixLength: number, codePoint: number): number {
+    const key = this.seekScratch ?? (this.seekScratch = this.makeSeekScratch());
+    for (let i = 0; i < prefixLength; i++) key[i] = this.bytes[prefixStart + i];
+    const keyLength = prefixLength + encodeCodePoint(codePoint, key, prefixLength);
+    // Seeks mostly land near: gallop from `low` to bracket the answer, then bisect.
+    let step = 1;
+    let high = low;
+    while (high < this.size && this.compareWithKey(high, key, keyLength) < 0) {
+      low = high + 1;
+      high += step;
+      step *= 2;
+    }
+    if (high > this.size) high = this.size;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.compareWithKey(mid, key, keyLength) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** Term `index` compared with `key[0, keyLength)` as unsigned bytes. */
+  private compareWithKey(index: number, key: Uint8Array, keyLength: number): number {
+    const { bytes, offsets } = this;
+    const start = offsets[index];
+    const termLength = offsets[index + 1] - start;
+    const length = Math.min(termLength, keyLength);
+    for (let i = 0; i < length; i++) {
+      const diff = bytes[start + i] - key[i];
+      if (diff !== 0) return diff;
+    }
+    return termLength - keyLength;
+  }
+
+  private makeSeekScratch(): Uint8Array {
+    let longest = 0;
+    for (let i = 0; i < this.size; i++) longest = Math.max(longest, this.offsets[i + 1] - this.offsets[i]);
+    return new Uint8Array(longest + 4);
+  }
+}
+
+/** Writes the UTF-8 bytes of `codePoint` at `at`; returns how many. */
+function encodeCodePoint(codePoint: number, into: Uint8Array, at: number): number {
+  if (codePoint < 0x80) {
+    into[at] = codePoint;
+    return 1;
+  }
+  if (codePoint < 0x800) {
+    into[at] = 0xc0 | (codePoint >> 6);
+    into[at + 1] = 0x80 | (codePoint & 0x3f);
+    return 2;
+  }
+  if (codePoint < 0x10000) {
+    into[at] = 0xe0 | (codePoint >> 12);
+    into[at + 1] = 0x80 | ((codePoint >> 6) & 0x3f);
+    into[at + 2] = 0x80 | (codePoint & 0x3f);
+    return 3;
+  }
+  into[at] = 0xf0 | (codePoint >> 18);
+  into[at + 1] = 0x80 | ((codePoint >> 12) & 0x3f);
+  into[at + 2] = 0x80 | ((codePoint >> 6) & 0x3f);
+  into[at + 3] = 0x80 | (codePoint & 0x3f);
+  return 4;
 }
 
 /** The code point after `codePoint` in code-point order, skipping the surrogates (never in a term). */

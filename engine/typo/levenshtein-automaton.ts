@@ -32,6 +32,8 @@ export const MAX_TYPO_TERM_LENGTH = 64;
 const LAST_CODE_POINT = 0x10ffff;
 /** The transition key of every code point that is not in the query term. */
 const OTHER = -1;
+/** A transition not yet computed. */
+const UNKNOWN = -2;
 /** First-character flags of a state. */
 const FIRST_UNREAD = 0;
 const FIRST_SAME = 1;
@@ -41,14 +43,19 @@ export class LevenshteinAutomaton implements TermAutomaton {
   readonly start = 0;
   /** The query term's code points. */
   private readonly query: number[];
-  /** Its distinct code points, ascending. */
+  /** Its distinct code points, ascending; a code point's key is its place here. */
   private readonly queryChars: number[];
-  private readonly querySet: Set<number>;
+  /** The key of every ASCII code point (OTHER when not in the query term), and of the rest. */
+  private readonly asciiKeys = new Int16Array(128).fill(OTHER);
+  private readonly keys = new Map<number, number>();
   /** Per state: its row (query length + 1 entries), swap entries, first-character flag. */
   private readonly rows: Uint8Array[] = [];
   private readonly swaps: Uint8Array[] = [];
   private readonly flags: number[] = [];
-  private readonly transitions: Map<number, number>[] = [];
+  /** Per state: the next state for each key (the last entry is OTHER's), UNKNOWN until stepped. */
+  private readonly transitions: Int32Array[] = [];
+  /** Per state, once asked: whether OTHER's transition is alive (all keys then stepped). */
+  private readonly otherAlive: (boolean | undefined)[] = [];
   private readonly stateIds = new Map<string, number>();
 
   /** `maxTypos`: 1 or 2, counted as above. */
@@ -61,8 +68,11 @@ export class LevenshteinAutomaton implements TermAutomaton {
     if (this.query.length === 0 || this.query.length > MAX_TYPO_TERM_LENGTH) {
       throw new RangeError(`a typo automaton needs a term of 1–${MAX_TYPO_TERM_LENGTH} code points`);
     }
-    this.querySet = new Set(this.query);
-    this.queryChars = [...this.querySet].sort((a, b) => a - b);
+    this.queryChars = [...new Set(this.query)].sort((a, b) => a - b);
+    this.queryChars.forEach((char, key) => {
+      if (char < 128) this.asciiKeys[char] = key;
+      else this.keys.set(char, key);
+    });
     const m = this.query.length;
     const cap = maxTypos + 1;
     const row = new Uint8Array(m + 1);
@@ -76,11 +86,19 @@ export class LevenshteinAutomaton implements TermAutomaton {
   }
 
   step(state: number, codePoint: number): number {
-    const key = this.querySet.has(codePoint) ? codePoint : OTHER;
-    const known = this.transitions[state].get(key);
-    if (known !== undefined) return known;
-    const next = this.computeStep(state, key);
-    this.transitions[state].set(key, next);
+    const key = codePoint < 128 ? this.asciiKeys[codePoint] : (this.keys.get(codePoint) ?? OTHER);
+    return this.stepKey(state, key);
+  }
+
+  private stepKey(state: number, key: number): number {
+    const transitions = this.transitions[state];
+    const slot = key === OTHER ? this.queryChars.length : key;
+    let next = transitions[slot];
+    if (next === UNKNOWN) {
+      next = this.computeStep(state, key === OTHER ? OTHER : this.queryChars[key]);
+      // `addState` may have grown the arrays, never this state's own row.
+      this.transitions[state][slot] = next;
+    }
     return next;
   }
 
@@ -95,18 +113,28 @@ export class LevenshteinAutomaton implements TermAutomaton {
 
   nextLiveCodePoint(state: number, from: number): number {
     if (from > LAST_CODE_POINT) return -1;
-    // Code points outside the query term step alike, so the candidates are `from`, the query's
-    // characters from `from` on, and the code point after each (the smallest "other" past it).
-    const candidates = [from];
-    for (const char of this.queryChars) {
-      if (char >= from) candidates.push(char);
-      if (char + 1 >= from && char + 1 <= LAST_CODE_POINT) candidates.push(char === 0xd7ff ? 0xe000 : char + 1);
+    const { queryChars } = this;
+    let otherAlive = this.otherAlive[state];
+    if (otherAlive === undefined) {
+      for (let key = 0; key < queryChars.length; key++) this.stepKey(state, key);
+      otherAlive = this.stepKey(state, OTHER) !== DEAD_STATE;
+      this.otherAlive[state] = otherAlive;
     }
-    candidates.sort((a, b) => a - b);
-    for (const candidate of candidates) {
-      if (this.step(state, candidate) !== DEAD_STATE) return candidate;
+    const transitions = this.transitions[state];
+    // The query's characters from `from` on, ascending; between them every code point is OTHER.
+    let key = 0;
+    while (key < queryChars.length && queryChars[key] < from) key++;
+    if (!otherAlive) {
+      for (; key < queryChars.length; key++) if (transitions[key] !== DEAD_STATE) return queryChars[key];
+      return -1;
     }
-    return -1;
+    // OTHER is alive: `from` itself, unless it is a dead query character; then the next one up.
+    let candidate = from;
+    for (; key < queryChars.length && queryChars[key] === candidate; key++) {
+      if (transitions[key] !== DEAD_STATE) return candidate;
+      candidate = candidate === 0xd7ff ? 0xe000 : candidate + 1;
+    }
+    return candidate <= LAST_CODE_POINT ? candidate : -1;
   }
 
   /** The most typos a state with this first-character flag may have made. */
@@ -141,7 +169,8 @@ export class LevenshteinAutomaton implements TermAutomaton {
 
   /** The id of the state with these contents, made if new (DEAD_STATE past the bound). */
   private addState(row: Uint8Array, swap: Uint8Array, flag: number): number {
-    const key = `${flag}:${row.join(',')}:${swap.join(',')}`;
+    // Entries are at most MAX_AUTOMATON_TYPOS + 1, so one UTF-16 unit each makes a compact key.
+    const key = String.fromCharCode(flag, ...row, ...swap);
     const known = this.stateIds.get(key);
     if (known !== undefined) return known;
     if (this.rows.length >= MAX_AUTOMATON_STATES) return DEAD_STATE;
@@ -149,7 +178,7 @@ export class LevenshteinAutomaton implements TermAutomaton {
     this.rows.push(row);
     this.swaps.push(swap);
     this.flags.push(flag);
-    this.transitions.push(new Map());
+    this.transitions.push(new Int32Array(this.queryChars.length + 1).fill(UNKNOWN));
     this.stateIds.set(key, id);
     return id;
   }

@@ -1,5 +1,6 @@
 // Matches docs that any of its sub-scorers match and scores them by the best sub-score: used for
-// prefix queries, whose expansions are alternatives of one query word rather than separate words.
+// prefix queries and typo variants, whose expansions are alternatives of one query word rather
+// than separate words.
 
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { ScoreExplanation } from '../search-types.ts';
@@ -12,7 +13,8 @@ export class DisjunctionMaxScorer implements Scorer {
 
   constructor(
     private readonly label: string,
-    private readonly subs: Scorer[],
+    /** The alternatives, each its own postings (matches can be listed per alternative). */
+    readonly subs: readonly Scorer[],
   ) {
     this.maxScore = Math.max(...subs.map((s) => s.maxScore));
     this.cost = subs.reduce((sum, s) => sum + s.cost, 0);

@@ -1,0 +1,45 @@
+// What a query word's typo variants add over its exact form, as a scorer of its own, so WAND
+// can bound them apart: a word scores max(exact, best variant) = exact + max(0, variant − exact),
+// and the variants' bound is the exact form's scaled down per typo. Ranked as one dis-max
+// scorer, every document holding only a variant had to be scored, as variants share the exact
+// form's bound; split, WAND skips those once no variant-only document can reach the top k.
+
+import type { ScoreExplanation } from '../search-types.ts';
+import type { Scorer } from './scorer.ts';
+
+export class TypoVariantsScorer implements Scorer {
+  readonly maxScore: number;
+  readonly cost: number;
+
+  /** `variants`: the best of the word's variants; `exact`: the word as typed (null: not in this segment). */
+  constructor(
+    private readonly variants: Scorer,
+    private readonly exact: Scorer | null,
+  ) {
+    this.maxScore = variants.maxScore;
+    this.cost = variants.cost;
+  }
+
+  get doc(): number {
+    return this.variants.doc;
+  }
+
+  next(): number {
+    return this.variants.next();
+  }
+
+  advance(target: number): number {
+    return this.variants.advance(target);
+  }
+
+  score(): number {
+    const variant = this.variants.score();
+    // WAND sums the scorers on a doc; the exact form's cursor is on it only when it matches there.
+    if (this.exact === null || this.exact.doc !== this.variants.doc) return variant;
+    return Math.max(0, variant - this.exact.score());
+  }
+
+  explain(): ScoreExplanation {
+    return { value: this.score(), description: 'typo variants beyond the exact word', details: [this.variants.explain()] };
+  }
+}
