@@ -90,6 +90,47 @@ test('typos=0 turns typos off; typos=1 caps a long word at one; short words and 
   });
 });
 
+test('a word some document contains gets one typo at most; a missing word of 9+ letters gets two', () => {
+  // zanzibara is one typo from zanzibaro, zanzibxra two; zanzibaru (in no document) is one typo
+  // from the first two and two from the third.
+  const docs = [doc('typed', null, 'zanzibaro'), doc('one-typo', null, 'zanzibara'), doc('two-typos', null, 'zanzibxra')];
+  withSegments([docs.slice(0, 2), docs.slice(2)], (views) => {
+    assert.deepEqual(ids(search(views, 'zanzibaro')), ['typed', 'one-typo']);
+    assert.deepEqual(ids(search(views, 'zanzibaru')).sort(), ['one-typo', 'two-typos', 'typed']);
+    // An explicit typos=2 is "at most two": a word in the collection still gets one.
+    assert.deepEqual(ids(search(views, 'zanzibaro', { typos: 2 })), ['typed', 'one-typo']);
+  });
+});
+
+test('ranking with typo variants split from the exact word (WAND) equals the best-of scoring', () => {
+  // Many documents with the exact word and many with variants only, across two segments: the
+  // top hits and their scores must be those of scoring every document exhaustively.
+  const docs: IndexDocument[] = [];
+  for (let i = 0; i < 60; i++) {
+    const filler = 'filler '.repeat(i % 7);
+    if (i % 3 === 0) docs.push(doc(`exact-${i}`, null, `${filler}histogram data`));
+    else if (i % 3 === 1) docs.push(doc(`variant-${i}`, i % 2 === 0 ? 'histograms histogram' : null, `${filler}histogran histogran ${i % 4 === 0 ? 'data' : ''}`));
+    else docs.push(doc(`both-${i}`, null, `${filler}histogram histogrum histogrum histogrum data`));
+  }
+  withSegments([docs.slice(0, 30), docs.slice(30)], (views) => {
+    for (const q of ['histogram', 'histogram data', 'histogran data']) {
+      const top = search(views, q, { limit: 10 });
+      const all = search(views, q, { limit: 100 });
+      assert.equal(top.total, all.total);
+      assert.deepEqual(top.hits.map((hit) => [hit.id, hit.score]), all.hits.slice(0, 10).map((hit) => [hit.id, hit.score]), q);
+      // Exhaustive: every matching document, ranked by its score.
+      const scores = all.hits.map((hit) => hit.score);
+      assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    }
+    // A required word is scored as one best-of scorer (no WAND): the same scores, to rounding.
+    const ranked = search(views, 'histogram', { limit: 100 }).hits;
+    const required = search(views, '+histogram', { limit: 100 }).hits;
+    assert.deepEqual(required.map((hit) => hit.id).sort(), ranked.map((hit) => hit.id).sort());
+    const requiredScore = new Map(required.map((hit) => [hit.id, hit.score]));
+    for (const hit of ranked) assert.ok(Math.abs(hit.score - requiredScore.get(hit.id)!) < 1e-9, `${hit.id}: ${hit.score} vs ${requiredScore.get(hit.id)}`);
+  });
+});
+
 test('phrase words and prefixes are never typo-tolerant', () => {
   withSegments([DOCS], (views) => {
     assert.deepEqual(ids(search(views, '"recieve mail"')), []);
