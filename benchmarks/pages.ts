@@ -20,6 +20,7 @@
 // server of another built checkout (e.g. the previous release) in the same run.
 //
 //   npm run bench:pages [-- --smoke] [--corpus DIR] [--peers fts5|none] [--misses FILE]
+//                       [--split all|train|test] (train: queries in even places, test: odd)
 //                       [--label TEXT] [--baseline DIR --baseline-label TEXT]
 //
 // Without a corpus it says "skipped" and exits 0.
@@ -83,6 +84,8 @@ interface Scores {
 const { values: args } = parseArgs({
   options: {
     smoke: { type: 'boolean', default: false },
+    // Queries in even places of queries.jsonl are `train` (to tune on), odd ones `test`.
+    split: { type: 'string', default: 'all' },
     corpus: { type: 'string', default: DEFAULT_CORPUS },
     peers: { type: 'string', default: 'fts5' },
     baseline: { type: 'string' },
@@ -331,6 +334,8 @@ async function main(): Promise<void> {
       ...queries.filter((query) => query.kind === 'issue'),
     ];
   }
+  if (!['all', 'train', 'test'].includes(args.split)) throw new Error(`--split must be all, train or test, not '${args.split}'`);
+  if (args.split !== 'all') queries = queries.filter((_, i) => (i % 2 === 0) === (args.split === 'train'));
   const ids = new Set(files.map((file) => file.id));
   queries = queries.filter((query) => ids.has(query.doc));
   if (queries.length === 0) {

@@ -6,7 +6,7 @@
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { buildSnippet, SNIPPET_MAX_CHARS } from '../highlight/snippet.ts';
 import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
-import { findHitEvidence } from './hit-evidence.ts';
+import { MAX_HIT_POSITIONS, findHitEvidence } from './hit-evidence.ts';
 import type { EvidenceClause } from './hit-evidence.ts';
 import type { ScoreExplanation, SearchHit } from './search-types.ts';
 import type { SegmentView } from './segment-view.ts';
@@ -18,6 +18,8 @@ export interface HitOptions {
   highlightTag: string;
   /** The query's clauses that text can satisfy (`evidenceClauses`). */
   clauses: EvidenceClause[];
+  /** The page the ranking found best (page-ranking.ts); the evidence's own choice otherwise. */
+  bestPage?: number;
 }
 
 export function buildHit(view: SegmentView, doc: number, score: number, options: HitOptions, explain?: ScoreExplanation): SearchHit {
@@ -40,7 +42,7 @@ export function buildHit(view: SegmentView, doc: number, score: number, options:
     },
     textStart,
     pageStarts: paged ? pageStarts : null,
-  });
+  }, MAX_HIT_POSITIONS, paged ? options.bestPage : undefined);
   // The snippet's text, and the position of its first token.
   let base = textStart;
   if (paged) {

@@ -123,8 +123,12 @@ function capPositions(lists: number[][], cap: number): void {
 
 const NO_POSITIONS: number[] = [];
 
-/** The evidence of `clauses` in the document `doc` describes. */
-export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPositions, cap = MAX_HIT_POSITIONS): HitEvidence {
+/**
+ * The evidence of `clauses` in the document `doc` describes. `bestPage`, when given, is the
+ * page the ranking scored best (page-ranking.ts): it is the hit's page, and its occurrences
+ * are marked, instead of the best page chosen here.
+ */
+export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPositions, cap = MAX_HIT_POSITIONS, bestPage?: number): HitEvidence {
   const { textStart } = doc;
   const pageStarts = doc.pageStarts !== null && doc.pageStarts.length > 0 ? doc.pageStarts : null;
   const pageCount = pageStarts === null ? 1 : pageStarts.length;
@@ -219,6 +223,7 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
     if (better) best = page;
   }
 
+  if (bestPage !== undefined && bestPage >= 0 && bestPage < pageCount) best = bestPage;
   // The satisfied occurrences on the best page (in the whole text without pages).
   const marks = new Map<number, string>();
   if (best >= 0) {

@@ -10,6 +10,7 @@ import type { PreparedClause } from './clause-weights.ts';
 import type { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
 import { buildHit, evidenceClauses } from './hit-builder.ts';
+import { PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
 import type { HitSink } from './hit-sink.ts';
 import type { ScoreExplanation, SearchRequest, SearchResult } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';
@@ -19,11 +20,12 @@ import { TopKCollector } from './top-k-collector.ts';
 import { suggestQueries } from './suggestions.ts';
 import { TYPO_TOLERANCE_OFF, typoBudgetRule } from '../typo/typo-rules.ts';
 
-/** A ranked doc of some segment. */
+/** A ranked doc of some segment (with its best page when ranked by pages). */
 interface RankedDoc {
   segment: number;
   doc: number;
   score: number;
+  bestPage?: number;
 }
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
@@ -38,7 +40,8 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
 function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
   const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
   const query = parseQuery(request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'));
-  const prepared = prepareClauses(query.clauses, views, collectionStatistics(views), { typoDisabledFields: tolerance.disableOnFields });
+  const stats = collectionStatistics(views);
+  const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
   const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
@@ -58,8 +61,11 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
 
   let ranked: RankedDoc[];
   if (isRelevanceSort(sortKeys)) {
+    // With paged documents, the best documents are rescored by their best page (page-ranking.ts).
+    const byPages = views.some((view) => view.reader.hasPages) && query.clauses.some((clause) => clause.occur !== 'must_not');
+    const window = byPages ? Math.max(k, PAGE_RANKING_WINDOW) : k;
     const idRanks = views.map((view) => view.reader.idRanks());
-    const collector = new TopKCollector(k, (segmentA, docA, segmentB, docB) =>
+    const collector = new TopKCollector(window, (segmentA, docA, segmentB, docB) =>
       segmentA === segmentB
         ? idRanks[segmentA][docA] - idRanks[segmentB][docB]
         : views[segmentA].reader.compareDocIds(docA, views[segmentB].reader, docB),
@@ -70,12 +76,13 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
           return collector.threshold;
         },
         rankedById: true,
-        capacity: k,
+        capacity: window,
         collect: (doc, score) => collector.collect(segment, doc, score),
       };
       countMatches(view, searchSegment(view, prepared, filter, sink));
     });
     ranked = collector.results();
+    if (byPages) ranked = rankByPages(ranked, views, prepared, stats).slice(0, k);
   } else {
     const keys = completeSortKeys(sortKeys);
     const perSegment = views.map((view, segment) => {
@@ -94,7 +101,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const hits = ranked.slice(request.offset).map((hit) => {
     const view = views[hit.segment];
     const explanation = request.explain ? explainHit(view, hit.doc, hit.score, prepared) : undefined;
-    return buildHit(view, hit.doc, hit.score, options, explanation);
+    return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage }, explanation);
   });
   const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
   const result: SearchResult = { hits, total, facets: {}, facetStats: {} };

@@ -16,8 +16,14 @@
 //   titles.bytes / titles.offsets / titles.present   document titles by doc (for sorting)
 //   metadata.fields  JSON: the metadata field names; field i is in section `metadata.<i>`
 //                    (value dictionary, docs by value, ordinals by doc: metadata-writer.ts)
+//   pages.starts     (layout 4) u32 × (docs + 1) offsets, then the position of each page's
+//                    first token, doc after doc: doc d's pages are starts[off[d], off[d + 1])
+//                    (none for a document without pages); so ranking reads a document's page
+//                    boundaries without inflating its stored block
 
-export const SEGMENT_LAYOUT_VERSION = 3;
+export const SEGMENT_LAYOUT_VERSION = 4;
+/** Layout 3 lacks pages.starts: its page boundaries are read from the stored records. */
+export const OLDEST_READABLE_LAYOUT_VERSION = 3;
 
 export const SECTION = {
   meta: 'meta',
@@ -37,6 +43,7 @@ export const SECTION = {
   titleOffsets: 'titles.offsets',
   titlePresent: 'titles.present',
   metadataFields: 'metadata.fields',
+  pageStarts: 'pages.starts',
 } as const;
 
 /** The section of the metadata field at `index` in metadata.fields. */

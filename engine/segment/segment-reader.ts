@@ -9,7 +9,7 @@ import type { IndexDocument } from '../document.ts';
 import { DocIds } from './doc-ids.ts';
 import { PostingsCursor } from './postings-cursor.ts';
 import type { PostingsData } from './postings-cursor.ts';
-import { SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
+import { OLDEST_READABLE_LAYOUT_VERSION, SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
 import { FieldIndex } from './field-index.ts';
 import { StringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
@@ -33,6 +33,10 @@ export class SegmentReader {
   private readonly ids: DocIds;
   private readonly stored: StoredFieldsReader;
   private readonly titles: StringColumn;
+  /** pages.starts as u32s (null in layout 3 segments), and whether any document has pages. */
+  private readonly pageStartWords: Uint32Array | null;
+  readonly hasPages: boolean;
+  private pagedDocs: number | undefined;
   private readonly fieldSections = new Map<string, string>();
   private readonly fieldIndexes = new Map<string, FieldIndex>();
   private readonly file: SegmentFile;
@@ -49,7 +53,7 @@ export class SegmentReader {
     } catch {
       throw new CorruptFileError(file.path, 'segment metadata is not valid JSON');
     }
-    if (meta.layoutVersion !== SEGMENT_LAYOUT_VERSION) {
+    if (!(meta.layoutVersion >= OLDEST_READABLE_LAYOUT_VERSION && meta.layoutVersion <= SEGMENT_LAYOUT_VERSION)) {
       throw new CorruptFileError(file.path, `unsupported segment layout version ${meta.layoutVersion}`);
     }
     this.docCount = meta.docCount;
@@ -71,6 +75,18 @@ export class SegmentReader {
     this.stored = new StoredFieldsReader(file.section(SECTION.storedBlocks), file.section(SECTION.storedIndex));
     this.titles = new StringColumn(file.section(SECTION.titleBytes), file.section(SECTION.titleOffsets), file.section(SECTION.titlePresent));
     this.file = file;
+    if (file.has(SECTION.pageStarts)) {
+      const words = u32View(file.section(SECTION.pageStarts));
+      if (words.length < meta.docCount + 1 || words.length !== meta.docCount + 1 + words[meta.docCount]) {
+        throw new CorruptFileError(file.path, 'page starts do not match the segment metadata');
+      }
+      this.pageStartWords = words;
+      this.hasPages = words[meta.docCount] > 0;
+    } else {
+      // Layout 3: unknown without reading every stored record, so assume some document has pages.
+      this.pageStartWords = null;
+      this.hasPages = true;
+    }
     let fields: unknown;
     try {
       fields = JSON.parse(new TextDecoder().decode(file.section(SECTION.metadataFields)));
@@ -157,6 +173,34 @@ export class SegmentReader {
 
   storedRecord(doc: number): StoredRecord {
     return this.stored.read(doc);
+  }
+
+  /** Pages of all documents, and documents with pages (layout 3: none known). */
+  get pageCount(): number {
+    return this.pageStartWords === null ? 0 : this.pageStartWords[this.docCount];
+  }
+
+  get pagedDocCount(): number {
+    if (this.pagedDocs === undefined) {
+      let count = 0;
+      const words = this.pageStartWords;
+      if (words !== null) for (let doc = 0; doc < this.docCount; doc++) if (words[doc + 1] > words[doc]) count++;
+      this.pagedDocs = count;
+    }
+    return this.pagedDocs;
+  }
+
+  /** Position of each page's first token in `doc` (ascending), or null for a document without pages. */
+  pageStarts(doc: number): Uint32Array | null {
+    const words = this.pageStartWords;
+    if (words === null) {
+      const starts = this.stored.read(doc).pageStarts;
+      return starts === null || starts.length === 0 ? null : Uint32Array.from(starts);
+    }
+    const base = this.docCount + 1;
+    const from = words[doc];
+    const to = words[doc + 1];
+    return to > from ? words.subarray(base + from, base + to) : null;
   }
 
   /**

@@ -77,7 +77,23 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     [SECTION.titleOffsets, titles.offsets],
     [SECTION.titlePresent, titles.present],
     [SECTION.metadataFields, encoder.encode(JSON.stringify(metadata.fields))],
+    [SECTION.pageStarts, u32Bytes(encodePageStarts(batch.pageStarts))],
     ...metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
   ]);
   return { docCount: docs.length, byteLength };
+}
+
+/** pages.starts: per-doc offsets, then every paged document's page start positions. */
+function encodePageStarts(pageStarts: readonly (readonly number[] | null)[]): Uint32Array {
+  const docs = pageStarts.length;
+  let total = 0;
+  for (const starts of pageStarts) total += starts?.length ?? 0;
+  const out = new Uint32Array(docs + 1 + total);
+  let at = docs + 1;
+  for (let doc = 0; doc < docs; doc++) {
+    out[doc] = at - (docs + 1);
+    for (const start of pageStarts[doc] ?? []) out[at++] = start;
+  }
+  out[docs] = at - (docs + 1);
+  return out;
 }

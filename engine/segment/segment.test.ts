@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Analyzer } from '../analysis/index.ts';
 import type { IndexDocument } from '../document.ts';
-import { CorruptFileError } from '../../storage/index.ts';
+import { CorruptFileError, mapSegmentFile, writeSegmentFile } from '../../storage/index.ts';
 import { NO_MORE_DOCS } from './postings-cursor.ts';
 import { SegmentReader } from './segment-reader.ts';
 import { writeSegment } from './segment-writer.ts';
-import { TITLE_TEXT_GAP } from './segment-format.ts';
+import { SECTION, TITLE_TEXT_GAP } from './segment-format.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 const analyzer = Analyzer.for('none');
@@ -139,11 +139,32 @@ test('paged documents record the first token position of every page', () => {
       ],
     };
     const path = join(dir, 'p.fseg');
-    writeSegment(path, [doc], analyzer);
-    const record = SegmentReader.open(path).storedRecord(0);
+    writeSegment(path, [makeDoc('plain', null, 'no pages here'), doc, makeDoc('plain-2', 'x', 'y')], analyzer);
+    const reader = SegmentReader.open(path);
+    const record = reader.storedRecord(1);
     const base = 2 + TITLE_TEXT_GAP;
-    assert.deepEqual(record.pageStarts, [base + 0, base + 2, base + 3, base + 3]);
+    const starts = [base + 0, base + 2, base + 3, base + 3];
+    assert.deepEqual(record.pageStarts, starts);
     assert.deepEqual(record.document, doc);
+    // The pages.starts section gives the same boundaries without the stored record.
+    assert.deepEqual([...reader.pageStarts(1)!], starts);
+    assert.equal(reader.pageStarts(0), null);
+    assert.equal(reader.pageStarts(2), null);
+    assert.deepEqual([reader.hasPages, reader.pageCount, reader.pagedDocCount], [true, 4, 1]);
+
+    // A layout 3 segment (before pages.starts) still opens; its pages come from the stored records.
+    const file = mapSegmentFile(path);
+    const sections = file.names().filter((name) => name !== SECTION.pageStarts).map((name): [string, Uint8Array] => {
+      if (name !== SECTION.meta) return [name, file.section(name)];
+      const meta = JSON.parse(new TextDecoder().decode(file.section(name)));
+      return [name, new TextEncoder().encode(JSON.stringify({ ...meta, layoutVersion: 3 }))];
+    });
+    const oldPath = join(dir, 'old.fseg');
+    writeSegmentFile(oldPath, sections);
+    const old = SegmentReader.open(oldPath);
+    assert.deepEqual([...old.pageStarts(1)!], starts);
+    assert.equal(old.pageStarts(0), null);
+    assert.equal(old.hasPages, true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

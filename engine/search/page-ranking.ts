@@ -1,0 +1,211 @@
+// Pages as the unit of evidence (issue 14 point 1): a paged document is ranked by its
+// best-matching page, as if the page were a document of its own, plus a small part of its
+// whole-document score — BM25 max-passage. A 300-page manual whose chapter answers the query
+// then competes with its chapter's pages, not with its length.
+//
+// It runs over the top candidates of the document-level ranking (a rescoring window, as
+// Elasticsearch's rescore does), and only in collections that have paged documents; a
+// collection without pages ranks exactly as before. In such a collection every candidate is
+// scored the same way — a document without pages is one page — so scores compare:
+//
+//   score = (1 − DOCUMENT_SHARE) × best page score + DOCUMENT_SHARE × document score
+//
+// A page's score is BM25F over the document's title and the page's text, with the page's
+// length normalised against the collection's average page (a document without pages counts
+// as one page), the query's idfs and field weights. Clauses score on a page as they do on a
+// document: a word (with its typo variants) by its best form there, a prefix by its best
+// expansion, a phrase by its occurrences on that page only. Excluded clauses were applied by
+// the document ranking already. Bounded: per document, at most MAX_HIT_POSITIONS positions of
+// each term are read (the earliest), and the work is linear in them and in the pages touched.
+
+import type { SegmentReader } from '../segment/segment-reader.ts';
+import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
+import { Bm25fWeight } from './bm25.ts';
+import type { CollectionStatistics } from './bm25.ts';
+import type { PreparedClause } from './clause-weights.ts';
+import { MAX_HIT_POSITIONS } from './hit-evidence.ts';
+import type { SegmentView } from './segment-view.ts';
+
+/** Document-level candidates rescored by their pages (or the whole k when larger). */
+export const PAGE_RANKING_WINDOW = 100;
+/** The whole document's share of a candidate's score; the best page has the rest. */
+export const DOCUMENT_SHARE = 0.3;
+
+export interface RankedCandidate {
+  segment: number;
+  doc: number;
+  score: number;
+  /** The best-scoring page's index (set by rankByPages for a document with pages). */
+  bestPage?: number;
+}
+
+/** One form a clause matches on a page: its terms (one, or a phrase's in a row) and weight. */
+interface PageForm {
+  terms: string[];
+  phrase: boolean;
+  weight: Bm25fWeight;
+}
+
+/** Statistics where a page is the unit: the average text length per page. */
+export function pageStatistics(stats: CollectionStatistics, views: readonly SegmentView[]): CollectionStatistics {
+  let units = 0;
+  let textLength = 0;
+  for (const { reader } of views) {
+    units += reader.docCount - reader.pagedDocCount + reader.pageCount;
+    textLength += reader.sumTextLength;
+  }
+  return { ...stats, avgTextLength: units > 0 ? textLength / units : stats.avgTextLength };
+}
+
+/** A positive clause's forms, and whether a page must satisfy it first (a required text clause). */
+interface PageClause {
+  forms: PageForm[];
+  requiredOnPages: boolean;
+}
+
+/** Each positive clause's forms, weighted for pages. */
+function pageClauses(prepared: readonly PreparedClause[], pageStats: CollectionStatistics): PageClause[] {
+  const reweigh = (weight: Bm25fWeight): Bm25fWeight => new Bm25fWeight(weight.idf, pageStats, weight.field, weight.boost);
+  const clauses: PageClause[] = [];
+  for (const { clause, weight, expansions } of prepared) {
+    if (clause.occur === 'must_not') continue;
+    const forms: PageForm[] = [];
+    if (clause.kind === 'phrase') forms.push({ terms: clause.terms, phrase: true, weight: reweigh(weight!) });
+    else if (clause.kind === 'term') forms.push({ terms: [clause.term], phrase: false, weight: reweigh(weight!) });
+    for (const expansion of expansions) forms.push({ terms: [expansion.term], phrase: false, weight: reweigh(expansion.weight) });
+    clauses.push({ forms, requiredOnPages: clause.occur === 'must' && clause.field !== 'title' });
+  }
+  return clauses;
+}
+
+/**
+ * Rescores `candidates` (best first) by their best page and returns them best first; ties keep
+ * the document ranking's order.
+ */
+export function rankByPages(
+  candidates: readonly RankedCandidate[],
+  views: readonly SegmentView[],
+  prepared: readonly PreparedClause[],
+  stats: CollectionStatistics,
+): RankedCandidate[] {
+  const clauses = pageClauses(prepared, pageStatistics(stats, views));
+  const rescored = candidates.map((candidate, order) => {
+    const { score, page } = bestPage(views[candidate.segment].reader, candidate.doc, clauses);
+    return { candidate: { ...candidate, score: (1 - DOCUMENT_SHARE) * score + DOCUMENT_SHARE * candidate.score, bestPage: page }, order };
+  });
+  rescored.sort((a, b) => b.candidate.score - a.candidate.score || a.order - b.order);
+  return rescored.map(({ candidate }) => candidate);
+}
+
+/**
+ * The document's best page (its whole text when it has no pages) and its score: the page
+ * satisfying the most weight (idf) of required clauses, then the best-scoring one, then the
+ * earlier; with no page matching any clause, the first page.
+ */
+function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClause[]): { score: number; page: number } {
+  const titleLength = reader.titleLengths[doc];
+  const textStart = titleLength + TITLE_TEXT_GAP;
+  const textEnd = textStart + reader.textLengths[doc];
+  const starts = reader.pageStarts(doc) ?? [textStart];
+  const pageCount = starts.length;
+  const pageEnd = (page: number): number => (page + 1 < pageCount ? starts[page + 1] : textEnd);
+
+  const positions = new Map<string, number[]>();
+  const positionsOf = (term: string): number[] => {
+    let list = positions.get(term);
+    if (list === undefined) {
+      list = [];
+      const index = reader.terms.find(term);
+      if (index >= 0) {
+        const cursor = reader.postings(index);
+        if (cursor.advance(doc) === doc) {
+          cursor.positions(list);
+          if (list.length > MAX_HIT_POSITIONS) list.length = MAX_HIT_POSITIONS;
+        }
+      }
+      positions.set(term, list);
+    }
+    return list;
+  };
+
+  /** Per page: the clauses' summed best scores there; plus what every page gets (title only). */
+  const totals = new Float64Array(pageCount);
+  let everyPage = 0;
+  // Per page, the current clause's best form score, and its per-form text frequency.
+  const clauseBest = new Float64Array(pageCount);
+  const tf = new Uint32Array(pageCount);
+  const touched: number[] = [];
+  const clauseTouched: number[] = [];
+  const inClause = new Uint8Array(pageCount);
+  /** Per page: the idf of the required clauses satisfied there, and the current clause's. */
+  const required = new Float64Array(pageCount);
+  const clauseIdf = new Float64Array(pageCount);
+
+  for (const { forms, requiredOnPages } of clauses) {
+    let titleOnlyBest = 0;
+    for (const form of forms) {
+      const occurrences = form.phrase ? phraseStarts(form.terms.map(positionsOf)) : positionsOf(form.terms[0]);
+      let titleTf = 0;
+      let page = 0;
+      for (const position of occurrences) {
+        if (position < textStart) {
+          titleTf++;
+          continue;
+        }
+        if (form.weight.field === 'title') break; // a form that may only match the title
+        while (position >= pageEnd(page)) page++;
+        // A phrase running over a page break is on neither page.
+        if (form.phrase && position + form.terms.length - 1 >= pageEnd(page)) continue;
+        if (tf[page] === 0) touched.push(page);
+        tf[page]++;
+      }
+      const titleOnly = titleTf > 0 ? form.weight.score(titleTf, titleLength, 0, 0) : 0;
+      if (titleOnly > titleOnlyBest) titleOnlyBest = titleOnly;
+      for (const p of touched) {
+        const score = form.weight.score(titleTf, titleLength, tf[p], pageEnd(p) - starts[p]);
+        if (inClause[p] === 0) {
+          inClause[p] = 1;
+          clauseTouched.push(p);
+          clauseBest[p] = score;
+          clauseIdf[p] = form.weight.idf;
+        } else {
+          if (score > clauseBest[p]) clauseBest[p] = score;
+          if (form.weight.idf > clauseIdf[p]) clauseIdf[p] = form.weight.idf;
+        }
+        tf[p] = 0;
+      }
+      touched.length = 0;
+    }
+    // Pages the clause's text forms missed still have its title matches.
+    everyPage += titleOnlyBest;
+    for (const p of clauseTouched) {
+      totals[p] += Math.max(clauseBest[p], titleOnlyBest) - titleOnlyBest;
+      if (requiredOnPages) required[p] += clauseIdf[p];
+      inClause[p] = 0;
+    }
+    clauseTouched.length = 0;
+  }
+  let page = 0;
+  for (let p = 1; p < pageCount; p++) {
+    if (required[p] !== required[page] ? required[p] > required[page] : totals[p] > totals[page]) page = p;
+  }
+  return { score: totals[page] + everyPage, page };
+}
+
+/** Where `lists` (each term's positions, ascending) hold the phrase's words in a row. */
+function phraseStarts(lists: number[][]): number[] {
+  const starts: number[] = [];
+  const pointers = new Array<number>(lists.length).fill(0);
+  outer: for (const start of lists[0]) {
+    for (let i = 1; i < lists.length; i++) {
+      const list = lists[i];
+      let p = pointers[i];
+      while (p < list.length && list[p] < start + i) p++;
+      pointers[i] = p;
+      if (p === list.length) break outer;
+      if (list[p] !== start + i) continue outer;
+    }
+    starts.push(start);
+  }
+  return starts;
+}
