@@ -4,3 +4,4 @@ export { Analyzer, MAX_TOKEN_LENGTH, TERM_CACHE_ENTRIES } from './analyzer.ts';
 export type { AnalyzerOptions, TermIdVisitor, Token, TokenVisitor } from './analyzer.ts';
 export { TermInterner } from './term-interner.ts';
 export { SUPPORTED_LANGUAGES, NO_STEMMING_LANGUAGE, isSupportedLanguage } from './supported-languages.ts';
+export { contentsPages, looksLikeContentsPage } from './contents-page.ts';

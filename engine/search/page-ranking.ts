@@ -19,7 +19,7 @@
 // each term are read (the earliest), and the work is linear in them and in the pages touched.
 
 import type { SegmentReader } from '../segment/segment-reader.ts';
-import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
+import { PAGE_FLAG, TITLE_TEXT_GAP } from '../segment/segment-format.ts';
 import { Bm25fWeight } from './bm25.ts';
 import type { CollectionStatistics } from './bm25.ts';
 import type { PreparedClause } from './clause-weights.ts';
@@ -30,6 +30,11 @@ import type { SegmentView } from './segment-view.ts';
 export const PAGE_RANKING_WINDOW = 100;
 /** The whole document's share of a candidate's score; the best page has the rest. */
 export const DOCUMENT_SHARE = 0.3;
+/**
+ * A contents page's text counts this much (PAGE_FLAG.contents): it holds every section title's
+ * words together, so unweighted it beats the section it points to.
+ */
+export const CONTENTS_PAGE_FACTOR = 0.3;
 
 export interface RankedCandidate {
   segment: number;
@@ -107,6 +112,7 @@ function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClau
   const textStart = titleLength + TITLE_TEXT_GAP;
   const textEnd = textStart + reader.textLengths[doc];
   const starts = reader.pageStarts(doc) ?? [textStart];
+  const flags = reader.pageFlags(doc);
   const pageCount = starts.length;
   const pageEnd = (page: number): number => (page + 1 < pageCount ? starts[page + 1] : textEnd);
 
@@ -185,6 +191,7 @@ function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClau
     }
     clauseTouched.length = 0;
   }
+  if (flags !== null) for (let p = 0; p < pageCount; p++) if ((flags[p] & PAGE_FLAG.contents) !== 0) totals[p] *= CONTENTS_PAGE_FACTOR;
   let page = 0;
   for (let p = 1; p < pageCount; p++) {
     if (required[p] !== required[page] ? required[p] > required[page] : totals[p] > totals[page]) page = p;

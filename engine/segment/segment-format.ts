@@ -20,6 +20,7 @@
 //                    first token, doc after doc: doc d's pages are starts[off[d], off[d + 1])
 //                    (none for a document without pages); so ranking reads a document's page
 //                    boundaries without inflating its stored block
+//   pages.flags      (layout 4) u8 per page, in the order of pages.starts: PAGE_FLAG bits
 
 export const SEGMENT_LAYOUT_VERSION = 4;
 /** Layout 3 lacks pages.starts: its page boundaries are read from the stored records. */
@@ -44,6 +45,13 @@ export const SECTION = {
   titlePresent: 'titles.present',
   metadataFields: 'metadata.fields',
   pageStarts: 'pages.starts',
+  pageFlags: 'pages.flags',
+} as const;
+
+/** Bits of a page's entry in pages.flags. */
+export const PAGE_FLAG = {
+  /** The page looks like a table of contents (engine/analysis/contents-page.ts). */
+  contents: 1,
 } as const;
 
 /** The section of the metadata field at `index` in metadata.fields. */

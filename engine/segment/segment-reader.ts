@@ -9,7 +9,8 @@ import type { IndexDocument } from '../document.ts';
 import { DocIds } from './doc-ids.ts';
 import { PostingsCursor } from './postings-cursor.ts';
 import type { PostingsData } from './postings-cursor.ts';
-import { OLDEST_READABLE_LAYOUT_VERSION, SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
+import { OLDEST_READABLE_LAYOUT_VERSION, PAGE_FLAG, SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
+import { contentsPages } from '../analysis/index.ts';
 import { FieldIndex } from './field-index.ts';
 import { StringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
@@ -35,6 +36,7 @@ export class SegmentReader {
   private readonly titles: StringColumn;
   /** pages.starts as u32s (null in layout 3 segments), and whether any document has pages. */
   private readonly pageStartWords: Uint32Array | null;
+  private readonly pageFlagBytes: Uint8Array | null;
   readonly hasPages: boolean;
   private pagedDocs: number | undefined;
   private readonly fieldSections = new Map<string, string>();
@@ -82,9 +84,12 @@ export class SegmentReader {
       }
       this.pageStartWords = words;
       this.hasPages = words[meta.docCount] > 0;
+      this.pageFlagBytes = file.section(SECTION.pageFlags);
+      if (this.pageFlagBytes.length !== words[meta.docCount]) throw new CorruptFileError(file.path, 'page flags do not match the page starts');
     } else {
       // Layout 3: unknown without reading every stored record, so assume some document has pages.
       this.pageStartWords = null;
+      this.pageFlagBytes = null;
       this.hasPages = true;
     }
     let fields: unknown;
@@ -188,6 +193,19 @@ export class SegmentReader {
       this.pagedDocs = count;
     }
     return this.pagedDocs;
+  }
+
+  /** Each page's PAGE_FLAG bits for `doc`, aligned with `pageStarts`, or null without pages. */
+  pageFlags(doc: number): Uint8Array | null {
+    const words = this.pageStartWords;
+    if (words === null) {
+      const { text, pages } = this.stored.read(doc).document;
+      if (pages === null || pages.length === 0) return null;
+      return Uint8Array.from(contentsPages(text, pages.map((page) => page.offset)), (contents) => (contents ? PAGE_FLAG.contents : 0));
+    }
+    const from = words[doc];
+    const to = words[doc + 1];
+    return to > from ? this.pageFlagBytes!.subarray(from, to) : null;
   }
 
   /** Position of each page's first token in `doc` (ascending), or null for a document without pages. */

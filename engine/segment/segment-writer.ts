@@ -8,7 +8,8 @@ import type { IndexDocument } from '../document.ts';
 import { encodeDocIds } from './doc-ids.ts';
 import { invertDocuments } from './inverter.ts';
 import { PostingsWriter } from './postings-writer.ts';
-import { SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, metadataSection, u32Bytes } from './segment-format.ts';
+import { PAGE_FLAG, SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, metadataSection, u32Bytes } from './segment-format.ts';
+import { contentsPages } from '../analysis/index.ts';
 import { encodeMetadata } from './metadata-writer.ts';
 import { encodeStringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
@@ -78,6 +79,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     [SECTION.titlePresent, titles.present],
     [SECTION.metadataFields, encoder.encode(JSON.stringify(metadata.fields))],
     [SECTION.pageStarts, u32Bytes(encodePageStarts(batch.pageStarts))],
+    [SECTION.pageFlags, encodePageFlags(docs)],
     ...metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
   ]);
   return { docCount: docs.length, byteLength };
@@ -96,4 +98,14 @@ function encodePageStarts(pageStarts: readonly (readonly number[] | null)[]): Ui
   }
   out[docs] = at - (docs + 1);
   return out;
+}
+
+/** pages.flags: each page's PAGE_FLAG bits, document after document. */
+function encodePageFlags(docs: readonly IndexDocument[]): Uint8Array {
+  const flags: number[] = [];
+  for (const { text, pages } of docs) {
+    if (pages === null || pages.length === 0) continue;
+    for (const contents of contentsPages(text, pages.map((page) => page.offset))) flags.push(contents ? PAGE_FLAG.contents : 0);
+  }
+  return Uint8Array.from(flags);
 }

@@ -1,9 +1,10 @@
 // Pages as the unit of evidence over real HTTP (issue 14, point 1): a long manual whose chapter
 // answers the query outranks a short note that mentions the word once, and its hit names a page
 // of that chapter. The fixture fixtures/files/manual.pdf (fixtures/make-pdf-fixtures.py) has
-// 120 pages of filler words, "histogram" six times on each of pages 71–74 and once on its
-// contents page 2. Scored as one document its length buries it (the note ranked first before
-// page ranking); scored by its best page it wins.
+// 120 pages of filler words, "histogram" six times on each of pages 71–74 (headed "Histogram
+// plots") and page 2 a table of contents listing "Histogram plots" twice. Scored as one
+// document its length buries it (the note ranked first before page ranking); scored by its
+// best page it wins, and the contents page, where the words stand together, is not that page.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -69,6 +70,13 @@ describe('search: paged documents ranked by their best page', () => {
     assert.ok(manual.page !== null && manual.page >= 71 && manual.page <= 74, `page ${manual.page}`);
     assert.deepEqual(manual.matched_pages, [2, 71, 72, 73, 74]);
     assert.match(manual.highlight, /<mark>histogram<\/mark>/);
+  });
+
+  test('a table of contents listing the section does not win over the section', async () => {
+    const [manual] = await search({ q: 'histogram plots' });
+    assert.equal(manual.id, 'manual');
+    assert.ok(manual.page !== null && manual.page >= 71 && manual.page <= 74, `page ${manual.page}, not the contents page 2`);
+    assert.ok(manual.matched_pages.includes(2));
   });
 
   test('pagination pages through the same page-ranked order', async () => {
