@@ -21,6 +21,7 @@ import { Bm25fWeight, bm25Idf } from './bm25.ts';
 import { MAX_PREFIX_EXPANSIONS } from './clause-weights.ts';
 import { findHitEvidence } from './hit-evidence.ts';
 import type { EvidenceClause } from './hit-evidence.ts';
+import { PROXIMITY_WEIGHT } from './page-ranking.ts';
 import { searchSegments } from './searcher.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
@@ -214,6 +215,16 @@ function naiveEvidence(doc: NaiveDoc, clauses: QueryClause[], scoring: NaiveScor
       if (satisfiedIdf < 0) continue;
       any = true;
       if (clause.occur === 'must') requiredWeight += satisfiedIdf;
+    }
+    // Proximity: consecutive word clauses, the rarer idf over their least distance on the page.
+    const words2 = positive.filter((c): c is Extract<QueryClause, { kind: 'term' }> => c.kind === 'term' && c.field !== 'title');
+    for (let w = 0; w + 1 < words2.length; w++) {
+      const [a, b] = [words2[w].term, words2[w + 1].term];
+      let least = Infinity;
+      words.forEach((x, i) => words.forEach((y, j) => {
+        if (x === a && y === b && i !== j) least = Math.min(least, Math.abs(i - j));
+      }));
+      if (least < Infinity) score += (PROXIMITY_WEIGHT * Math.min(idf(a), idf(b))) / least;
     }
     required.push(requiredWeight);
     scores.push(score);
