@@ -25,6 +25,17 @@ describe('query language: words', () => {
     ]);
   });
 
+  it('an identifier (parts joined by _ . / @ or ::) is the phrase of its parts, or its parts written together', () => {
+    assert.deepEqual(parse('asn1_der_decoding'), [
+      { kind: 'phrase', occur: 'should', field: 'all', terms: ['asn1', 'der', 'decod'], joined: 'asn1derdecod' },
+    ]);
+    assert.deepEqual(parse('+Node.js'), [{ kind: 'phrase', occur: 'must', field: 'all', terms: ['node', 'js'], joined: 'nodej' }]);
+    assert.deepEqual(parse('v1.2.3'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['v1', '2', '3'], joined: 'v123' }]);
+    assert.deepEqual(parse('std::vector'), [{ kind: 'phrase', occur: 'should', field: 'all', terms: ['std', 'vector'], joined: 'stdvector' }]);
+    // Quoted or excluded: the phrase only.
+    assert.deepEqual(parse('-node.js'), [{ kind: 'phrase', occur: 'must_not', field: 'all', terms: ['node', 'js'] }]);
+  });
+
   it('an empty query, or only whitespace, has no clauses (match all documents)', () => {
     assert.deepEqual(parse(''), []);
     assert.deepEqual(parse(' \t\n '), []);

@@ -27,6 +27,12 @@ export interface PhraseClause {
   occur: Occur;
   field: FieldScope;
   terms: string[];
+  /**
+   * An identifier or compound typed as one word ("asn1_der_decoding", "e-mail"): its parts
+   * written together as one term ("asn1derdecoding", "email"), which matches as well as the
+   * phrase of its parts.
+   */
+  joined?: string;
 }
 
 /** Terms starting with `prefix` (folded, unstemmed, at least one character). */

@@ -30,7 +30,8 @@ export interface PreparedClause {
   /**
    * Prefix clauses: the terms they expand to, each with its weight. Term clauses: their typo
    * variants, each with its (reduced) weight and typo count; the weight's field is where the
-   * variant may match.
+   * variant may match. Phrase clauses of a split word: its parts joined, when some document
+   * has that term.
    */
   expansions: { term: string; weight: Bm25fWeight; typos?: number }[];
 }
@@ -102,7 +103,11 @@ export function prepareClauses(
       }
       case 'phrase': {
         const phraseIdf = clause.terms.reduce((sum, term) => sum + idf(term), 0);
-        return { clause, weight: new Bm25fWeight(phraseIdf, stats, clause.field), expansions: [] };
+        // An identifier's parts written together ("email" for "e-mail") match as well.
+        const joinedDocFreq = clause.joined === undefined ? 0 : docFreq(clause.joined, views);
+        const expansions =
+          joinedDocFreq === 0 ? [] : [{ term: clause.joined!, weight: new Bm25fWeight(bm25Idf(stats.docCount, joinedDocFreq), stats, clause.field) }];
+        return { clause, weight: new Bm25fWeight(phraseIdf, stats, clause.field), expansions };
       }
       case 'prefix': {
         const terms = new Set<string>();
@@ -127,6 +132,17 @@ function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight): T
   if (index < 0) return null;
   // The weight's field is the clause's, or (typo variants) where the variant may match.
   return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, reader.textLengths);
+}
+
+/** A scorer of the phrase `terms` over the segment, or null when the segment lacks a term. */
+function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, reader: SegmentReader): PhraseScorer | null {
+  const cursors = [];
+  for (const term of terms) {
+    const index = reader.terms.find(term);
+    if (index < 0) return null;
+    cursors.push(reader.postings(index));
+  }
+  return new PhraseScorer(terms.join(' '), cursors, weight, field, reader.titleLengths, reader.textLengths);
 }
 
 /** Scorers of the clause's expansions (prefix terms or typo variants) this segment has. */
@@ -167,13 +183,9 @@ export function clauseScorer(prepared: PreparedClause, reader: SegmentReader): S
       return bestOf(`${clause.term} (typo variants)`, [...(exact === null ? [] : [exact]), ...expansionScorers(prepared, reader)]);
     }
     case 'phrase': {
-      const cursors = [];
-      for (const term of clause.terms) {
-        const index = reader.terms.find(term);
-        if (index < 0) return null;
-        cursors.push(reader.postings(index));
-      }
-      return new PhraseScorer(clause.terms.join(' '), cursors, prepared.weight!, clause.field, reader.titleLengths, reader.textLengths);
+      const phrase = phraseScorer(clause.terms, prepared.weight!, clause.field, reader);
+      if (prepared.expansions.length === 0) return phrase;
+      return bestOf(`${clause.terms.join(' ')} (or joined)`, [...(phrase === null ? [] : [phrase]), ...expansionScorers(prepared, reader)]);
     }
     case 'prefix':
       return bestOf(`${clause.prefix}*`, expansionScorers(prepared, reader));

@@ -2,7 +2,7 @@
 // `highlight`; issue 14): from the postings positions of the query's terms in one document, the
 // occurrences of each positive clause — a term, or one of a prefix's expansions, wherever it
 // occurs; a phrase only where its words stand at consecutive positions, and in a paged document
-// all on one page — then the pages where at least one clause is satisfied, the best page, and
+// all on one page (a split word's phrase also where its parts stand joined as one term) — then the pages where at least one clause is satisfied, the best page, and
 // the positions of the tokens to mark in the snippet. Lucene's unified highlighter does the same
 // with its "weight matches": what is marked is what the query matched, never a phrase's words
 // standing alone.
@@ -33,6 +33,8 @@ export interface EvidenceClause {
   idfs: number[];
   /** A `must` clause (`+x`, or any clause with match=all). */
   required: boolean;
+  /** `phrase` of a split word: its parts written together as one term, also satisfying it, and that term's idf. */
+  joined?: { term: string; idf: number };
 }
 
 /** The clauses of a prepared query that pages can satisfy: positive, not `title:`-only. */
@@ -42,7 +44,8 @@ export function evidenceClauses(prepared: readonly PreparedClause[]): EvidenceCl
     if (clause.occur === 'must_not' || clause.field === 'title') continue;
     const required = clause.occur === 'must';
     if (clause.kind === 'phrase') {
-      clauses.push({ kind: 'phrase', terms: clause.terms, idfs: [weight!.idf], required });
+      const joined = expansions[0];
+      clauses.push({ kind: 'phrase', terms: clause.terms, idfs: [weight!.idf], required, ...(joined === undefined ? {} : { joined: { term: joined.term, idf: joined.weight.idf } }) });
       continue;
     }
     // A term clause's own term (with any expansions it was given), or a prefix's expansions;
@@ -138,7 +141,7 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
   // Each term's text positions, once, within the cap.
   const lists = new Map<string, number[]>();
   for (const clause of clauses) {
-    for (const term of clause.terms) {
+    for (const term of clause.joined === undefined ? clause.terms : [...clause.terms, clause.joined.term]) {
       if (lists.has(term)) continue;
       const positions = doc.positionsOf(term);
       if (positions === null || positions.length === 0) lists.set(term, NO_POSITIONS);
@@ -195,6 +198,13 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
         starts.push(start);
         found(page, clause.idfs[0]);
       }
+      if (clause.joined !== undefined) {
+        page = 0;
+        for (const position of lists.get(clause.joined.term)!) {
+          while (position >= pageEnd(page)) page++;
+          found(page, clause.joined.idf);
+        }
+      }
     }
     phraseStarts.push(starts);
     for (const page of touched) {
@@ -239,6 +249,10 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
       } else {
         for (let k = lowerBound(starts, from); k < starts.length && starts[k] < to; k++) {
           clause.terms.forEach((term, i) => marks.set(starts[k] + i, term));
+        }
+        if (clause.joined !== undefined) {
+          const list = lists.get(clause.joined.term)!;
+          for (let k = lowerBound(list, from); k < list.length && list[k] < to; k++) marks.set(list[k], clause.joined.term);
         }
       }
     });
