@@ -12,7 +12,7 @@ export type { FilterNode } from './filter/index.ts';
 export { mergeSegments } from './merge.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
-export type { MatchMode, ScoreExplanation, SearchHit, SearchRequest, SearchResult, Suggestion } from './search/search-types.ts';
+export type { MatchMode, PrefixMode, ScoreExplanation, SearchHit, SearchRequest, SearchResult, Suggestion } from './search/search-types.ts';
 export { deletedDocs } from './search/segment-view.ts';
 export type { SegmentView } from './search/segment-view.ts';
 export { readDeletesFile } from './segment/deletes-file.ts';

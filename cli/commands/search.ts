@@ -1,7 +1,7 @@
 // `folio search <collection> <query>`: a readable list of hits (rank, title or path or id,
 // page and its label, score, and the highlighted snippet, matched words bold yellow on a
 // terminal), then the facet counts; with no hits, the server's suggestions ("did you mean");
-// `--typos` sets typo tolerance for the search; `--json` prints the server's answer as it is,
+// `--typos` sets typo tolerance for the search, `--prefix last` searches as you type; `--json` prints the server's answer as it is,
 // for scripts.
 
 import { InvalidArgumentError } from 'commander';
@@ -23,6 +23,7 @@ interface SearchOptions {
   offset?: number;
   sort?: string;
   typos?: TypoOption;
+  prefix?: PrefixOption;
   json?: boolean;
 }
 
@@ -34,6 +35,15 @@ export function typosArgument(value: string): TypoOption {
   if (text === 'auto') return 'auto';
   if (text === '0' || text === '1' || text === '2') return Number(text) as TypoOption;
   throw new InvalidArgumentError('expected auto, 0, 1 or 2');
+}
+
+type PrefixOption = 'none' | 'last';
+
+/** `--prefix`: `none` or `last`. */
+export function prefixArgument(value: string): PrefixOption {
+  const text = value.trim();
+  if (text === 'none' || text === 'last') return text;
+  throw new InvalidArgumentError('expected none or last');
 }
 
 /** What a hit is called: its title, else the file path `folio index` stored, else its id. */
@@ -88,6 +98,7 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.offset !== undefined && { offset: options.offset }),
     ...(options.sort !== undefined && { sort: options.sort }),
     ...(options.typos !== undefined && { typos: options.typos }),
+    ...(options.prefix !== undefined && { prefix: options.prefix }),
   });
   if (options.json) return printJson(answer);
 
@@ -118,6 +129,7 @@ export function registerSearch(program: Command): void {
     .option('--offset <n>', 'hits to skip, for the next page', integerArgument(0, MAX_OFFSET))
     .option('--sort <keys>', 'e.g. year:desc,title:asc (default: relevance)')
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
+    .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
     .option('--json', "print the server's JSON answer")
     .action(action(search));
 }

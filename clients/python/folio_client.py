@@ -581,19 +581,21 @@ class FolioClient:
     # Search
 
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
-               match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None):
+               match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total", "offset",
         "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for numeric facets, and
         ``suggestions``, a list of ``{"text"}``, when nothing matched).
 
         ``filter`` is a filter dict; ``facets`` and ``sort`` are lists of strings or
         comma-separated strings (``"year:desc,title:asc"``); ``match`` is ``"any"`` or
-        ``"all"``; ``typos`` is ``"auto"`` (the collection's setting), ``0``, ``1`` or ``2``.
+        ``"all"``; ``typos`` is ``"auto"`` (the collection's setting), ``0``, ``1`` or ``2``;
+        ``prefix="last"`` makes the word being typed (the last) a prefix (search as you type).
         """
         body = {"q": q}
         for name, value in (("filter", filter), ("facets", facets), ("sort", sort), ("offset", offset),
                             ("limit", limit), ("match", match), ("highlight_tag", highlight_tag),
-                            ("facet_limit", facet_limit), ("explain", explain), ("typos", typos)):
+                            ("facet_limit", facet_limit), ("explain", explain), ("typos", typos),
+                            ("prefix", prefix)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

@@ -299,6 +299,11 @@ class SearchTests(FolioTestCase):
         self.assertEqual(strict["suggestions"], [{"text": "common"}])
         self.assertEqual(len(list(self.folio.search_all(self.coll, "commonn", typos=1, page_size=50))), 25)
 
+    def test_prefix_last(self):
+        self.assertEqual(self.folio.search(self.coll, "comm")["total"], 0)
+        self.assertEqual(self.folio.search(self.coll, "comm", prefix="last")["total"], 25)
+        self.assertEqual(self.folio.search(self.coll, "comm ", prefix="last")["total"], 0)
+
     def test_search_all_pages(self):
         calls = []
         original = self.folio.search

@@ -310,6 +310,8 @@ export interface SearchGetQuery {
   match?: "any" | "all";
   /** Hits to skip; `offset + limit` may not exceed 10000. */
   offset?: number;
+  /** Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes. */
+  prefix?: "none" | "last";
   /** Search text; empty matches every document. Supports `"phrases"`, `-exclusion`, `+required`, `prefix*`, `title:word`. */
   q?: string;
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `sort=year:desc,title:asc`, or repeated. */
@@ -331,6 +333,8 @@ export interface SearchBody {
   highlight_tag?: string;
   /** Attach a score explanation to each hit. */
   explain?: boolean;
+  /** Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes. */
+  prefix?: "none" | "last";
   /** Values returned per facet field (the most frequent). */
   facet_limit?: number;
   /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */

@@ -5,3 +5,4 @@ export type { AnalyzerOptions, TermIdVisitor, Token, TokenVisitor } from './anal
 export { TermInterner } from './term-interner.ts';
 export { SUPPORTED_LANGUAGES, NO_STEMMING_LANGUAGE, isSupportedLanguage } from './supported-languages.ts';
 export { contentsPages, looksLikeContentsPage } from './contents-page.ts';
+export { foldTerm } from './fold-term.ts';

@@ -108,6 +108,7 @@ export class TermCache {
     const at = slot * SLOT_WORDS;
     if (this.slots[at + EPOCH] === interner.epoch) return this.slots[at + ID];
     const id = interner.intern(this.entries[2 * slot + 1] as string);
+    interner.noteRawToken(this.entries[2 * slot] as string, id);
     this.slots[at + EPOCH] = interner.epoch;
     this.slots[at + ID] = id;
     return id;

@@ -11,6 +11,15 @@ export class TermInterner {
   /** Terms by id. */
   readonly terms: string[] = [];
   private readonly ids = new Map<string, number>();
+  /**
+   * With `collectRawTokens`: each raw token (as written) that gave a term in this batch, with
+   * the term's id — where the segment writer finds the words behind stemmed terms.
+   */
+  readonly rawTokens: Map<string, number> | null;
+
+  constructor(options: { collectRawTokens?: boolean } = {}) {
+    this.rawTokens = options.collectRawTokens === true ? new Map() : null;
+  }
 
   get size(): number {
     return this.terms.length;
@@ -25,6 +34,11 @@ export class TermInterner {
       this.terms.push(term);
     }
     return id;
+  }
+
+  /** Records that raw token `raw` gave the term `id` (when collecting raw tokens). */
+  noteRawToken(raw: string, id: number): void {
+    this.rawTokens?.set(raw, id);
   }
 
   /** The id of a term already interned, or -1. */

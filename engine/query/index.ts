@@ -2,7 +2,7 @@
 // which terms a query matched.
 
 export { parseQuery } from './query-parser.ts';
-export type { QueryMatchMode } from './query-parser.ts';
+export type { QueryMatchMode, QueryPrefixMode } from './query-parser.ts';
 export { queryTermMatcher } from './query-term-matcher.ts';
 export { lexQuery } from './query-lexer.ts';
 export type { QueryPart } from './query-lexer.ts';

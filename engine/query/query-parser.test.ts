@@ -36,6 +36,20 @@ describe('query language: words', () => {
     assert.deepEqual(parse('-node.js'), [{ kind: 'phrase', occur: 'must_not', field: 'all', terms: ['node', 'js'] }]);
   });
 
+  it('prefix=last: the word being typed is a prefix, unless a space follows it or it is quoted or excluded', () => {
+    const typed = (q: string) => parseQuery(q, 'any', english, undefined, 'last').clauses;
+    assert.deepEqual(typed('hello wor'), [
+      { kind: 'term', occur: 'should', field: 'all', term: 'hello' },
+      { kind: 'prefix', occur: 'should', field: 'all', prefix: 'wor' },
+    ]);
+    assert.deepEqual(typed('hello wor '), parse('hello wor'));
+    assert.deepEqual(typed('hello "wor"'), parse('hello "wor"'));
+    assert.deepEqual(typed('hello -wor'), parse('hello -wor'));
+    assert.deepEqual(typed('+title:Bre'), [{ kind: 'prefix', occur: 'must', field: 'title', prefix: 'bre' }]);
+    assert.deepEqual(typed('wor*'), parse('wor*'));
+    assert.deepEqual(typed(''), []);
+  });
+
   it('an empty query, or only whitespace, has no clauses (match all documents)', () => {
     assert.deepEqual(parse(''), []);
     assert.deepEqual(parse(' \t\n '), []);
@@ -140,8 +154,8 @@ describe('query language: prefix*', () => {
 
   it('a complete word with a star still finds its own stemmed form', () => {
     // "computer" is indexed as "comput": the prefix is cut back to where word and stem agree.
-    assert.deepEqual(parse('computer*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'comput' }]);
-    assert.deepEqual(parse('happy*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'happ' }]);
+    assert.deepEqual(parse('computer*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'comput', word: 'computer' }]);
+    assert.deepEqual(parse('happy*'), [{ kind: 'prefix', occur: 'should', field: 'all', prefix: 'happ', word: 'happy' }]);
   });
 
   it('a star alone is ignored, and extra stars are one', () => {

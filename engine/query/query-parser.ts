@@ -14,12 +14,16 @@
 // - `prefix*` gives a prefix clause on the folded, unstemmed word. Because indexed terms are
 //   stemmed, the prefix is cut back to where the word and its stem agree, so a complete word
 //   still finds itself: "computer*" searches "comput…" (the stem of "computer" is "comput").
+//   The word as typed goes along: the terms of the documents' words that start with it match
+//   too (segment/surface-forms.ts), so "runn*" finds "running" (indexed as "run").
 //   Of a word the analyzer splits, the last token is the prefix and the leading tokens are a
 //   term or phrase clause of the same occur ("e-ma*" → "e" and prefix "ma").
 // - `match=all` makes every plain (`should`) clause required; `-x` stays excluded.
 // - Typos: a term clause of a plain word (one token, not quoted, not excluded) gets the typo
 //   budget of the word as typed under the search's rule (engine/typo/typo-rules.ts); phrases,
 //   prefixes and exclusions never get one.
+// - `prefix=last` (search as you type, as Meilisearch does): the last word of a query that
+//   does not end in a space is a prefix ("hello wor" finds "world"), unless quoted or excluded.
 // - Identical clauses are kept once; at most MAX_QUERY_CLAUSES are kept, in query order.
 
 import type { Analyzer, Token } from '../analysis/analyzer.ts';
@@ -33,6 +37,8 @@ import type { AnalyzedQuery, FieldScope, Occur, QueryClause } from './query-type
 export { queryTermMatcher } from './query-term-matcher.ts';
 
 export type QueryMatchMode = 'any' | 'all';
+/** `none`: only words ending in `*` are prefixes; `last`: the word being typed is one too. */
+export type QueryPrefixMode = 'none' | 'last';
 
 /** Separates the parts of a clause's identity in the duplicate check (never inside a term). */
 const KEY_SEPARATOR = '\u0000';
@@ -62,8 +68,8 @@ class ClauseList {
     this.add(maxTypos > 0 ? { kind: 'term', occur, field, term, maxTypos } : { kind: 'term', occur, field, term }, term);
   }
 
-  addPrefix(occur: Occur, field: FieldScope, prefix: string): void {
-    this.add({ kind: 'prefix', occur, field, prefix }, prefix);
+  addPrefix(occur: Occur, field: FieldScope, prefix: string, word: string): void {
+    this.add(word === prefix ? { kind: 'prefix', occur, field, prefix } : { kind: 'prefix', occur, field, prefix, word }, `${prefix}${KEY_SEPARATOR}${word}`);
   }
 
   private add(clause: QueryClause, identity: string): void {
@@ -95,7 +101,7 @@ function addPrefixPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer
   const folded = analyzer.fold(part.text.slice(last.start, last.end));
   if (folded.length === 0) return;
   const prefix = commonPrefix(folded, last.term);
-  list.addPrefix(occur, part.field, prefix.length > 0 ? prefix : folded);
+  list.addPrefix(occur, part.field, prefix.length > 0 ? prefix : folded, folded);
 }
 
 /**
@@ -151,9 +157,14 @@ function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: 
  * Parses and analyzes query text `q` for a collection analyzed by `analyzer`; `typos` gives
  * plain words their typo budgets (default: none).
  */
-export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer, typos: TypoBudgetRule = NO_TYPOS): AnalyzedQuery {
+export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer, typos: TypoBudgetRule = NO_TYPOS, prefix: QueryPrefixMode = 'none'): AnalyzedQuery {
   const list = new ClauseList();
-  for (const part of lexQuery(q)) {
+  const parts = lexQuery(q);
+  // Search as you type: the word being typed — the last, when the query does not end in a
+  // space — is a prefix, unless it is quoted or excluded.
+  const last = parts[parts.length - 1];
+  if (prefix === 'last' && last !== undefined && !last.quoted && last.occur !== 'must_not' && !/\s$/.test(q)) last.prefix = true;
+  for (const part of parts) {
     if (list.full) break;
     const occur: Occur = match === 'all' && part.occur === 'should' ? 'must' : part.occur;
     if (part.prefix) addPrefixPart(list, part, occur, analyzer);

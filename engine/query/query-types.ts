@@ -41,6 +41,11 @@ export interface PrefixClause {
   occur: Occur;
   field: FieldScope;
   prefix: string;
+  /**
+   * The word as typed (folded) when `prefix` was cut back to where it agrees with its stem:
+   * the terms of the documents' words starting with it match too ("runn" → "running" → "run").
+   */
+  word?: string;
 }
 
 export type QueryClause = TermClause | PhraseClause | PrefixClause;

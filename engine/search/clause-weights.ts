@@ -113,6 +113,9 @@ export function prepareClauses(
         const terms = new Set<string>();
         for (const { reader } of views) {
           for (const index of reader.terms.withPrefix(clause.prefix, MAX_PREFIX_EXPANSIONS)) terms.add(reader.terms.term(index));
+          // The terms of the words that start with the prefix as typed ("runn" → "running" → "run").
+          const word = clause.word ?? clause.prefix;
+          for (const index of reader.surfaces?.termsOfWordsWithPrefix(word, MAX_PREFIX_EXPANSIONS) ?? []) terms.add(reader.terms.term(index));
         }
         const expansions = [...terms]
           .sort(compareCodePoints)

@@ -41,7 +41,11 @@ export interface SearchRequest {
    * so only `typos` 1 or 2 turns typos on, with the default word sizes.
    */
   typoTolerance?: TypoTolerance;
+  /** `last`: the word being typed (the last, without a space after it) is a prefix; default `none`. */
+  prefix?: PrefixMode;
 }
+
+export type PrefixMode = 'none' | 'last';
 
 /** A query that would find something, offered when a search finds nothing ("did you mean"). */
 export interface Suggestion {

@@ -39,7 +39,7 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
 
 function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
   const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
-  const query = parseQuery(request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'));
+  const query = parseQuery(request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none');
   const stats = collectionStatistics(views);
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields });
   const filter = request.filter ?? null;

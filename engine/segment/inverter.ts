@@ -28,6 +28,8 @@ export interface InvertedBatch {
   textLengths: Uint32Array;
   /** Per doc: absolute position of each page's first token (null for unpaged documents). */
   pageStarts: (number[] | null)[];
+  /** Each raw token (as written) of the batch with its term's id. */
+  rawTokens: ReadonlyMap<string, number>;
 }
 
 /** Position of a doc's local token `local` (see InvertedBatch). */
@@ -36,7 +38,7 @@ export function tokenPosition(local: number, titleLength: number): number {
 }
 
 export function invertDocuments(docs: readonly IndexDocument[], analyzer: Analyzer): InvertedBatch {
-  const interner = new TermInterner();
+  const interner = new TermInterner({ collectRawTokens: true });
   const tokens = new U32List(1 << 16);
   const docStarts = new Uint32Array(docs.length + 1);
   const titleLengths = new Uint32Array(docs.length);
@@ -86,7 +88,7 @@ export function invertDocuments(docs: readonly IndexDocument[], analyzer: Analyz
   docStarts[docs.length] = tokens.length;
 
   const { termStarts, occurrences } = groupByTerm(tokens.view(), interner.size);
-  return { terms: interner.terms, termStarts, occurrences, docStarts, titleLengths, textLengths, pageStarts };
+  return { terms: interner.terms, termStarts, occurrences, docStarts, titleLengths, textLengths, pageStarts, rawTokens: interner.rawTokens! };
 }
 
 /** Counting sort of token numbers by term id. */

@@ -21,9 +21,14 @@
 //                    (none for a document without pages); so ranking reads a document's page
 //                    boundaries without inflating its stored block
 //   pages.flags      (layout 4) u8 per page, in the order of pages.starts: PAGE_FLAG bits
+//   surface.bytes / surface.offsets / surface.terms   (layout 5) the folded words whose term
+//                    differs from them, sorted, each with its term's index (surface-forms.ts)
 
-export const SEGMENT_LAYOUT_VERSION = 4;
-/** Layout 3 lacks pages.starts: its page boundaries are read from the stored records. */
+export const SEGMENT_LAYOUT_VERSION = 5;
+/**
+ * Layout 3 lacks pages.starts and pages.flags: page boundaries are read from the stored
+ * records. Layouts 3 and 4 lack the surface sections: prefixes match terms only.
+ */
 export const OLDEST_READABLE_LAYOUT_VERSION = 3;
 
 export const SECTION = {
@@ -46,6 +51,9 @@ export const SECTION = {
   metadataFields: 'metadata.fields',
   pageStarts: 'pages.starts',
   pageFlags: 'pages.flags',
+  surfaceBytes: 'surface.bytes',
+  surfaceOffsets: 'surface.offsets',
+  surfaceTerms: 'surface.terms',
 } as const;
 
 /** Bits of a page's entry in pages.flags. */

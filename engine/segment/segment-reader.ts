@@ -11,6 +11,7 @@ import { PostingsCursor } from './postings-cursor.ts';
 import type { PostingsData } from './postings-cursor.ts';
 import { OLDEST_READABLE_LAYOUT_VERSION, PAGE_FLAG, SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
 import { contentsPages } from '../analysis/index.ts';
+import { SurfaceForms } from './surface-forms.ts';
 import { FieldIndex } from './field-index.ts';
 import { StringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
@@ -34,10 +35,12 @@ export class SegmentReader {
   private readonly ids: DocIds;
   private readonly stored: StoredFieldsReader;
   private readonly titles: StringColumn;
-  /** pages.starts as u32s (null in layout 3 segments), and whether any document has pages. */
+  /** pages.starts as u32s (null in layout 3 segments), and whether any document has pages (layout 3: taken as none). */
   private readonly pageStartWords: Uint32Array | null;
   private readonly pageFlagBytes: Uint8Array | null;
   readonly hasPages: boolean;
+  /** The words behind stemmed terms (null before layout 5). */
+  readonly surfaces: SurfaceForms | null;
   private pagedDocs: number | undefined;
   private readonly fieldSections = new Map<string, string>();
   private readonly fieldIndexes = new Map<string, FieldIndex>();
@@ -87,11 +90,15 @@ export class SegmentReader {
       this.pageFlagBytes = file.section(SECTION.pageFlags);
       if (this.pageFlagBytes.length !== words[meta.docCount]) throw new CorruptFileError(file.path, 'page flags do not match the page starts');
     } else {
-      // Layout 3: unknown without reading every stored record, so assume some document has pages.
+      // Layout 3: knowing would take reading every stored record, so its documents are ranked
+      // by pages only beside newer segments that have some, until a merge rewrites it.
       this.pageStartWords = null;
       this.pageFlagBytes = null;
-      this.hasPages = true;
+      this.hasPages = false;
     }
+    this.surfaces = file.has(SECTION.surfaceBytes)
+      ? new SurfaceForms(file.section(SECTION.surfaceBytes), file.section(SECTION.surfaceOffsets), file.section(SECTION.surfaceTerms))
+      : null;
     let fields: unknown;
     try {
       fields = JSON.parse(new TextDecoder().decode(file.section(SECTION.metadataFields)));

@@ -14,6 +14,7 @@ import { encodeMetadata } from './metadata-writer.ts';
 import { encodeStringColumn } from './string-column.ts';
 import type { SegmentMeta } from './segment-format.ts';
 import { StoredFieldsWriter } from './stored-fields.ts';
+import { encodeSurfaceForms } from './surface-forms.ts';
 import { encodeTerms, termOrder } from './term-dictionary-writer.ts';
 
 export interface SegmentWriteResult {
@@ -33,6 +34,10 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   const batch = invertDocuments(docs, analyzer);
   const order = termOrder(batch.terms);
   const { bytes: termBytes, offsets: termOffsets } = encodeTerms(batch.terms, order);
+
+  const termIndex = new Uint32Array(order.length);
+  order.forEach((id, index) => (termIndex[id] = index));
+  const surfaces = encodeSurfaceForms(batch.rawTokens, batch.terms, termIndex);
 
   const postings = new PostingsWriter(batch);
   const termInfo = new Uint32Array(order.length * TERM_INFO_WORDS);
@@ -80,6 +85,9 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     [SECTION.metadataFields, encoder.encode(JSON.stringify(metadata.fields))],
     [SECTION.pageStarts, u32Bytes(encodePageStarts(batch.pageStarts))],
     [SECTION.pageFlags, encodePageFlags(docs)],
+    [SECTION.surfaceBytes, surfaces.bytes],
+    [SECTION.surfaceOffsets, u32Bytes(surfaces.offsets)],
+    [SECTION.surfaceTerms, u32Bytes(surfaces.terms)],
     ...metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
   ]);
   return { docCount: docs.length, byteLength };

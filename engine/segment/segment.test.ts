@@ -164,7 +164,7 @@ test('paged documents record the first token position of every page', () => {
     const old = SegmentReader.open(oldPath);
     assert.deepEqual([...old.pageStarts(1)!], starts);
     assert.equal(old.pageStarts(0), null);
-    assert.equal(old.hasPages, true);
+    assert.equal(old.hasPages, false);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -220,5 +220,26 @@ test('a recycled postings cursor reads its new term exactly like a fresh one', (
       assert.deepEqual(read(term, 450), expected.get(term)!.filter((p) => p.doc >= 450));
       reader.recycleCursors();
     }
+  }
+});
+
+test('the words behind stemmed terms are kept, so a prefix can find them (surface forms)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-seg-'));
+  try {
+    const path = join(dir, 's.fseg');
+    const english = Analyzer.for('english');
+    writeSegment(path, [makeDoc('a', 'Running', 'Runners run; Computers compute.'), makeDoc('b', null, 'RUNNING again, naïvely')], english);
+    const reader = SegmentReader.open(path);
+    const termsOf = (prefix: string): string[] => reader.surfaces!.termsOfWordsWithPrefix(prefix, 64).map((index) => reader.terms.term(index)).sort();
+    // "running" → run, "runners" → runner, "computers" and "compute" → comput, "naively" → naiv
+    // (folded); "run" is its own term, so it is not kept as a word.
+    assert.deepEqual(termsOf('runn'), ['run', 'runner']);
+    assert.deepEqual(termsOf('running'), ['run']);
+    assert.deepEqual(termsOf('comput'), ['comput']);
+    assert.deepEqual(termsOf('naive'), ['naiv']);
+    assert.equal(reader.surfaces!.size, 5);
+    assert.deepEqual(termsOf('zzz'), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

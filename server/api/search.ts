@@ -51,6 +51,14 @@ const searchFields = {
     }),
   ),
   explain: Type.Optional(Type.Boolean({ default: false, description: 'Attach a score explanation to each hit.' })),
+  prefix: Type.Optional(
+    Type.Union([Type.Literal('none'), Type.Literal('last')], {
+      default: 'none',
+      description:
+        'Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a '
+        + 'space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes.',
+    }),
+  ),
   facet_limit: Type.Optional(
     Type.Integer({
       minimum: 1,

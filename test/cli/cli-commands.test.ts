@@ -248,6 +248,10 @@ describe('folio commands against a live server', () => {
     const badTypos = await folio(['search', 'docs', 'quince', '--typos', '3']);
     assert.equal(badTypos.code, 2);
     assert.match(badTypos.stderr, /--typos/);
+    // Search as you type: the last word is a prefix with --prefix last.
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'quin', '--json'])).stdout).total, 0);
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'quin', '--prefix', 'last', '--json'])).stdout).total, 3);
+    assert.equal((await folio(['search', 'docs', 'quin', '--prefix', 'first'])).code, 2);
     const badFilter = await folio(['search', 'docs', 'quince', '--filter', '{"$and":[]}']);
     assert.equal(badFilter.code, 1);
     assert.match(badFilter.stderr, /^folio: invalid_filter: /);

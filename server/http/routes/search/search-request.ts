@@ -82,6 +82,7 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
     facetLimit: params.facet_limit ?? DEFAULT_FACET_LIMIT,
     sort: parseSort(params.sort),
     typos: toTypoMode(params.typos),
+    prefix: params.prefix ?? 'none',
   };
 }
 

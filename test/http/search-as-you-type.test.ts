@@ -1,0 +1,51 @@
+// Search as you type over real HTTP (SPEC §12 `prefix`, issue 14 point 6): with `prefix=last`
+// the word being typed is a prefix, on GET and POST; the default `none` leaves it a word; a
+// bad value is a 400 naming the parameter. Prefixes run on the words as written, not only on
+// stemmed terms: `runn*` finds "running" (indexed as "run").
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertFieldError, assertProblem } from '../helpers/problem-assertions.ts';
+import { startTestServer } from '../helpers/test-server.ts';
+import type { TestServer } from '../helpers/test-server.ts';
+
+describe('search: prefix=last', () => {
+  let server: TestServer;
+  const ids = (response: { body: { hits: { id: string }[] } }): string[] => response.body.hits.map((hit) => hit.id).sort();
+
+  before(async () => {
+    server = await startTestServer();
+    assert.equal((await server.request('POST', '/v1/collections', { name: 'notes' })).status, 201);
+    const docs = [
+      { id: 'world', text: 'Hello world, from the docs.' },
+      { id: 'wordy', text: 'A wordy hello.' },
+      { id: 'other', text: 'Nothing to see.' },
+      { id: 'shoes', text: 'Running shoes for the trail.' },
+    ];
+    assert.equal((await server.request('POST', '/v1/collections/notes/documents?refresh=wait_for', docs)).status, 200);
+  });
+  after(() => server.close());
+
+  test('the last word is a prefix on GET and POST; a trailing space ends the word', async () => {
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=hello%20wor&prefix=last&match=all')), ['wordy', 'world']);
+    assert.deepEqual(ids(await server.request('POST', '/v1/collections/notes/search', { q: 'hello worl', prefix: 'last', match: 'all' })), ['world']);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=hello%20wor%20&prefix=last&match=all')), []);
+  });
+
+  test('by default (none) the last word is a whole word', async () => {
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=wor')), []);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=wor&prefix=none')), []);
+  });
+
+  test('a prefix finds words whose stem is shorter than the prefix: runn* finds running', async () => {
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=runn*')), ['shoes']);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=runni&prefix=last')), ['shoes']);
+    const hit = (await server.request('GET', '/v1/collections/notes/search?q=runn*')).body.hits[0];
+    assert.match(hit.highlight, /<mark>Running<\/mark> shoes/);
+  });
+
+  test('an unknown value is a 400 naming prefix', async () => {
+    const response = await server.request('GET', '/v1/collections/notes/search?q=wor&prefix=first');
+    assertProblem(response, 400, 'validation_failed');
+    assertFieldError(response, '/querystring/prefix');
+  });
+});
