@@ -14,6 +14,7 @@ import { SegmentReader } from './segment-reader.ts';
 import { writeSegment } from './segment-writer.ts';
 import { SECTION, TITLE_TEXT_GAP } from './segment-format.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
+import { parseQuery } from '../query/query-parser.ts';
 
 const analyzer = Analyzer.for('none');
 
@@ -223,22 +224,34 @@ test('a recycled postings cursor reads its new term exactly like a fresh one', (
   }
 });
 
-test('the words behind stemmed terms are kept, so a prefix can find them (surface forms)', () => {
+test('the words behind stemmed terms are kept where a prefix needs them (surface forms)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'folio-seg-'));
   try {
     const path = join(dir, 's.fseg');
     const english = Analyzer.for('english');
-    writeSegment(path, [makeDoc('a', 'Running', 'Runners run; Computers compute.'), makeDoc('b', null, 'RUNNING again, naïvely')], english);
+    const texts = ['Running', 'Runners run; Computers compute.', 'RUNNING again, naïvely', 'happiness and generously nationalized dogs'];
+    writeSegment(path, [makeDoc('a', texts[0], texts[1]), makeDoc('b', null, texts[2]), makeDoc('c', null, texts[3])], english);
     const reader = SegmentReader.open(path);
-    const termsOf = (prefix: string): string[] => reader.surfaces!.termsOfWordsWithPrefix(prefix, 64).map((index) => reader.terms.term(index)).sort();
-    // "running" → run, "runners" → runner, "computers" and "compute" → comput, "naively" → naiv
-    // (folded); "run" is its own term, so it is not kept as a word.
-    assert.deepEqual(termsOf('runn'), ['run', 'runner']);
-    assert.deepEqual(termsOf('running'), ['run']);
-    assert.deepEqual(termsOf('comput'), ['comput']);
-    assert.deepEqual(termsOf('naive'), ['naiv']);
-    assert.equal(reader.surfaces!.size, 5);
-    assert.deepEqual(termsOf('zzz'), []);
+    const surfaceTerms = (prefix: string): string[] => reader.surfaces!.termsOfWordsWithPrefix(prefix, 64).map((index) => reader.terms.term(index));
+    // "running" (runn… is no prefix of "run") is kept; "dogs" (dogs* is cut back to dog*) is not.
+    assert.deepEqual(surfaceTerms('runn'), ['run']);
+    assert.deepEqual(surfaceTerms('dogs'), []);
+    // Every prefix of every word reaches the word's term: through the dictionary (the prefix
+    // cut back as the query parser does) or through the kept words.
+    for (const word of texts.join(' ').split(/[^\p{L}]+/u).filter(Boolean)) {
+      const folded = english.fold(word);
+      const term = english.analyzeWord(word)[0];
+      for (let length = 1; length <= folded.length; length++) {
+        const [clause] = parseQuery(`${folded.slice(0, length)}*`, 'any', english).clauses;
+        assert.equal(clause.kind, 'prefix');
+        if (clause.kind !== 'prefix') continue;
+        const reached = new Set([
+          ...reader.terms.withPrefix(clause.prefix, 64).map((index) => reader.terms.term(index)),
+          ...surfaceTerms(clause.word ?? clause.prefix),
+        ]);
+        assert.ok(reached.has(term), `${folded.slice(0, length)}* reaches ${term} (from ${word})`);
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
