@@ -20,6 +20,7 @@
 // - Engine-pure: positions come through DocPositions, so the naive test can feed token streams.
 
 import type { PreparedClause } from './clause-weights.ts';
+import { findPhraseStarts } from './phrase-starts.ts';
 
 /** Most text positions of the query's terms looked at per hit (the earliest ones). */
 export const MAX_HIT_POSITIONS = 1 << 16;
@@ -180,19 +181,9 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
       });
     } else {
       starts = [];
-      const phrase = clause.terms.map((term) => lists.get(term)!);
-      const length = phrase.length;
-      const pointers = new Array<number>(length).fill(0);
+      const length = clause.terms.length;
       let page = 0;
-      outer: for (const start of phrase[0]) {
-        for (let i = 1; i < length; i++) {
-          const list = phrase[i];
-          let p = pointers[i];
-          while (p < list.length && list[p] < start + i) p++;
-          pointers[i] = p;
-          if (p === list.length) break outer;
-          if (list[p] !== start + i) continue outer;
-        }
+      for (const start of findPhraseStarts(clause.terms.map((term) => lists.get(term)!))) {
         while (start >= pageEnd(page)) page++;
         if (start + length - 1 >= pageEnd(page)) continue; // runs over a page break
         starts.push(start);

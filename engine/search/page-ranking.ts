@@ -26,6 +26,7 @@ import { Bm25fWeight } from './bm25.ts';
 import type { CollectionStatistics } from './bm25.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { MAX_HIT_POSITIONS } from './hit-evidence.ts';
+import { findPhraseStarts } from './phrase-starts.ts';
 import type { SegmentView } from './segment-view.ts';
 
 /** Document-level candidates rescored by their pages (or the whole k when larger). */
@@ -169,7 +170,7 @@ function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClau
   for (const { forms, requiredOnPages } of clauses) {
     let titleOnlyBest = 0;
     for (const form of forms) {
-      const occurrences = form.phrase ? phraseStarts(form.terms.map(positionsOf)) : positionsOf(form.terms[0]);
+      const occurrences = form.phrase ? findPhraseStarts(form.terms.map(positionsOf)) : positionsOf(form.terms[0]);
       let titleTf = 0;
       let page = 0;
       for (const position of occurrences) {
@@ -274,22 +275,4 @@ function addProximity(
       best[p] = 0;
     }
   }
-}
-
-/** Where `lists` (each term's positions, ascending) hold the phrase's words in a row. */
-function phraseStarts(lists: number[][]): number[] {
-  const starts: number[] = [];
-  const pointers = new Array<number>(lists.length).fill(0);
-  outer: for (const start of lists[0]) {
-    for (let i = 1; i < lists.length; i++) {
-      const list = lists[i];
-      let p = pointers[i];
-      while (p < list.length && list[p] < start + i) p++;
-      pointers[i] = p;
-      if (p === list.length) break outer;
-      if (list[p] !== start + i) continue outer;
-    }
-    starts.push(start);
-  }
-  return starts;
 }
