@@ -10,7 +10,7 @@ import type { PreparedClause } from './clause-weights.ts';
 import type { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
 import { buildHit, evidenceClauses } from './hit-builder.ts';
-import { PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
+import { CONTENTS_PAGE_FACTOR, DOCUMENT_SHARE, PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
 import type { HitSink } from './hit-sink.ts';
 import type { ScoreExplanation, SearchRequest, SearchResult } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';
@@ -100,7 +100,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   };
   const hits = ranked.slice(request.offset).map((hit) => {
     const view = views[hit.segment];
-    const explanation = request.explain ? explainHit(view, hit.doc, hit.score, prepared) : undefined;
+    const explanation = request.explain ? explainHit(view, hit.doc, hit.score, prepared, hit.bestPage) : undefined;
     return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage }, explanation);
   });
   const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
@@ -114,13 +114,26 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   return result;
 }
 
-/** Re-scores one doc clause by clause to say where its score came from. */
-function explainHit(view: SegmentView, doc: number, score: number, prepared: readonly PreparedClause[]): ScoreExplanation {
+/**
+ * Re-scores one doc clause by clause to say where its score came from; a doc ranked by its
+ * pages (`bestPage` given) says so, with its document score's clauses beneath.
+ */
+function explainHit(view: SegmentView, doc: number, score: number, prepared: readonly PreparedClause[], bestPage?: number): ScoreExplanation {
   const details: ScoreExplanation[] = [];
+  let documentScore = 0;
   for (const p of prepared) {
     if (p.clause.occur === 'must_not') continue;
     const scorer = clauseScorer(p, view.reader);
-    if (scorer !== null && scorer.advance(doc) === doc) details.push(scorer.explain());
+    if (scorer !== null && scorer.advance(doc) === doc) {
+      details.push(scorer.explain());
+      documentScore += scorer.score();
+    }
   }
-  return { value: score, description: 'sum of the matching clauses', details };
+  if (bestPage === undefined) return { value: score, description: 'sum of the matching clauses', details };
+  const document: ScoreExplanation = { value: documentScore, description: 'document score: sum of the matching clauses', details };
+  return {
+    value: score,
+    description: `ranked by its best page (index ${bestPage}): ${1 - DOCUMENT_SHARE} × that page's score (BM25F of the title and the page, proximity, tables of contents ×${CONTENTS_PAGE_FACTOR}) + ${DOCUMENT_SHARE} × the document score`,
+    details: [document],
+  };
 }

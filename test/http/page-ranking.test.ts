@@ -79,6 +79,15 @@ describe('search: paged documents ranked by their best page', () => {
     assert.ok(manual.matched_pages.includes(2));
   });
 
+  test('explain says a hit was ranked by its best page, with its document score beneath', async () => {
+    const response = await server.request('GET', `/v1/collections/library/search?${new URLSearchParams({ q: 'histogram', explain: 'true' })}`);
+    const [manual] = response.body.hits;
+    assert.match(manual.explain.description, /^ranked by its best page/);
+    assert.equal(manual.explain.value, manual.score);
+    assert.match(manual.explain.details[0].description, /^document score/);
+    assert.ok(manual.explain.details[0].value > 0);
+  });
+
   test('pagination pages through the same page-ranked order', async () => {
     const all = await search({ q: 'histogram OR bakomi', limit: '20' });
     const second = await search({ q: 'histogram OR bakomi', limit: '3', offset: '1' });
