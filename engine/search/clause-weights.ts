@@ -12,6 +12,7 @@ import type { CollectionStatistics } from './bm25.ts';
 import type { SegmentView } from './segment-view.ts';
 import { DisjunctionMaxScorer } from './scorers/disjunction-max-scorer.ts';
 import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
+import { COMPOUND_SCORE_FACTOR, compoundsContaining } from './compound-expansions.ts';
 import { PhraseScorer } from './scorers/phrase-scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
@@ -30,8 +31,9 @@ export interface PreparedClause {
   /**
    * Prefix clauses: the terms they expand to, each with its weight. Term clauses: their typo
    * variants, each with its (reduced) weight and typo count; the weight's field is where the
-   * variant may match. Phrase clauses of a split word: its parts joined, when some document
-   * has that term.
+   * variant may match; then, for a katakana or hangul word, the longer words containing it
+   * (compound-expansions.ts). Phrase clauses of a split word: its parts joined, when some
+   * document has that term.
    */
   expansions: { term: string; weight: Bm25fWeight; typos?: number }[];
 }
@@ -86,8 +88,16 @@ export function prepareClauses(
         const exactDocFreq = docFreq(clause.term, views);
         const exactIdf = bm25Idf(stats.docCount, exactDocFreq);
         const weight = new Bm25fWeight(exactIdf, stats, clause.field);
+        // A katakana or hangul word also matches the longer words that contain it.
+        const compounds =
+          clause.occur === 'must_not'
+            ? []
+            : compoundsContaining(clause.term, views).map(({ term, docFreq: compoundDocFreq }) => ({
+                term,
+                weight: new Bm25fWeight(Math.min(bm25Idf(stats.docCount, compoundDocFreq), exactIdf), stats, clause.field, COMPOUND_SCORE_FACTOR, `inside a longer word, ${COMPOUND_SCORE_FACTOR}`),
+              }));
         const scope = clause.maxTypos === undefined ? null : typoScope(clause.field, options.typoDisabledFields ?? []);
-        if (scope === null) return { clause, weight, expansions: [] };
+        if (scope === null) return { clause, weight, expansions: compounds };
         // With the word itself in the collection, its typo variants rank below it; with no
         // document containing it, they are what it means and lose less.
         const factor = exactDocFreq === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
@@ -99,7 +109,7 @@ export function prepareClauses(
           const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
           return { term, typos, weight: new Bm25fWeight(variantIdf, stats, scope, factor ** typos, reason) };
         });
-        return { clause, weight, expansions };
+        return { clause, weight, expansions: [...expansions, ...compounds.filter((compound) => !expansions.some((variant) => variant.term === compound.term))] };
       }
       case 'phrase': {
         const phraseIdf = clause.terms.reduce((sum, term) => sum + idf(term), 0);

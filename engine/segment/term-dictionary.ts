@@ -57,6 +57,11 @@ export class TermDictionary {
     return -1;
   }
 
+  /** Index of the first term ≥ `text` in code-point order (`size` when none is). */
+  lowerBoundOf(text: string): number {
+    return this.lowerBound(encoder.encode(text));
+  }
+
   /** Indexes of the terms starting with `prefix`, in order, at most `limit` of them. */
   withPrefix(prefix: string, limit: number): number[] {
     const key = encoder.encode(prefix);
