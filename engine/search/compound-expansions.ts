@@ -7,9 +7,13 @@
 // range) — each scoring COMPOUND_SCORE_FACTOR of the word, so whole words rank first.
 // Han and hiragana need none of this: they are one token per character and a word of them is
 // a phrase, found inside longer text already. Bounded: each segment's scan reads at most
-// MAX_COMPOUND_TERMS_READ terms, and at most MAX_COMPOUND_EXPANSIONS are kept.
+// MAX_COMPOUND_TERMS_READ terms of the script (bytes compared in place: about 3 ms per 100,000
+// terms on the reference machine; a dictionary with more terms of the script is scanned up to
+// that many), and at most MAX_COMPOUND_EXPANSIONS are kept.
 
 import type { SegmentView } from './segment-view.ts';
+
+const encoder = new TextEncoder();
 
 /** A compound containing the word scores this much of it (whole words rank first). */
 export const COMPOUND_SCORE_FACTOR = 0.5;
@@ -51,16 +55,18 @@ export function compoundsContaining(term: string, views: readonly SegmentView[],
   const found = new Map<string, Compound>();
   const from = String.fromCodePoint(script[0]);
   const to = String.fromCodePoint(script[1]);
+  const needle = encoder.encode(term);
   for (const { reader } of views) {
     const dictionary = reader.terms;
-    const end = Math.min(dictionary.lowerBoundOf(to), dictionary.lowerBoundOf(from) + MAX_COMPOUND_TERMS_READ);
-    for (let index = dictionary.lowerBoundOf(from); index < end; index++) {
+    const start = dictionary.lowerBoundOf(from);
+    const end = Math.min(dictionary.lowerBoundOf(to), start + MAX_COMPOUND_TERMS_READ);
+    dictionary.forEachContaining(start, end, needle, (index) => {
       const candidate = dictionary.term(index);
-      if (candidate === term || !candidate.includes(term)) continue;
+      if (candidate === term) return;
       const known = found.get(candidate);
       if (known !== undefined) known.docFreq += dictionary.docFreq(index);
       else found.set(candidate, { term: candidate, docFreq: dictionary.docFreq(index) });
-    }
+    });
   }
   return [...found.values()].sort((a, b) => b.docFreq - a.docFreq || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0)).slice(0, limit);
 }

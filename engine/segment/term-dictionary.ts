@@ -62,6 +62,25 @@ export class TermDictionary {
     return this.lowerBound(encoder.encode(text));
   }
 
+  /**
+   * Calls `visit(index)` for each term in [from, to) that contains `needle` (UTF-8 bytes; a
+   * byte match is a character match, UTF-8 being self-synchronising). Compares bytes in place.
+   */
+  forEachContaining(from: number, to: number, needle: Uint8Array, visit: (index: number) => void): void {
+    const { bytes, offsets } = this;
+    const first = needle[0];
+    const length = needle.length;
+    for (let index = from; index < to; index++) {
+      const end = offsets[index + 1] - length;
+      search: for (let at = offsets[index]; at <= end; at++) {
+        if (bytes[at] !== first) continue;
+        for (let k = 1; k < length; k++) if (bytes[at + k] !== needle[k]) continue search;
+        visit(index);
+        break;
+      }
+    }
+  }
+
   /** Indexes of the terms starting with `prefix`, in order, at most `limit` of them. */
   withPrefix(prefix: string, limit: number): number[] {
     const key = encoder.encode(prefix);
