@@ -131,6 +131,14 @@ export class Analyzer {
     return terms;
   }
 
+  /**
+   * Stems one already folded word, bypassing the term cache (the segment writer asks this of
+   * many word prefixes that would only crowd the cache); the same term analyzeWord gives.
+   */
+  stemFolded(folded: string): string {
+    return this.stem === null ? folded : this.stem(folded);
+  }
+
   /** Folds one token without stemming (prefix queries: "Compu" → "compu"). Not split. */
   fold(word: string): string {
     return foldTerm(word);

@@ -37,7 +37,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
 
   const termIndex = new Uint32Array(order.length);
   order.forEach((id, index) => (termIndex[id] = index));
-  const surfaces = encodeSurfaceForms(batch.rawTokens, batch.terms, termIndex, (word) => analyzer.analyzeWord(word)[0] ?? word);
+  const surfaces = encodeSurfaceForms(batch.rawTokens, batch.terms, termIndex, (word) => analyzer.stemFolded(word));
 
   const postings = new PostingsWriter(batch);
   const termInfo = new Uint32Array(order.length * TERM_INFO_WORDS);
