@@ -10,6 +10,9 @@ import { Analyzer } from '../analysis/index.ts';
 import type { IndexDocument } from '../document.ts';
 import { SegmentReader } from '../segment/segment-reader.ts';
 import { writeSegment } from '../segment/segment-writer.ts';
+import { parseQuery } from '../query/query-parser.ts';
+import { collectionStatistics, prepareClauses } from './clause-weights.ts';
+import { rankByPages } from './page-ranking.ts';
 import { searchSegments } from './searcher.ts';
 import type { SegmentView } from './segment-view.ts';
 
@@ -62,5 +65,27 @@ test('without pages in the collection, the document ranking stands (no proximity
     // Equal length and tfs: the same score, so the tie goes by id ("apart" < "together").
     assert.deepEqual(hits.map((hit) => hit.id), ['apart', 'together', 'one']);
     assert.equal(hits[0].score, hits[1].score);
+  });
+});
+
+test('page ranking reads a bounded number of positions; past the budget candidates keep their document score', () => {
+  const docs = [
+    doc('manual', '', [filler(40, 'ipsum'), `${filler(10, 'ipsum')} disk quota ${filler(10, 'ipsum')}`]),
+    doc('note-1', `disk ${filler(20)} quota`),
+    doc('note-2', `quota ${filler(25)} disk`),
+  ];
+  withViews(docs, (views) => {
+    const clauses = parseQuery('disk quota', 'any', analyzer).clauses;
+    const stats = collectionStatistics(views);
+    const prepared = prepareClauses(clauses, views, stats);
+    const candidates = [0, 1, 2].map((d) => ({ segment: 0, doc: d, score: 1 + d }));
+    // A budget of one position: the first candidate is ranked by its pages, the others keep their scores.
+    const ranked = rankByPages(candidates, views, prepared, stats, 1);
+    const byDoc = new Map(ranked.map((candidate) => [candidate.doc, candidate]));
+    assert.notEqual(byDoc.get(0)!.bestPage, undefined);
+    assert.deepEqual([byDoc.get(1)!.score, byDoc.get(1)!.bestPage], [2, undefined]);
+    assert.deepEqual([byDoc.get(2)!.score, byDoc.get(2)!.bestPage], [3, undefined]);
+    // With the default budget every candidate is ranked by its pages.
+    assert.ok(rankByPages(candidates, views, prepared, stats).every((candidate) => candidate.bestPage !== undefined));
   });
 });

@@ -17,8 +17,10 @@
 // expansion, a phrase by its occurrences on that page only. Two more parts, measured on the
 // pages benchmark: proximity (consecutive query words close together on the page score more)
 // and contents pages (a table of contents counts CONTENTS_PAGE_FACTOR). Excluded clauses were
-// applied by the document ranking already. Bounded: per document, at most MAX_HIT_POSITIONS positions of
-// each term are read (the earliest), and the work is linear in them and in the pages touched.
+// applied by the document ranking already. Bounded: per document, at most MAX_HIT_POSITIONS
+// positions of each term are used (the earliest); a search reads about MAX_RANKING_POSITIONS
+// in all, the candidates past that keeping their document score; the work is linear in the
+// positions and in the pages touched.
 
 import type { SegmentReader } from '../segment/segment-reader.ts';
 import { PAGE_FLAG, TITLE_TEXT_GAP } from '../segment/segment-format.ts';
@@ -31,6 +33,12 @@ import type { SegmentView } from './segment-view.ts';
 
 /** Document-level candidates rescored by their pages (or the whole k when larger). */
 export const PAGE_RANKING_WINDOW = 100;
+/**
+ * Term positions one search's page ranking may read, over all its candidates (a query of many
+ * frequent words over many long documents would otherwise read millions); once spent, the
+ * remaining candidates keep their document score.
+ */
+export const MAX_RANKING_POSITIONS = 1 << 21;
 /** The whole document's share of a candidate's score; the best page has the rest. */
 export const DOCUMENT_SHARE = 0.3;
 /**
@@ -112,10 +120,14 @@ export function rankByPages(
   views: readonly SegmentView[],
   prepared: readonly PreparedClause[],
   stats: CollectionStatistics,
+  maxPositions = MAX_RANKING_POSITIONS,
 ): RankedCandidate[] {
   const clauses = pageClauses(prepared, pageStatistics(stats, views));
+  const budget = { positions: maxPositions };
   const rescored = candidates.map((candidate, order) => {
-    const { score, page } = bestPage(views[candidate.segment].reader, candidate.doc, clauses);
+    // Past the budget, a candidate keeps its document score (a document is one page).
+    if (budget.positions <= 0) return { candidate, order };
+    const { score, page } = bestPage(views[candidate.segment].reader, candidate.doc, clauses, budget);
     return { candidate: { ...candidate, score: (1 - DOCUMENT_SHARE) * score + DOCUMENT_SHARE * candidate.score, bestPage: page }, order };
   });
   rescored.sort((a, b) => b.candidate.score - a.candidate.score || a.order - b.order);
@@ -127,7 +139,7 @@ export function rankByPages(
  * satisfying the most weight (idf) of required clauses, then the best-scoring one, then the
  * earlier; with no page matching any clause, the first page.
  */
-function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClause[]): { score: number; page: number } {
+function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClause[], budget: { positions: number }): { score: number; page: number } {
   const titleLength = reader.titleLengths[doc];
   const textStart = titleLength + TITLE_TEXT_GAP;
   const textEnd = textStart + reader.textLengths[doc];
@@ -146,6 +158,7 @@ function bestPage(reader: SegmentReader, doc: number, clauses: readonly PageClau
         const cursor = reader.postings(index);
         if (cursor.advance(doc) === doc) {
           cursor.positions(list);
+          budget.positions -= list.length;
           if (list.length > MAX_HIT_POSITIONS) list.length = MAX_HIT_POSITIONS;
         }
       }
