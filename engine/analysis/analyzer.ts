@@ -251,7 +251,7 @@ export class Analyzer {
   /** Folds and stems one raw token and caches the result (a cache miss); returns its slot. */
   private analyzeToken(raw: string, hash: number, ascii: boolean): number {
     const folded = ascii ? raw.toLowerCase() : foldTerm(raw);
-    const term = folded.length === 0 ? NO_TERM : detach(this.stem === null ? folded : this.stem(folded));
+    const term = folded.length === 0 ? NO_TERM : detach(this.stemFolded(folded));
     return this.terms.insert(detach(raw), hash, term);
   }
 }

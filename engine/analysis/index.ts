@@ -6,3 +6,4 @@ export { TermInterner } from './term-interner.ts';
 export { SUPPORTED_LANGUAGES, NO_STEMMING_LANGUAGE, isSupportedLanguage } from './supported-languages.ts';
 export { contentsPages, looksLikeContentsPage } from './contents-page.ts';
 export { foldTerm } from './fold-term.ts';
+export { commonPrefix, prefixAgreeingWithStem } from './stem-prefix.ts';

@@ -27,6 +27,7 @@
 // - Identical clauses are kept once; at most MAX_QUERY_CLAUSES are kept, in query order.
 
 import type { Analyzer, Token } from '../analysis/analyzer.ts';
+import { prefixAgreeingWithStem } from '../analysis/index.ts';
 import { lexQuery } from './query-lexer.ts';
 import type { QueryPart } from './query-lexer.ts';
 import { MAX_QUERY_CLAUSES } from './query-types.ts';
@@ -81,14 +82,6 @@ class ClauseList {
   }
 }
 
-/** The longest common prefix of two strings. */
-function commonPrefix(a: string, b: string): string {
-  const limit = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return a.slice(0, i);
-}
-
 function addPrefixPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer): void {
   const tokens = analyzer.tokenize(part.text);
   if (tokens.length === 0) return;
@@ -100,8 +93,7 @@ function addPrefixPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer
   );
   const folded = analyzer.fold(part.text.slice(last.start, last.end));
   if (folded.length === 0) return;
-  const prefix = commonPrefix(folded, last.term);
-  list.addPrefix(occur, part.field, prefix.length > 0 ? prefix : folded, folded);
+  list.addPrefix(occur, part.field, prefixAgreeingWithStem(folded, last.term), folded);
 }
 
 /**

@@ -9,24 +9,16 @@
 // Sections (segment-format.ts, layout 5): surface.bytes / surface.offsets (the words, sorted
 // by code point, as terms are) and surface.terms (u32 per word: its term's index).
 
-import { foldTerm } from '../analysis/index.ts';
+import { commonPrefix, foldTerm, prefixAgreeingWithStem } from '../analysis/index.ts';
 import { u32View } from './segment-format.ts';
 import { compareBytes, compareCodePoints } from './term-order.ts';
 import { encodeUtf8Strings } from './utf8-strings.ts';
 
 const encoder = new TextEncoder();
 
-/** The longest common prefix of two strings. */
-function commonPrefix(a: string, b: string): string {
-  const limit = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < limit && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return a.slice(0, i);
-}
-
 /**
  * Whether a prefix query could miss `term` for some prefix of `word` without the word kept.
- * A query cuts its prefix back to where it agrees with its own stem (query-parser.ts), so
+ * A query cuts its prefix back to where it agrees with its own stem (prefixAgreeingWithStem), so
  * `dogs*` searches `dog…`: a prefix of the word whose cut-back is still a prefix of the term
  * finds the term by the dictionary alone. Only words with some other prefix are kept
  * (`runn*` → "runn", not a prefix of "run"): on GCIDE about 40 % of the words whose term
@@ -35,8 +27,7 @@ function commonPrefix(a: string, b: string): string {
 function prefixCanMissTerm(word: string, term: string, stem: (word: string) => string): boolean {
   for (let length = commonPrefix(word, term).length + 1; length <= word.length; length++) {
     const prefix = word.slice(0, length);
-    const cut = commonPrefix(prefix, stem(prefix));
-    if (!term.startsWith(cut.length > 0 ? cut : prefix)) return true;
+    if (!term.startsWith(prefixAgreeingWithStem(prefix, stem(prefix)))) return true;
   }
   return false;
 }
