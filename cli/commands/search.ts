@@ -49,13 +49,13 @@ export function prefixArgument(value: string): PrefixOption {
 /** What a hit is called: its title, else the file path `folio index` stored, else its id. */
 function hitName(hit: SearchHit): string {
   if (hit.title) return hit.title;
-  return typeof hit.metadata.path === 'string' ? hit.metadata.path : hit.id;
+  return typeof hit.metadata?.path === 'string' ? hit.metadata.path : hit.id;
 }
 
 /** `page 3`, or `page 3 (iv)` when the label says something else; '' without pages. */
 export function pageText(hit: Pick<SearchHit, 'page' | 'page_label'>): string {
-  if (hit.page === null) return '';
-  const label = hit.page_label !== null && hit.page_label !== String(hit.page) ? ` (${hit.page_label})` : '';
+  if (hit.page === null || hit.page === undefined) return '';
+  const label = hit.page_label != null && hit.page_label !== String(hit.page) ? ` (${hit.page_label})` : '';
   return `page ${hit.page}${label}`;
 }
 
@@ -66,9 +66,9 @@ export function renderHits(answer: SearchResponse, color: boolean): string {
     .map((hit, index) => {
       const rank = `${String(answer.offset + index + 1).padStart(width)}.`;
       const name = clean(hitName(hit));
-      const details = [hit.format === 'text' ? '' : hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id];
+      const details = [hit.format === 'text' ? '' : (hit.format ?? ''), pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id];
       const lines = [`${rank} ${paint(name, 'bold', color)}`, `${' '.repeat(width + 2)}${paint(clean(details.filter(Boolean).join(' · ')), 'dim', color)}`];
-      const snippet = renderHighlight(hit.highlight, color).trim();
+      const snippet = renderHighlight(hit.highlight ?? '', color).trim();
       if (snippet !== '') lines.push(`${' '.repeat(width + 2)}${snippet}`);
       return lines.join('\n');
     })
@@ -110,7 +110,8 @@ async function search(collection: string, query: string, options: SearchOptions)
   } else {
     const first = answer.offset + 1;
     const last = answer.offset + answer.hits.length;
-    say(`${answer.total} ${answer.total === 1 ? 'match' : 'matches'} in ${collection}, showing ${first}-${last} (${answer.took_ms} ms)\n`);
+    const total = answer.total_relation === 'gte' ? `At least ${answer.total.toLocaleString('en')}` : String(answer.total);
+    say(`${total} ${answer.total === 1 ? 'match' : 'matches'} in ${collection}, showing ${first}-${last} (${answer.took_ms} ms)\n`);
     say(renderHits(answer, color));
     if (answer.has_more) say(`\nMore: --offset ${last}`);
   }

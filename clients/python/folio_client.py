@@ -581,27 +581,31 @@ class FolioClient:
     # Search
 
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
-               match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None):
-        """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total", "offset",
-        "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for numeric facets, and
-        ``suggestions``, a list of ``{"text"}``, when nothing matched).
+               match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
+               fields=None, track_total=None):
+        """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
+        "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
+        numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
 
         ``filter`` is a filter dict; ``facets`` and ``sort`` are lists of strings or
         comma-separated strings (``"year:desc,title:asc"``); ``match`` is ``"any"`` or
         ``"all"``; ``typos`` is ``"auto"`` (the collection's setting), ``0``, ``1`` or ``2``;
-        ``prefix="last"`` makes the word being typed (the last) a prefix (search as you type).
+        ``prefix="last"`` makes the word being typed (the last) a prefix (search as you type);
+        ``fields`` lists the hit members wanted besides ``id`` and ``score`` (``["id"]``: ids and
+        scores only, the fastest); ``total`` is exact up to 10,000 matches (``total_relation``
+        ``"eq"``), past that ``10000`` with ``"gte"`` unless ``track_total=True``.
         """
         body = {"q": q}
         for name, value in (("filter", filter), ("facets", facets), ("sort", sort), ("offset", offset),
                             ("limit", limit), ("match", match), ("highlight_tag", highlight_tag),
                             ("facet_limit", facet_limit), ("explain", explain), ("typos", typos),
-                            ("prefix", prefix)):
+                            ("prefix", prefix), ("fields", fields), ("track_total", track_total)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)
 
     def search_all(self, collection, q="", filter=None, sort=None, match=None, highlight_tag=None,
-                   page_size=100, explain=None, typos=None):
+                   page_size=100, explain=None, typos=None, fields=None):
         """Yields every hit of a search, page after page (``offset`` paging, ``page_size`` hits
         a request), until ``has_more`` is false. The server pages through the first 10,000
         hits at most, so iteration stops there."""
@@ -611,7 +615,7 @@ class FolioClient:
         while offset < 10000:
             page = self.search(collection, q, filter=filter, sort=sort, offset=offset,
                                limit=min(page_size, 10000 - offset), match=match,
-                               highlight_tag=highlight_tag, explain=explain, typos=typos)
+                               highlight_tag=highlight_tag, explain=explain, typos=typos, fields=fields)
             hits = page["hits"]
             for hit in hits:
                 yield hit

@@ -304,6 +304,15 @@ class SearchTests(FolioTestCase):
         self.assertEqual(self.folio.search(self.coll, "comm", prefix="last")["total"], 25)
         self.assertEqual(self.folio.search(self.coll, "comm ", prefix="last")["total"], 0)
 
+    def test_fields_and_track_total(self):
+        full = self.folio.search(self.coll, "common", limit=3)
+        ids = self.folio.search(self.coll, "common", limit=3, fields=["id"])
+        self.assertEqual(ids["hits"], [{"id": h["id"], "score": h["score"]} for h in full["hits"]])
+        self.assertEqual(sorted(self.folio.search(self.coll, "common", limit=1, fields="id,title")["hits"][0]), ["id", "score", "title"])
+        exact = self.folio.search(self.coll, "common", track_total=True)
+        self.assertEqual((exact["total"], exact["total_relation"]), (25, "eq"))
+        self.assertEqual(len(list(self.folio.search_all(self.coll, "common", fields=["id"]))), 25)
+
     def test_search_all_pages(self):
         calls = []
         original = self.folio.search

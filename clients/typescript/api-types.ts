@@ -93,21 +93,22 @@ export interface ScoreExplanation {
   details: unknown[];
 }
 
+/** Every member is present unless the search named `fields`; then only `id`, `score` and the named ones (and `explain` when asked). */
 export interface SearchHit {
   id: string;
-  title: string | null;
+  title?: string | null;
   score: number;
-  format: string;
+  format?: string;
   /** Page with the best match; null without pages. */
-  page: number | null;
-  page_label: string | null;
+  page?: number | null;
+  page_label?: string | null;
   /** Plain-text excerpt around the best match. */
-  snippet: string;
+  snippet?: string;
   /** The excerpt HTML-escaped, matched terms wrapped in the highlight tag. */
-  highlight: string;
+  highlight?: string;
   /** Flat object; every field is filterable, facetable and sortable. */
-  metadata: { [key: string]: string | number | boolean | string[] | number[] };
-  matched_pages: number[];
+  metadata?: { [key: string]: string | number | boolean | string[] | number[] };
+  matched_pages?: number[];
   explain?: ScoreExplanation;
 }
 
@@ -117,7 +118,10 @@ export interface SearchResponse {
   facets: { [key: string]: { [key: string]: number } };
   /** Per requested facet field with numeric values among the matches: their min and max. Absent when no requested field has numbers. */
   facet_stats?: { [key: string]: { min: number; max: number } };
+  /** Matching documents: exact when `total_relation` is `eq`, at least this many when `gte`. */
   total: number;
+  /** `eq`: `total` is exact; `gte`: more than 10,000 match and counting stopped there (ask `track_total` for the exact number). */
+  total_relation: "eq" | "gte";
   /** Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries, each the query with its unknown words replaced by close words the collection contains ("did you mean"). Empty when no word could be corrected. */
   suggestions?: Suggestion[];
   offset: number;
@@ -301,6 +305,8 @@ export interface SearchGetQuery {
   facet_limit?: number;
   /** Metadata fields to count values of among all matches, at most 20. A bad name: 400 `validation_failed`. `facets=a,b` or repeated. */
   facets?: string | string[];
+  /** Members each hit carries: any of `id`, `score`, `title`, `format`, `page`, `page_label`, `snippet`, `highlight`, `metadata`, `matched_pages`. `id` and `score` are always returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`. `fields=id,title` or repeated. */
+  fields?: string | string[];
   /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. URL-encoded JSON; empty means none. */
   filter?: string;
   /** Element wrapped round matched terms in `highlight`. */
@@ -316,6 +322,8 @@ export interface SearchGetQuery {
   q?: string;
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `sort=year:desc,title:asc`, or repeated. */
   sort?: string | string[];
+  /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
+  track_total?: boolean;
   /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
   typos?: "auto" | "0" | "1" | "2";
 }
@@ -335,6 +343,8 @@ export interface SearchBody {
   explain?: boolean;
   /** Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes. */
   prefix?: "none" | "last";
+  /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
+  track_total?: boolean;
   /** Values returned per facet field (the most frequent). */
   facet_limit?: number;
   /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
@@ -345,6 +355,8 @@ export interface SearchBody {
   facets?: string | string[];
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `"year:desc,title:asc"` or `["year:desc"]`. */
   sort?: string | string[];
+  /** Members each hit carries: any of `id`, `score`, `title`, `format`, `page`, `page_label`, `snippet`, `highlight`, `metadata`, `matched_pages`. `id` and `score` are always returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`. `["id","title"]` or `"id,title"`. */
+  fields?: string | string[];
 }
 
 /** Answer to GET /v1/formats: List the file types the server reads */

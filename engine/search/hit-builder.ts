@@ -1,14 +1,16 @@
 // Turns a ranked (segment, doc) into a SearchHit: the stored document, where the query is
 // satisfied in it (hit-evidence.ts, from the postings' positions, no re-analysis): the pages
 // where some clause is, the best page, and a snippet cut from that page's text (or from the
-// whole text of a document without pages) with the satisfied occurrences highlighted.
+// whole text of a document without pages) with the satisfied occurrences highlighted. A request
+// may ask for fewer members: ids and titles alone come from the segment's columns.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { buildSnippet, SNIPPET_MAX_CHARS } from '../highlight/snippet.ts';
 import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
 import { MAX_HIT_POSITIONS, findHitEvidence } from './hit-evidence.ts';
 import type { EvidenceClause } from './hit-evidence.ts';
-import type { ScoreExplanation, SearchHit } from './search-types.ts';
+import { HIT_FIELDS } from './search-types.ts';
+import type { HitField, ScoreExplanation, SearchHit } from './search-types.ts';
 import type { SegmentView } from './segment-view.ts';
 
 export { evidenceClauses } from './hit-evidence.ts';
@@ -20,11 +22,43 @@ export interface HitOptions {
   clauses: EvidenceClause[];
   /** The page the ranking found best (page-ranking.ts); the evidence's own choice otherwise. */
   bestPage?: number;
+  /** The members to fill besides id and score; absent: all. */
+  fields?: ReadonlySet<HitField>;
 }
+
+/** Members that need the stored document, and those that need the query's evidence in it. */
+const STORED_FIELDS: readonly HitField[] = ['format', 'metadata', 'page', 'pageLabel', 'snippet', 'highlight', 'matchedPages'];
+const EVIDENCE_FIELDS: readonly HitField[] = ['page', 'pageLabel', 'snippet', 'highlight', 'matchedPages'];
 
 export function buildHit(view: SegmentView, doc: number, score: number, options: HitOptions, explain?: ScoreExplanation): SearchHit {
   const { reader } = view;
+  const fields = options.fields;
+  const wants = (field: HitField): boolean => fields === undefined || fields.has(field);
+  let hit: SearchHit;
+  if (fields !== undefined && !STORED_FIELDS.some(wants)) {
+    // Ids, scores and titles come from the segment's columns: no stored block is inflated.
+    hit = { id: reader.docId(doc), score };
+    if (wants('title')) hit.title = reader.title(doc);
+  } else {
+    hit = storedHit(view, doc, score, options, fields === undefined || EVIDENCE_FIELDS.some(wants));
+    if (fields !== undefined) for (const field of HIT_FIELDS) if (!fields.has(field)) delete hit[field];
+  }
+  if (explain !== undefined) hit.explain = explain;
+  return hit;
+}
+
+/** The hit from the stored document, with its page, snippet and highlight when `withEvidence`. */
+function storedHit(view: SegmentView, doc: number, score: number, options: HitOptions, withEvidence: boolean): SearchHit {
+  const { reader } = view;
   const { document, pageStarts } = reader.storedRecord(doc);
+  const hit: SearchHit = {
+    id: document.id,
+    title: document.title,
+    score,
+    format: document.format,
+    metadata: document.metadata,
+  };
+  if (!withEvidence) return hit;
   let snippetText = document.text;
   let page: number | null = null;
   let pageLabel: string | null = null;
@@ -53,6 +87,10 @@ export function buildHit(view: SegmentView, doc: number, score: number, options:
     snippetText = document.text.slice(pages[best].offset, best + 1 < pages.length ? pages[best + 1].offset : undefined);
     base = pageStarts[best];
   }
+  hit.page = page;
+  hit.pageLabel = pageLabel;
+  hit.matchedPages = matchedPages;
+  if (options.fields !== undefined && !options.fields.has('snippet') && !options.fields.has('highlight')) return hit;
   // A token is marked where the evidence says, and only if it is the word expected there.
   const marks = evidence.marks;
   const isMatch = (term: string, position: number): boolean => marks.get(base + position) === term;
@@ -61,18 +99,7 @@ export function buildHit(view: SegmentView, doc: number, score: number, options:
     maxChars: SNIPPET_MAX_CHARS,
     tag: options.highlightTag,
   });
-  const hit: SearchHit = {
-    id: document.id,
-    title: document.title,
-    score,
-    format: document.format,
-    page,
-    pageLabel,
-    snippet,
-    highlight,
-    metadata: document.metadata,
-    matchedPages,
-  };
-  if (explain !== undefined) hit.explain = explain;
+  hit.snippet = snippet;
+  hit.highlight = highlight;
   return hit;
 }

@@ -1,5 +1,7 @@
 // Where a segment search sends the docs it ranks: the relevance collector (which lets WAND skip
-// docs below its threshold) or a sort collector (which must see every match).
+// docs below its threshold) or a sort collector (which must see every match). A sink that
+// needs no match set lets a disjunction skip the docs that cannot reach its threshold without
+// listing them first; it then counts the docs offered to it itself.
 
 import type { DocBitSet } from './doc-bitset.ts';
 
@@ -10,6 +12,12 @@ export interface HitSink {
   readonly rankedById: boolean;
   /** How many docs the sink keeps at most. */
   readonly capacity: number;
+  /**
+   * False when the caller needs no set of every match (no facets, total counted by the sink):
+   * a disjunction is then ranked in one pass, offering every doc while the threshold is
+   * -Infinity and skipping below it afterwards; absent means true.
+   */
+  readonly needsMatchSet?: boolean;
   collect(doc: number, score: number): void;
   /** Offers every doc of `admissible` with score 0, in whatever order lets the sink stop early. */
   offerAll?(admissible: DocBitSet): void;

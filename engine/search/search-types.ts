@@ -43,9 +43,30 @@ export interface SearchRequest {
   typoTolerance?: TypoTolerance;
   /** `last`: the word being typed (the last, without a space after it) is a prefix; default `none`. */
   prefix?: PrefixMode;
+  /**
+   * Count every match (`total` exact however many there are). Otherwise a search ranked by
+   * relevance counts exactly up to TOTAL_EXACT_UP_TO and then skips what cannot reach its top
+   * hits, answering that many with `totalRelation` `gte`. Facets and sorts count every match anyway.
+   */
+  trackTotal?: boolean;
+  /**
+   * What a hit carries besides `id` and `score`; absent: everything. `[]` gives ids and scores
+   * only, without reading the stored document.
+   */
+  hitFields?: readonly HitField[];
 }
 
 export type PrefixMode = 'none' | 'last';
+
+/** The members of a hit a request may leave out (`id` and `score` are always there). */
+export const HIT_FIELDS = ['title', 'format', 'page', 'pageLabel', 'snippet', 'highlight', 'metadata', 'matchedPages'] as const;
+export type HitField = (typeof HIT_FIELDS)[number];
+
+/** Without `trackTotal`, `total` is exact up to this many matches (as Elasticsearch's `track_total_hits`). */
+export const TOTAL_EXACT_UP_TO = 10_000;
+
+/** `eq`: `total` is the number of matches; `gte`: at least that many match. */
+export type TotalRelation = 'eq' | 'gte';
 
 /** A query that would find something, offered when a search finds nothing ("did you mean"). */
 export interface Suggestion {
@@ -59,29 +80,31 @@ export interface ScoreExplanation {
   details: ScoreExplanation[];
 }
 
+/** A hit: `id` and `score` always; the other members unless the request's `hitFields` leaves them out. */
 export interface SearchHit {
   id: string;
-  title: string | null;
   score: number;
-  format: string;
+  title?: string | null;
+  format?: string;
   /** The page that best satisfies the query (hit-evidence.ts); null for documents without pages. */
-  page: number | null;
+  page?: number | null;
   /** The best page's label (`iv`, `A-3`, `slide 2`, a sheet name), else null. */
-  pageLabel: string | null;
+  pageLabel?: string | null;
   /** Plain-text excerpt around the best match, at most about 240 characters. */
-  snippet: string;
+  snippet?: string;
   /** The same excerpt, HTML-escaped, the words where the query is satisfied wrapped in the highlight tag. */
-  highlight: string;
-  metadata: Metadata;
+  highlight?: string;
+  metadata?: Metadata;
   /** Pages where at least one positive clause is satisfied, ascending; empty for documents without pages. */
-  matchedPages: number[];
+  matchedPages?: number[];
   explain?: ScoreExplanation;
 }
 
 export interface SearchResult {
   hits: SearchHit[];
-  /** Exact number of matching live documents. */
+  /** Number of matching live documents: exact when `totalRelation` is `eq`, a lower bound when `gte`. */
   total: number;
+  totalRelation: TotalRelation;
   /** Per requested field: value → count among all matches, by count then value. */
   facets: Record<string, Record<string, number>>;
   /** Per requested field with numeric values among the matches: their min and max. */

@@ -1,7 +1,8 @@
 // Executes a search over a snapshot of a collection's segments: parses the query, weighs its
 // clauses with collection-wide BM25F statistics, finds every segment's matches (filtered),
-// ranks them into one top-k — by relevance with WAND, or by sort keys — counts the total and
-// the facets exactly, and builds the requested page of hits (with explanations when asked).
+// ranks them into one top-k — by relevance with WAND, or by sort keys — counts the total
+// (exactly, or up to TOTAL_EXACT_UP_TO when nothing needs every match) and the facets, and
+// builds the requested page of hits (with explanations when asked).
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from '../query/query-parser.ts';
@@ -12,7 +13,8 @@ import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-coun
 import { buildHit, evidenceClauses } from './hit-builder.ts';
 import { CONTENTS_PAGE_FACTOR, DOCUMENT_SHARE, PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
 import type { HitSink } from './hit-sink.ts';
-import type { ScoreExplanation, SearchRequest, SearchResult } from './search-types.ts';
+import { TOTAL_EXACT_UP_TO } from './search-types.ts';
+import type { ScoreExplanation, SearchRequest, SearchResult, TotalRelation } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';
 import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
@@ -47,6 +49,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
   const sortKeys = request.sort ?? [];
   let total = 0;
+  let totalRelation = 'eq' as TotalRelation;
 
   const countMatches = (view: SegmentView, matches: DocBitSet): void => {
     const count = matches.count();
@@ -70,24 +73,40 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
         ? idRanks[segmentA][docA] - idRanks[segmentB][docB]
         : views[segmentA].reader.compareDocIds(docA, views[segmentB].reader, docB),
     );
+    // Without facets or `trackTotal`, disjunctions count what they offer: every match until
+    // TOTAL_EXACT_UP_TO are counted, then only what may reach the top k (the total a lower bound).
+    // A segment answering with a match set is counted from it, whatever it offered.
+    const needsMatchSet = request.trackTotal === true || facets.length > 0;
     views.forEach((view, segment) => {
+      let offered = 0;
       const sink: HitSink = {
         get threshold() {
+          if (needsMatchSet) return collector.threshold;
+          if (total + offered < TOTAL_EXACT_UP_TO) return -Infinity;
+          totalRelation = 'gte';
           return collector.threshold;
         },
         rankedById: true,
         capacity: window,
-        collect: (doc, score) => collector.collect(segment, doc, score),
+        needsMatchSet,
+        collect: (doc, score) => {
+          offered++;
+          collector.collect(segment, doc, score);
+        },
       };
-      countMatches(view, searchSegment(view, prepared, filter, sink));
+      const matches = searchSegment(view, prepared, filter, sink);
+      if (matches === null) total += offered;
+      else countMatches(view, matches);
     });
+    if (totalRelation === 'gte') total = TOTAL_EXACT_UP_TO;
     ranked = collector.results();
     if (byPages) ranked = rankByPages(ranked, views, prepared, stats).slice(0, k);
   } else {
     const keys = completeSortKeys(sortKeys);
     const perSegment = views.map((view, segment) => {
       const sink = new SegmentSortCollector(view, segment, keys, k);
-      countMatches(view, searchSegment(view, prepared, filter, sink));
+      // A sort collector needs every match: it always gets a match set back.
+      countMatches(view, searchSegment(view, prepared, filter, sink)!);
       return sink.results();
     });
     ranked = perSegment.flat().sort((a, b) => compareSortedHits(keys, a, b)).slice(0, k);
@@ -97,6 +116,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     analyzer,
     highlightTag: request.highlightTag,
     clauses: evidenceClauses(prepared),
+    fields: request.hitFields === undefined ? undefined : new Set(request.hitFields),
   };
   const hits = ranked.slice(request.offset).map((hit) => {
     const view = views[hit.segment];
@@ -104,7 +124,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage }, explanation);
   });
   const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
-  const result: SearchResult = { hits, total, facets: {}, facetStats: {} };
+  const result: SearchResult = { hits, total, totalRelation, facets: {}, facetStats: {} };
   for (const facet of facets) {
     result.facets[facet.field] = facet.top(facetLimit);
     const stats = facet.stats();

@@ -2,8 +2,9 @@
 // bit set, for the total and for facets) and offers docs to a hit sink for ranking. Admissible
 // docs are those passing the filter, not deleted and not excluded by `-clauses`. Three
 // strategies: required clauses drive a conjunction; otherwise a disjunction's matches are
-// marked on a bit set and ranked with WAND; a query without positive clauses matches every
-// admissible doc (with score 0).
+// marked on a bit set and ranked with WAND — or, when the sink needs no match set, ranked with
+// WAND alone, the sink counting what it is offered; a query without positive clauses matches
+// every admissible doc (with score 0).
 
 import type { FilterNode } from '../filter/filter-types.ts';
 import { DocBitSet } from './doc-bitset.ts';
@@ -18,8 +19,11 @@ import { deletedDocs } from './segment-view.ts';
 import type { SegmentView } from './segment-view.ts';
 import { collectWand } from './wand.ts';
 
-/** Returns the set of the segment's live docs that match. */
-export function searchSegment(view: SegmentView, prepared: readonly PreparedClause[], filter: FilterNode | null, sink: HitSink): DocBitSet {
+/**
+ * Returns the set of the segment's live docs that match, or null when a disjunction was ranked
+ * for a sink that needs no match set (the docs offered to the sink are then all it learns).
+ */
+export function searchSegment(view: SegmentView, prepared: readonly PreparedClause[], filter: FilterNode | null, sink: HitSink): DocBitSet | null {
   const { reader } = view;
   const admissible = filter === null ? DocBitSet.full(reader.docCount) : evaluateFilter(filter, reader);
   const deleted = deletedDocs(view);
@@ -32,6 +36,10 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
 
   const positives = prepared.filter((p) => p.clause.occur !== 'must_not');
   if (positives.length === 0) return matchAll(view, admissible, sink);
+  if (sink.needsMatchSet === false && positives.every((p) => p.clause.occur !== 'must')) {
+    collectWand(positives.flatMap((p) => rankingScorers(p, reader)), (doc) => admissible.has(doc), sink);
+    return null;
+  }
 
   const required: Scorer[] = [];
   const optional: Scorer[] = [];

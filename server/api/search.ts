@@ -4,7 +4,7 @@
 // facet names by server/http/routes/search/search-request.ts.
 
 import { Type } from 'typebox';
-import { MAX_SORT_KEYS } from '../../engine/index.ts';
+import { MAX_SORT_KEYS, TOTAL_EXACT_UP_TO } from '../../engine/index.ts';
 import { MetadataSchema } from './document.ts';
 import {
   DEFAULT_FACET_LIMIT,
@@ -59,6 +59,15 @@ const searchFields = {
         + 'space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes.',
     }),
   ),
+  track_total: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        `Count every match. By default \`total\` is exact up to ${TOTAL_EXACT_UP_TO.toLocaleString('en')} matches; past that, a search ranked by `
+        + `relevance stops counting, skips documents that cannot reach the top hits, and answers \`total\` ${TOTAL_EXACT_UP_TO} with `
+        + '`total_relation` `gte`. Searches with facets or a sort always count exactly.',
+    }),
+  ),
   facet_limit: Type.Optional(
     Type.Integer({
       minimum: 1,
@@ -81,6 +90,14 @@ const SORT_DESCRIPTION =
 /** GET: `a,b`, or the parameter repeated; POST: the same, or a JSON array. */
 const nameListSchema = (description: string) => Type.Union([Type.String(), Type.Array(Type.String())], { description });
 
+/** The members of a hit `fields` may name (`id` and `score` are always returned). */
+export const HIT_FIELD_NAMES = ['id', 'score', 'title', 'format', 'page', 'page_label', 'snippet', 'highlight', 'metadata', 'matched_pages'] as const;
+
+const FIELDS_DESCRIPTION =
+  `Members each hit carries: any of ${HIT_FIELD_NAMES.map((name) => `\`${name}\``).join(', ')}. \`id\` and \`score\` are always `
+  + 'returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights '
+  + 'cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`.';
+
 const TYPOS_DESCRIPTION =
   'Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the '
   + "collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; "
@@ -99,6 +116,7 @@ export const SearchQuerySchema = Type.Object(
     filter: Type.Optional(Type.String({ description: `${FILTER_DESCRIPTION} URL-encoded JSON; empty means none.` })),
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`facets=a,b\` or repeated.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`sort=year:desc,title:asc\`, or repeated.`)),
+    fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`fields=id,title\` or repeated.`)),
   },
   { additionalProperties: false },
 );
@@ -120,6 +138,7 @@ export const SearchBodySchema = Type.Object(
     ),
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`["a","b"]\` or \`"a,b"\`.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`"year:desc,title:asc"\` or \`["year:desc"]\`.`)),
+    fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`["id","title"]\` or \`"id,title"\`.`)),
   },
   { additionalProperties: false },
 );
@@ -136,18 +155,22 @@ export const ScoreExplanationSchema = Type.Object(
 export const SearchHitSchema = Type.Object(
   {
     id: Type.String(),
-    title: Type.Union([Type.String(), Type.Null()]),
+    title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     score: Type.Number(),
-    format: Type.String(),
-    page: Type.Union([Type.Integer(), Type.Null()], { description: 'Page with the best match; null without pages.' }),
-    page_label: Type.Union([Type.String(), Type.Null()]),
-    snippet: Type.String({ description: 'Plain-text excerpt around the best match.' }),
-    highlight: Type.String({ description: 'The excerpt HTML-escaped, matched terms wrapped in the highlight tag.' }),
-    metadata: MetadataSchema,
-    matched_pages: Type.Array(Type.Integer()),
+    format: Type.Optional(Type.String()),
+    page: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Page with the best match; null without pages.' })),
+    page_label: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    snippet: Type.Optional(Type.String({ description: 'Plain-text excerpt around the best match.' })),
+    highlight: Type.Optional(Type.String({ description: 'The excerpt HTML-escaped, matched terms wrapped in the highlight tag.' })),
+    metadata: Type.Optional(MetadataSchema),
+    matched_pages: Type.Optional(Type.Array(Type.Integer())),
     explain: Type.Optional(ScoreExplanationSchema),
   },
-  { additionalProperties: false, title: 'SearchHit' },
+  {
+    additionalProperties: false,
+    title: 'SearchHit',
+    description: 'Every member is present unless the search named `fields`; then only `id`, `score` and the named ones (and `explain` when asked).',
+  },
 );
 
 export const SuggestionSchema = Type.Object(
@@ -179,7 +202,10 @@ export const SearchResponseSchema = Type.Object(
           + 'Absent when no requested field has numbers.',
       }),
     ),
-    total: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0, description: 'Matching documents: exact when `total_relation` is `eq`, at least this many when `gte`.' }),
+    total_relation: Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
+      description: `\`eq\`: \`total\` is exact; \`gte\`: more than ${TOTAL_EXACT_UP_TO.toLocaleString('en')} match and counting stopped there (ask \`track_total\` for the exact number).`,
+    }),
     suggestions: Type.Optional(
       Type.Array(SuggestionSchema, {
         maxItems: 3,

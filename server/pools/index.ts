@@ -13,5 +13,5 @@ export {
 } from './extraction-pool.ts';
 export type { ExtractionPoolOptions } from './extraction-pool.ts';
 export type { SegmentRef, SnapshotRef } from './worker-protocol.ts';
-export { parseSearchPage } from './search-page.ts';
+export { engineHitFields, parseSearchPage } from './search-page.ts';
 export type { SearchPage } from './search-page.ts';

@@ -41,6 +41,7 @@ const result: SearchResult = {
     },
   ],
   total: 2,
+  totalRelation: 'eq',
   facets: { year: { '2024': 1 } },
   facetStats: { year: { min: 2024, max: 2024 } },
 };
@@ -53,7 +54,7 @@ test('the members are the wire names in the wire order', () => {
       + '"matched_pages":[1,3],"explain":{"value":2.5,"description":"sum of","details":[{"value":2.5,"description":"fox","details":[]}]}},'
       + '{"id":"note","title":null,"score":1,"format":"text","page":null,"page_label":null,"snippet":"fox",'
       + '"highlight":"<mark>fox</mark>","metadata":{},"matched_pages":[]}],'
-      + '"facets":{"year":{"2024":1}},"facet_stats":{"year":{"min":2024,"max":2024}},"total":2',
+      + '"facets":{"year":{"2024":1}},"facet_stats":{"year":{"min":2024,"max":2024}},"total":2,"total_relation":"eq"',
   );
   const page = toSearchPage(result);
   assert.equal(page.total, 2);
@@ -61,8 +62,8 @@ test('the members are the wire names in the wire order', () => {
 });
 
 test('facet_stats is left out when no field has numbers', () => {
-  const members = searchResultMembers({ hits: [], total: 0, facets: {}, facetStats: {} });
-  assert.equal(members, '"hits":[],"facets":{},"total":0');
+  const members = searchResultMembers({ hits: [], total: 0, totalRelation: 'eq', facets: {}, facetStats: {} });
+  assert.equal(members, '"hits":[],"facets":{},"total":0,"total_relation":"eq"');
 });
 
 test('parseSearchPage gives back the engine result, camelCase', () => {
@@ -95,7 +96,7 @@ test('an engine hit with pages and explain crosses with every wire field, in ord
   assert.equal(engine.hits[0]!.pageLabel, 'ii');
   assert.deepEqual(engine.hits[0]!.matchedPages, [2]);
   const wire = JSON.parse(`{${toSearchPage(engine).members}}`);
-  assert.deepEqual(Object.keys(wire), ['hits', 'facets', 'facet_stats', 'total']);
+  assert.deepEqual(Object.keys(wire), ['hits', 'facets', 'facet_stats', 'total', 'total_relation']);
   assert.deepEqual(Object.keys(wire.hits[0]), WIRE_HIT_KEYS);
   assert.equal(wire.hits[0].page_label, 'ii');
   assert.deepEqual(wire.hits[0].matched_pages, [2]);

@@ -8,14 +8,33 @@
 // callers that want objects (tests, internal use). Nothing else renames search fields.
 
 import type { Static } from 'typebox';
-import type { ScoreExplanation, SearchHit, SearchResult } from '../../engine/index.ts';
-import type { ScoreExplanationSchema, SearchHitSchema, SearchResponseSchema } from '../api/index.ts';
+import type { HitField, ScoreExplanation, SearchHit, SearchResult } from '../../engine/index.ts';
+import type { HIT_FIELD_NAMES, ScoreExplanationSchema, SearchHitSchema, SearchResponseSchema } from '../api/index.ts';
 
 /** The wire shapes, as server/api/search.ts declares them. */
 type WireHit = Static<typeof SearchHitSchema>;
 type WireExplanation = Static<typeof ScoreExplanationSchema>;
 /** The members of the response body a search worker writes (the route adds the paging fields). */
-type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total' | 'suggestions'>;
+type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total' | 'total_relation' | 'suggestions'>;
+
+/** A hit member's API name → the engine's (`id` and `score` are always there: null). */
+const ENGINE_HIT_FIELD: Record<(typeof HIT_FIELD_NAMES)[number], HitField | null> = {
+  id: null,
+  score: null,
+  title: 'title',
+  format: 'format',
+  page: 'page',
+  page_label: 'pageLabel',
+  snippet: 'snippet',
+  highlight: 'highlight',
+  metadata: 'metadata',
+  matched_pages: 'matchedPages',
+};
+
+/** The engine's names of the hit members `fields` asks for (API names, already checked). */
+export function engineHitFields(names: readonly (typeof HIT_FIELD_NAMES)[number][]): HitField[] {
+  return names.map((name) => ENGINE_HIT_FIELD[name]).filter((field): field is HitField => field !== null);
+}
 
 export interface SearchPage {
   /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N[,"suggestions":[…]]` — a JSON object's members. */
@@ -32,17 +51,24 @@ export function toSearchPage(result: SearchResult): SearchPage {
 export function searchResultMembers(result: SearchResult): string {
   const stats = Object.keys(result.facetStats).length > 0 ? `,"facet_stats":${JSON.stringify(result.facetStats)}` : '';
   const suggestions = result.suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(result.suggestions.map(({ text }) => ({ text })))}`;
-  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total}${suggestions}`;
+  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total},"total_relation":"${result.totalRelation}"${suggestions}`;
 }
 
 /** The reverse of `searchResultMembers`: the engine's SearchResult, camelCase again. */
 export function parseSearchPage(page: SearchPage): SearchResult {
   const wire = JSON.parse(`{${page.members}}`) as WireResult;
-  const result: SearchResult = { hits: wire.hits.map(fromWireHit), total: wire.total, facets: wire.facets, facetStats: wire.facet_stats ?? {} };
+  const result: SearchResult = {
+    hits: wire.hits.map(fromWireHit),
+    total: wire.total,
+    totalRelation: wire.total_relation,
+    facets: wire.facets,
+    facetStats: wire.facet_stats ?? {},
+  };
   if (wire.suggestions !== undefined) result.suggestions = wire.suggestions;
   return result;
 }
 
+/** Members a request left out are undefined and so absent from the JSON; the key order is the API's. */
 function toWireHit(hit: SearchHit): WireHit {
   const wire: WireHit = {
     id: hit.id,
@@ -77,6 +103,7 @@ function fromWireHit(wire: WireHit): SearchHit {
     metadata: wire.metadata,
     matchedPages: wire.matched_pages,
   };
+  for (const key of Object.keys(hit) as (keyof SearchHit)[]) if (hit[key] === undefined) delete hit[key];
   if (wire.explain !== undefined) hit.explain = fromWireExplanation(wire.explain);
   return hit;
 }

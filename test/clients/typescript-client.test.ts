@@ -195,7 +195,7 @@ describe('TypeScript client', () => {
     assert.deepEqual(page.hits.map((hit) => hit.id), ['r24', 'r22', 'r20']);
     assert.deepEqual(page.facets.kind, { bread: 11 });
     assert.deepEqual(page.facet_stats?.minutes, { min: 40, max: 240 });
-    assert.match(page.hits[0].highlight, /<em>flour<\/em>/);
+    assert.match(page.hits[0].highlight!, /<em>flour<\/em>/);
 
     const all: SearchHit[] = await collect(client.searchAll('recipes', '', { limit: 10, sort: '_id:asc' }));
     assert.deepEqual(all.map((hit) => hit.id), docs.map((doc) => doc.id));

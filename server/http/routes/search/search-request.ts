@@ -2,15 +2,18 @@
 // engine's SearchRequest (SPEC §6, §12): applies defaults, checks the paging window, parses
 // `filter` (URL-encoded JSON on GET, an object on POST) and `sort` with the engine's parsers
 // (which throw invalid_filter / invalid_sort), checks the `facets` field names, and reads
-// `typos` (text on GET, a number in a body). The collection adds its typo tolerance settings.
+// `typos` (text on GET, a number in a body), `track_total` and the hit `fields`. The collection
+// adds its typo tolerance settings.
 
 import type { Static } from 'typebox';
 import { FIELD_NAME_RULE, isAllowedFieldName, parseFilter, parseSort } from '../../../../engine/index.ts';
 import type { FilterNode, SearchRequest, TypoMode } from '../../../../engine/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
+import { engineHitFields } from '../../../pools/index.ts';
 import {
   DEFAULT_FACET_LIMIT,
+  HIT_FIELD_NAMES,
   DEFAULT_HIGHLIGHT_TAG,
   DEFAULT_SEARCH_LIMIT,
   MAX_FACET_FIELDS,
@@ -61,6 +64,20 @@ function toFacets(value: string | string[] | undefined, part: RequestPart): stri
   return names;
 }
 
+type HitFieldName = (typeof HIT_FIELD_NAMES)[number];
+
+/** The hit members `fields` names, each once (absent: every member); an unknown name is a 400. */
+function toHitFields(value: string | string[] | undefined, part: RequestPart): HitFieldName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = [...new Set(listOf(value))];
+  const known = new Set<string>(HIT_FIELD_NAMES);
+  const errors: FieldError[] = names
+    .filter((name) => !known.has(name))
+    .map((name) => ({ path: `/${part}/fields`, message: `${JSON.stringify(name)} is not a hit member (one of ${HIT_FIELD_NAMES.join(', ')})` }));
+  if (errors.length > 0) throw new FolioError('validation_failed', 'fields: not a hit member', errors);
+  return names as HitFieldName[];
+}
+
 /** Validates and completes the parameters; `part` names where they came from, for errors. */
 export function toSearchRequest(params: SearchParams, part: RequestPart): SearchRequest {
   const offset = params.offset ?? 0;
@@ -70,7 +87,7 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
       { path: `/${part}/offset`, message: `offset + limit must be at most ${MAX_SEARCH_WINDOW}` },
     ]);
   }
-  return {
+  const request: SearchRequest = {
     q: params.q ?? '',
     match: params.match ?? 'any',
     offset,
@@ -83,7 +100,11 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
     sort: parseSort(params.sort),
     typos: toTypoMode(params.typos),
     prefix: params.prefix ?? 'none',
+    trackTotal: params.track_total ?? false,
   };
+  const fields = toHitFields(params.fields, part);
+  if (fields !== undefined) request.hitFields = engineHitFields(fields);
+  return request;
 }
 
 /** `auto`, or 0–2 as a number (the query string sends text, a body numbers). */
