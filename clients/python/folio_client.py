@@ -4,7 +4,8 @@ It covers the whole API: collections, documents (upsert, batch, patch, delete, d
 filter, refresh), file uploads and downloads, formats, search, API keys, sessions and
 webhooks. Every failure raises :class:`FolioError`, carrying the server's stable ``code``
 and the HTTP ``status`` (0 when the server could not be reached). A ``429 rate_limited``
-answer is retried after its ``Retry-After``, a few times at most.
+answer is retried after its ``Retry-After``, a few times at most; a ``503 overloaded`` one (the
+server is indexing a backlog; nothing was written) while the retry wait budget lasts.
 
 Example::
 
@@ -373,11 +374,14 @@ class FolioClient:
                 # Unredirected: never sent on to where a redirect points.
                 request.add_unredirected_header("Authorization", "Bearer " + bearer)
             response = self._send(request)
-            if response.status != 429:
+            # 429: rate limited, a few times; 503 with Retry-After: the server is indexing a
+            # backlog (nothing was written), retried while the wait budget lasts.
+            overloaded = response.status == 503 and response.headers.get("Retry-After") is not None
+            if response.status != 429 and not overloaded:
                 break
             wait = _parse_retry_after(response.headers.get("Retry-After"))
             can_replay = upload is None or upload.replayable
-            if retries >= self.max_retries or waited + wait > self.max_retry_wait or not can_replay:
+            if (not overloaded and retries >= self.max_retries) or waited + wait > self.max_retry_wait or not can_replay:
                 break
             self._sleep(wait)
             waited += wait

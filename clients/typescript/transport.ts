@@ -26,7 +26,10 @@ export interface FolioClientOptions {
   apiKey?: string;
   /** How many times a 429 is retried after its `Retry-After` (default 3). */
   maxRetries?: number;
-  /** The longest total wait for 429 retries of one call, in ms (default 30 000). */
+  /**
+   * The longest total wait for retries of one call, in ms (default 30 000): 429s, and 503s with
+   * `Retry-After` (a server indexing a backlog), which are retried until this budget is spent.
+   */
   maxRetryWaitMs?: number;
   /** The fetch to use (default the global one). */
   fetch?: typeof fetch;
@@ -84,7 +87,10 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const response = await this.attempt(spec);
       if (response.ok) return response;
-      const retryable = response.status === 429 && attempt < this.maxRetries && (spec.body?.replayable ?? true);
+      // 429: rate limited, a few times; 503 with Retry-After: the server is indexing a backlog
+      // (`overloaded`, nothing was written), retried for as long as the wait budget allows.
+      const overloaded = response.status === 503 && response.headers.has('retry-after');
+      const retryable = (overloaded || (response.status === 429 && attempt < this.maxRetries)) && (spec.body?.replayable ?? true);
       const waitMs = retryAfterMs(response.headers.get('retry-after'));
       if (!retryable || waitedMs + waitMs > this.maxRetryWaitMs) throw await errorFromResponse(response);
       await response.body?.cancel();

@@ -41,6 +41,7 @@ const PROBLEM_DESCRIPTIONS = {
   422: 'The file could not be read (`extraction_failed`)',
   429: 'Rate limited (`rate_limited`)',
   500: 'Server bug (`internal`)',
+  503: 'The collection is indexing a backlog: nothing was written; retry after `Retry-After` seconds (`overloaded`)',
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

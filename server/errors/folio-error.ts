@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'extraction_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'overloaded'
   | 'internal';
 
 /** One field-level validation problem, listed in the problem body's `errors`. */
@@ -33,11 +34,14 @@ export interface FieldError {
 export class FolioError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
+  /** Whole seconds after which the request may succeed (the `Retry-After` header), if known. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, detail: string, errors?: FieldError[]) {
+  constructor(code: ErrorCode, detail: string, errors?: FieldError[], retryAfterSeconds?: number) {
     super(detail);
     this.name = 'FolioError';
     this.code = code;
     this.errors = errors;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -17,6 +17,7 @@ import { CollectionService, DocumentService } from '../documents/index.ts';
 import type { RateLimitSetting } from '../config/index.ts';
 import { FileUploads, KeptOriginals } from '../files/index.ts';
 import { openCollectionRegistry } from '../indexing/index.ts';
+import type { Backpressure } from '../indexing/index.ts';
 import { ExtractionPool } from '../pools/index.ts';
 import { Webhooks } from '../webhooks/index.ts';
 import type { LookupAll } from '../webhooks/index.ts';
@@ -53,6 +54,8 @@ export interface BuildAppOptions {
   logger?: boolean | LoggerOptions;
   /** How often buffered writes become searchable; the registry's default (≤ 1 s) otherwise. */
   refreshIntervalMs?: number;
+  /** When writes wait for a refresh and are refused with 503 `overloaded` (tests shrink it). */
+  backpressure?: Backpressure;
   /** Search worker threads (default one per core). */
   searchThreads?: number;
   /** Refresh and merge worker threads (default 2). */
@@ -174,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     searchThreads: options.searchThreads,
     indexThreads: options.indexThreads,
     searchCacheBytes: options.searchCacheBytes,
+    ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
   });
   app.decorate('registry', registry);

@@ -14,6 +14,7 @@ import { IndexPool, SearchPool } from '../pools/index.ts';
 import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
 import { FolioCollection } from './collection.ts';
 import type { CollectionOptions, CollectionWorkers } from './collection.ts';
+import type { Backpressure } from './collection-writer.ts';
 import { writeCollectionConfig } from './collection-config.ts';
 import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
@@ -35,6 +36,8 @@ export interface CollectionRegistryOptions {
   indexThreads?: number;
   /** Bytes of recent search answers kept for repeated searches; 0 disables; default 32 MiB. */
   searchCacheBytes?: number;
+  /** When writes wait for a refresh and are refused (503 `overloaded`); default DEFAULT_BACKPRESSURE. */
+  backpressure?: Backpressure;
 }
 
 function stagingName(prefix: string, name: string): string {
@@ -172,6 +175,7 @@ export async function openCollectionRegistry(
   const collectionOptions = (name: string): Partial<CollectionOptions> => {
     const settings: Partial<CollectionOptions> = { searchCache };
     if (options.refreshIntervalMs !== undefined) settings.refreshIntervalMs = options.refreshIntervalMs;
+    if (options.backpressure !== undefined) settings.backpressure = options.backpressure;
     const report = options.onBackgroundError;
     if (report !== undefined) settings.onBackgroundError = (error) => report(error, name);
     return settings;

@@ -2,7 +2,9 @@
 // record, appended, and applied to the pending buffer in the same synchronous step, and
 // acknowledged once the append is fsynced. A write whose append fails is taken back out of
 // the buffer. The writer keeps the live document count and asks the updater for a refresh
-// (soon, at once when the buffer is large, or first, when it is full: backpressure).
+// (soon, at once when the buffer is large). When the buffer is full a write waits a moment
+// for a refresh to take it, and is otherwise refused with 503 `overloaded` and `Retry-After`
+// (backpressure without stalling a request for seconds).
 
 import { WAL_MAX_RECORD_BYTES } from '../../storage/index.ts';
 import type { WriteAheadLog } from '../../storage/index.ts';
@@ -18,6 +20,19 @@ import type { WalRecord } from './wal-records.ts';
  * first waits for a refresh: the pending buffer's memory stays bounded under any import rate.
  */
 export const MAX_PENDING_BYTES = 24 * 1024 * 1024;
+/** Longest a write waits for a refresh to take a full buffer before it is refused. */
+export const BACKPRESSURE_WAIT_MS = 500;
+/** `Retry-After` of a write refused because the buffer stayed full. */
+export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
+const BACKPRESSURE_POLL_MS = 10;
+
+/** When writes wait, and how long, before they are refused (tests shrink them). */
+export interface Backpressure {
+  maxPendingBytes: number;
+  waitMs: number;
+}
+
+export const DEFAULT_BACKPRESSURE: Readonly<Backpressure> = Object.freeze({ maxPendingBytes: MAX_PENDING_BYTES, waitMs: BACKPRESSURE_WAIT_MS });
 /**
  * Buffered bytes at which the refresh starts without waiting for its timer: a bulk import
  * becomes segments of about this size, built in the index pool while the next ones arrive.
@@ -41,6 +56,8 @@ export interface CollectionWriterOptions {
   scheduler: RefreshScheduler;
   /** Throws once the collection is closed (a write waiting for backpressure rechecks it). */
   assertOpen: () => void;
+  /** Default DEFAULT_BACKPRESSURE. */
+  backpressure?: Backpressure;
 }
 
 export class CollectionWriter {
@@ -50,9 +67,12 @@ export class CollectionWriter {
   /** Sequence number of the last applied write. */
   private lastSeq = 0;
 
+  private readonly backpressure: Backpressure;
+
   constructor(options: CollectionWriterOptions) {
     this.options = options;
     this.liveDocuments = options.committedDocuments;
+    this.backpressure = options.backpressure ?? DEFAULT_BACKPRESSURE;
   }
 
   get documents(): number {
@@ -76,11 +96,7 @@ export class CollectionWriter {
       // filter of millions of documents gets here (request bodies are far smaller).
       throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
     }
-    if (this.options.pending.bytes > MAX_PENDING_BYTES) {
-      // Backpressure: let a refresh take the buffer before it grows further.
-      await scheduler.runNow();
-      this.options.assertOpen();
-    }
+    if (this.options.pending.bytes > this.backpressure.maxPendingBytes) await this.waitForRoom();
     const durable = this.options.wal.append(bytes);
     const applied = this.apply(record);
     scheduler.schedule();
@@ -92,6 +108,29 @@ export class CollectionWriter {
       throw error;
     }
     if (options.waitForRefresh) await scheduler.waitFor(applied.seq);
+  }
+
+  /**
+   * Backpressure: has a refresh take the full buffer and waits up to BACKPRESSURE_WAIT_MS for
+   * it; a buffer still full then refuses the write (nothing of it is written).
+   */
+  private async waitForRoom(): Promise<void> {
+    const { pending, scheduler } = this.options;
+    scheduler.ensureQueued();
+    const { maxPendingBytes, waitMs } = this.backpressure;
+    const deadline = performance.now() + waitMs;
+    while (pending.bytes > maxPendingBytes) {
+      if (performance.now() >= deadline) {
+        throw new FolioError(
+          'overloaded',
+          'the collection is indexing a backlog of writes; nothing was written — retry after Retry-After seconds',
+          undefined,
+          OVERLOADED_RETRY_AFTER_SECONDS,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, BACKPRESSURE_POLL_MS));
+      this.options.assertOpen();
+    }
   }
 
   /** Applies a record to the pending buffer (a new write, or one replayed from the WAL). */

@@ -306,6 +306,35 @@ test('concurrent writes are all acknowledged and counted', async (t) => {
   assert.equal(collection.getDocument('c0').text, 'concurrent write 60', 'the last write wins');
 });
 
+test('a full buffer refuses a write with 503 overloaded and Retry-After, writing nothing of it', async (t) => {
+  // A buffer of at most 1 KiB and no waiting: the second write finds it full before any
+  // refresh could take it.
+  const { collection } = await newCollection(t, { ...MANUAL_REFRESH, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
+  await collection.upsert([{ id: 'first', text: 'x'.repeat(2048) }], NO_WAIT);
+  await assert.rejects(collection.upsert([{ id: 'second', text: 'refused write' }], NO_WAIT), (error: unknown) => {
+    assertFolioError('overloaded')(error);
+    assert.equal((error as FolioError).retryAfterSeconds, 1);
+    return true;
+  });
+  assert.throws(() => collection.getDocument('second'), assertFolioError('document_not_found'));
+  assert.equal(collection.info().documents, 1);
+  // The refused write asked for a refresh; once it has taken the buffer, the retry is accepted.
+  await collection.refresh();
+  await collection.upsert([{ id: 'second', text: 'accepted write' }], WAIT);
+  assert.deepEqual(await searchIds(collection, 'accepted'), ['second']);
+  assert.equal(collection.info().documents, 2);
+});
+
+test('a write into a full buffer waits for the refresh to take it, within the wait', async (t) => {
+  const { collection } = await newCollection(t, { ...MANUAL_REFRESH, backpressure: { maxPendingBytes: 1024, waitMs: 30_000 } });
+  await collection.upsert([{ id: 'first', text: 'x'.repeat(2048) }], NO_WAIT);
+  // No timer would refresh for a minute: the full buffer itself must start the refresh.
+  await collection.upsert([{ id: 'second', text: 'waited write' }], NO_WAIT);
+  assert.equal(collection.info().documents, 2);
+  await collection.refresh();
+  assert.deepEqual(await searchIds(collection, 'waited'), ['second']);
+});
+
 test('info reports bytes on disk and segments', async (t) => {
   const { collection } = await newCollection(t);
   const empty = collection.info();

@@ -31,7 +31,8 @@ import type {
   WriteOptions,
 } from './collection-types.ts';
 import { CollectionUpdater } from './collection-updater.ts';
-import { CollectionWriter } from './collection-writer.ts';
+import { CollectionWriter, DEFAULT_BACKPRESSURE } from './collection-writer.ts';
+import type { Backpressure } from './collection-writer.ts';
 import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './document-model.ts';
 import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
 import { idsMatchingFilter } from './filter-matches.ts';
@@ -61,6 +62,8 @@ export interface CollectionOptions {
   onBackgroundError: (error: unknown) => void;
   /** Answers of recent searches, shared by the server's collections; null for none. */
   searchCache: SearchCache | null;
+  /** When a write waits for a refresh to take a full buffer, and how long, before a 503. */
+  backpressure: Backpressure;
 }
 
 export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.freeze({
@@ -68,6 +71,7 @@ export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.fr
   mergePolicy: DEFAULT_MERGE_POLICY,
   onBackgroundError: () => {},
   searchCache: null,
+  backpressure: DEFAULT_BACKPRESSURE,
 });
 
 export class FolioCollection implements Collection {
@@ -118,6 +122,7 @@ export class FolioCollection implements Collection {
       committedDocuments: snapshot.liveCount,
       scheduler: this.scheduler,
       assertOpen: () => this.assertOpen(),
+      backpressure: options.backpressure,
     });
     this.updater = new CollectionUpdater({
       dir,

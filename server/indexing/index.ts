@@ -5,4 +5,5 @@
 export { openCollectionRegistry } from './collection-registry.ts';
 export type { Collection, CollectionRegistry, DocumentPatch, DocumentSummary, WriteOptions } from './collection-types.ts';
 export type { CollectionWorkers } from './collection.ts';
+export type { Backpressure } from './collection-writer.ts';
 export { validateFileFields } from './document-validation.ts';

@@ -33,6 +33,8 @@ export class RefreshScheduler {
   private waiters: Waiter[] = [];
   private consecutiveFailures = 0;
   private stopped: Error | null = null;
+  /** A refresh is in the chain and has not started yet. */
+  private queued = false;
 
   constructor(options: RefreshSchedulerOptions) {
     this.options = options;
@@ -55,6 +57,17 @@ export class RefreshScheduler {
   hurry(): void {
     if (this.timer === null || this.stopped !== null) return;
     clearTimeout(this.timer);
+    this.timer = null;
+    this.runInBackground();
+  }
+
+  /**
+   * Makes sure a refresh starts as soon as the running one (if any) ends, without queueing a
+   * second one behind a refresh that has not started yet.
+   */
+  ensureQueued(): void {
+    if (this.queued || this.stopped !== null) return;
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.runInBackground();
   }
@@ -94,7 +107,11 @@ export class RefreshScheduler {
   }
 
   private enqueue(): Promise<void> {
-    const run = this.chain.then(() => this.runOne());
+    this.queued = true;
+    const run = this.chain.then(() => {
+      this.queued = false;
+      return this.runOne();
+    });
     this.chain = run.catch(() => {});
     return run;
   }

@@ -39,6 +39,8 @@ export interface TestServer {
 
 export interface TestServerOptions {
   refreshIntervalMs?: number;
+  /** When writes wait for a refresh and are refused with 503 `overloaded`. */
+  backpressure?: BuildAppOptions['backpressure'];
   logger?: LoggerOptions;
   searchThreads?: number;
   /** Default rate limit per API key (null: off); the server's default otherwise. */
@@ -71,6 +73,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logger: options.logger ?? false,
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
+    ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
     ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(options.now !== undefined && { now: options.now }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),

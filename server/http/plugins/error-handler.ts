@@ -35,6 +35,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   extraction_failed: 422,
   rate_limited: 429,
   internal: 500,
+  overloaded: 503,
 };
 
 /** Codes from other layers (the engine) that mean something to a client. */
@@ -124,6 +125,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     body = problemBody(classified.code, classified.detail, classified.errors);
   }
   if (body.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="folio"');
+  if (error instanceof FolioError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 

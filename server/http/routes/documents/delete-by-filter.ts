@@ -21,7 +21,7 @@ const deleteByFilterRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: CollectionParamsSchema,
         querystring: WriteQuerySchema,
         body: DeleteByFilterBodySchema,
-        response: { 200: DeletedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+        response: { 200: DeletedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500, 503) },
       },
     },
     async (request) => ({

@@ -58,7 +58,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: DocumentParamsSchema,
         querystring: WriteQuerySchema,
         body: DocumentBodySchema,
-        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500, 503) },
       },
     },
     async (request) => {
@@ -79,7 +79,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: CollectionParamsSchema,
         querystring: WriteQuerySchema,
         body: DocumentPostBodySchema,
-        response: { 200: IndexedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+        response: { 200: IndexedResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500, 503) },
       },
     },
     async (request) => {
@@ -112,7 +112,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: DocumentParamsSchema,
         querystring: WriteQuerySchema,
         body: DocumentPatchBodySchema,
-        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+        response: { 200: DocumentSummarySchema, ...problemResponses(400, 401, 404, 413, 415, 500, 503) },
       },
     },
     async (request) => app.documents.patch(request.params.name, request.params.id, request.body, writeOptions(request.query)),
@@ -126,7 +126,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['documents'],
         params: DocumentParamsSchema,
         querystring: WriteQuerySchema,
-        response: { 204: NoContentSchema, ...problemResponses(400, 401, 404, 500) },
+        response: { 204: NoContentSchema, ...problemResponses(400, 401, 404, 500, 503) },
       },
     },
     async (request, reply) => {

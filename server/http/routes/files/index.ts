@@ -60,7 +60,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         consumes: ['multipart/form-data'],
         params: CollectionParamsSchema,
         querystring: WriteQuerySchema,
-        response: { 201: DocumentSummarySchema, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 500) },
+        response: { 201: DocumentSummarySchema, ...problemResponses(400, 401, 403, 404, 413, 415, 422, 429, 500, 503) },
       },
     },
     async (request, reply) => {
