@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { GlobalFonts, createCanvas } from '@napi-rs/canvas';
 import { seededRandom } from '../test/helpers/seeded-random.ts';
-import { readJsonlLines } from './gcide-corpus.ts';
+import { readJsonlLines } from './jsonl-corpus.ts';
 import { TEXT_LINES_PER_PAGE, winAnsiText } from './extraction-pdf-writer.ts';
 import type { GreyImage } from './extraction-pdf-writer.ts';
 

@@ -18,12 +18,13 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GCIDE_CORPUS, gcideAvailable, readGcideQueries, readJsonlLines } from './gcide-corpus.ts';
+import { GCIDE_CORPUS, GCIDE_QUERIES, gcideAvailable, readGcideQueries } from './gcide-corpus.ts';
 import { AUTH_HEADERS, runFolio, searchPath } from './gcide-folio.ts';
 import type { FolioRunResult } from './gcide-folio.ts';
 import { measureHttpCeiling } from './http-ceiling.ts';
 import type { CeilingResult } from './http-ceiling.ts';
 import { formatSummary, readProfile, summariseProfile } from './cpu-profile-summary.ts';
+import { readJsonlLines } from './jsonl-corpus.ts';
 import type { LatencySummary } from './latency.ts';
 import { MIB, count, markdownTable, mib, ms, seconds } from './markdown-table.ts';
 import { runPeer } from './peer-process.ts';
@@ -174,7 +175,7 @@ async function main(): Promise<void> {
     console.error('[gcide] HTTP ceiling: empty Fastify route…');
     const ceiling: CeilingResult = await measureHttpCeiling({ paths: queries.map(searchPath), headers: { ...AUTH_HEADERS }, passes: PASSES, connections: CONNECTIONS, seconds: SECONDS });
 
-    const peerInput: PeerInput = { docs: DOCS, queries: QUERIES, passes: PASSES, dir: scratch };
+    const peerInput: PeerInput = { docs: DOCS, queries: QUERIES, passes: PASSES, dir: scratch, corpusFile: GCIDE_CORPUS, queriesFile: GCIDE_QUERIES };
     const peers: PeerResult[] = [];
     let engine: PeerResult | null = null;
     if (PEERS.has('engine')) {

@@ -1,29 +1,37 @@
-// GCIDE peer: Folio's own engine in process, without HTTP, run as a child by
-// benchmarks/gcide.ts (peer-process.ts) after the server has stopped. Opens the collection
-// the server built (its manifest, segments and deletes, as the server does) and runs the same
-// searches as GET …/search?q=…&limit=10 does (the route's own request builder), so the table separates the engine's time from
-// the HTTP layer's. It builds nothing: buildMs is null.
+// Throughput peer: Folio's own engine in process, without HTTP, run as a child by
+// benchmarks/gcide.ts and benchmarks/scale.ts (peer-process.ts) after the server has stopped.
+// Opens the collection the server built (its manifest, segments and deletes, as the server
+// does) and runs the same searches as GET …/search?q=…&limit=10 does (the route's own request
+// builder), so the table separates the engine's time from the HTTP layer's. It times full
+// hits and `fields=id` (ids and scores only, what the other peers return), passes
+// alternating. It builds nothing: buildMs is null.
 
 import { join } from 'node:path';
 import { Analyzer, searchSegments } from '../engine/index.ts';
 import { toSearchRequest } from '../server/http/routes/search/search-request.ts';
 import { SegmentSet } from '../server/indexing/segment-set.ts';
 import { readManifest } from '../storage/index.ts';
-import { readGcideQueries } from './gcide-corpus.ts';
-import { measureSequential } from './latency.ts';
+import { readQueryTexts } from './jsonl-corpus.ts';
+import { measureAlternating } from './latency.ts';
 import { peerInputFromArgv, reportPeerResult } from './peer-process.ts';
 import { peakRssBytes } from './proc-memory.ts';
 
 // The peer's scratch directory is the server's data directory.
 const input = peerInputFromArgv();
-const collectionDir = join(input.dir, 'collections', 'gcide');
+const collectionDir = join(input.dir, 'collections', input.collection ?? 'gcide');
 const manifest = readManifest(collectionDir);
 if (manifest === null) throw new Error(`no manifest in ${collectionDir}`);
 const snapshot = SegmentSet.load(collectionDir, manifest);
 const analyzer = Analyzer.for('english');
-const queries = readGcideQueries(input.queries);
-const latency = await measureSequential(queries, input.passes, (q) =>
-  searchSegments(snapshot.views, analyzer, toSearchRequest({ q, limit: 10 }, 'querystring')),
+const queries = readQueryTexts(input.queriesFile, input.queries);
+const search = (params: { q: string; limit: number; fields?: string }): unknown =>
+  searchSegments(snapshot.views, analyzer, toSearchRequest(params, 'querystring'));
+const [latency, idsLatency] = await measureAlternating(
+  [
+    { queries, run: (q: string) => search({ q, limit: 10 }) },
+    { queries, run: (q: string) => search({ q, limit: 10, fields: 'id' }) },
+  ],
+  input.passes,
 );
 snapshot.closeAll();
 reportPeerResult({
@@ -34,5 +42,6 @@ reportPeerResult({
   indexBytesNote: '',
   peakRssBytes: peakRssBytes('self'),
   latency,
+  idsLatency,
   failedQueries: 0,
 });

@@ -1,17 +1,21 @@
-// GCIDE peer: SQLite FTS5 through better-sqlite3, run as a child by benchmarks/gcide.ts
-// (peer-process.ts). Streams the corpus into a file database, `fts5(title, text,
-// tokenize='porter unicode61')`, in one transaction, and times that build (reading and parsing
-// the JSONL included). Then searches each query with bm25 ranking, `ORDER BY rank LIMIT 10`.
-// Queries become `"term" OR "term"`: every term quoted, so FTS5 syntax characters in the text
-// cannot error, and OR to match Folio's default `match=any`.
+// Throughput peer: SQLite FTS5 through better-sqlite3, run as a child by benchmarks/gcide.ts
+// and benchmarks/scale.ts (peer-process.ts). Streams the corpus into a file database,
+// `fts5(title, text, tokenize='porter unicode61')`, in one transaction, and times that build
+// (reading and parsing the JSONL included). Then searches each query with bm25 ranking,
+// `ORDER BY rank LIMIT 10`. Queries become `"term" OR "term"`: every term quoted, so FTS5
+// syntax characters in the text cannot error, and OR to match Folio's default `match=any`.
+// With `indexDir` (the peer cache) a database built on an earlier run is opened instead.
 
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { readGcideQueries, streamGcideDocs } from './gcide-corpus.ts';
+import { readQueryTexts, streamCorpusDocs } from './jsonl-corpus.ts';
 import { measureSequential } from './latency.ts';
+import { prepareIndexDir, readBuildRecord, writeBuildRecord } from './peer-cache.ts';
 import { peerInputFromArgv, reportPeerResult } from './peer-process.ts';
 import { peakRssBytes } from './proc-memory.ts';
+
+const ENGINE = 'SQLite FTS5';
 
 /** `lowell dating` → `"lowell" OR "dating"`; null when there is no term. */
 function fts5MatchExpression(query: string): string | null {
@@ -21,22 +25,37 @@ function fts5MatchExpression(query: string): string | null {
 }
 
 const input = peerInputFromArgv();
-const file = join(input.dir, 'gcide-fts5.sqlite');
-const started = performance.now();
-const db = new Database(file);
-db.exec(`CREATE VIRTUAL TABLE docs USING fts5(title, text, tokenize='porter unicode61')`);
-const insert = db.prepare('INSERT INTO docs (title, text) VALUES (?, ?)');
-let docs = 0;
-db.exec('BEGIN');
-for await (const doc of streamGcideDocs(input.docs)) {
-  insert.run(doc.title, doc.text);
-  docs++;
+const cacheDir = input.indexDir ?? null;
+const cached = cacheDir === null ? null : readBuildRecord(cacheDir);
+const file = join(cacheDir ?? input.dir, 'fts5.sqlite');
+let db: Database.Database;
+let docs: number;
+let buildMs: number;
+if (cached !== null) {
+  db = new Database(file, { readonly: true });
+  docs = cached.docs;
+  buildMs = cached.buildMs;
+} else {
+  if (cacheDir !== null) prepareIndexDir(cacheDir);
+  const started = performance.now();
+  db = new Database(file);
+  db.exec(`CREATE VIRTUAL TABLE docs USING fts5(title, text, tokenize='porter unicode61')`);
+  const insert = db.prepare('INSERT INTO docs (title, text) VALUES (?, ?)');
+  docs = 0;
+  db.exec('BEGIN');
+  for await (const doc of streamCorpusDocs(input.corpusFile, input.docs)) {
+    insert.run(doc.title, doc.text);
+    docs++;
+  }
+  db.exec('COMMIT');
+  buildMs = performance.now() - started;
+  if (cacheDir !== null) {
+    writeBuildRecord(cacheDir, { engine: ENGINE, docs, buildMs, peakRssBytes: peakRssBytes('self'), builtAt: new Date().toISOString() });
+  }
 }
-db.exec('COMMIT');
-const buildMs = performance.now() - started;
 
 const search = db.prepare('SELECT rowid, title FROM docs WHERE docs MATCH ? ORDER BY rank LIMIT 10');
-const expressions = readGcideQueries(input.queries)
+const expressions = readQueryTexts(input.queriesFile, input.queries)
   .map(fts5MatchExpression)
   .filter((expression): expression is string => expression !== null);
 // A query FTS5 refuses is counted and left out of the timing.
@@ -51,13 +70,15 @@ const runnable = expressions.filter((expression) => {
 const failedQueries = expressions.length - runnable.length;
 const latency = await measureSequential(runnable, input.passes, (expression) => search.all(expression));
 db.close();
+const peakRss = peakRssBytes('self');
 reportPeerResult({
-  engine: 'SQLite FTS5',
+  engine: ENGINE,
   docs,
   buildMs,
   indexBytes: statSync(file).size,
   indexBytesNote: 'database file',
-  peakRssBytes: peakRssBytes('self'),
+  peakRssBytes: cached?.peakRssBytes != null && peakRss !== null ? Math.max(cached.peakRssBytes, peakRss) : peakRss,
   latency,
   failedQueries,
+  builtAt: cached?.builtAt ?? null,
 });

@@ -1,12 +1,12 @@
-// GCIDE peer: MiniSearch (in-memory, JavaScript), run as a child by benchmarks/gcide.ts
+// Throughput peer: MiniSearch (in-memory, JavaScript), run as a child by benchmarks/gcide.ts
 // (peer-process.ts) with --expose-gc. Indexes title and text with MiniSearch's defaults (no
 // stemming, OR of terms, BM25+), times `addAll` over the parsed corpus, reports the heap the
 // index takes (heap after a full GC, minus the heap before the build with the corpus already
 // loaded), and searches each query keeping the first 10 results.
 
 import MiniSearch from 'minisearch';
-import { readGcideDocs, readGcideQueries } from './gcide-corpus.ts';
-import type { GcideDoc } from './gcide-corpus.ts';
+import { readCorpusDocs, readQueryTexts } from './jsonl-corpus.ts';
+import type { CorpusDoc } from './jsonl-corpus.ts';
 import { measureSequential } from './latency.ts';
 import { peerInputFromArgv, reportPeerResult } from './peer-process.ts';
 import { peakRssBytes } from './proc-memory.ts';
@@ -19,15 +19,15 @@ function heapAfterGc(): number {
 }
 
 const input = peerInputFromArgv();
-const docs = readGcideDocs(input.docs);
+const docs = readCorpusDocs(input.corpusFile, input.docs);
 const heapBefore = heapAfterGc();
 const started = performance.now();
-const index = new MiniSearch<GcideDoc>({ fields: ['title', 'text'], storeFields: ['title'] });
+const index = new MiniSearch<CorpusDoc>({ fields: ['title', 'text'], storeFields: ['title'] });
 index.addAll(docs);
 const buildMs = performance.now() - started;
 const indexBytes = heapAfterGc() - heapBefore;
 
-const queries = readGcideQueries(input.queries);
+const queries = readQueryTexts(input.queriesFile, input.queries);
 const latency = await measureSequential(queries, input.passes, (query) => index.search(query).slice(0, 10));
 reportPeerResult({
   engine: 'MiniSearch',

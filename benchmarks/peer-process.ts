@@ -1,7 +1,9 @@
-// Runs one in-process engine of the GCIDE benchmark (a "peer": SQLite FTS5, MiniSearch, or
-// Folio's own engine without HTTP) in a child process of its own, so its peak RSS is its own
-// and nothing of the parent's heap is in it. The child gets its input as one JSON argument
-// and prints its result as one JSON line starting with RESULT_PREFIX.
+// Runs one in-process engine of the throughput benchmarks (a "peer": SQLite FTS5, MiniSearch,
+// Xapian, or Folio's own engine without HTTP) in a child process of its own, so its peak RSS
+// is its own and nothing of the parent's heap is in it. The protocol, which any program can
+// speak (benchmarks/peers/xapian_peer.py does, in Python): the child gets its input as one
+// JSON argument (PeerInput; Infinity travels as null) and prints its result (PeerResult) as
+// one JSON line starting with RESULT_PREFIX, then exits 0.
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,16 @@ export interface PeerInput {
   passes: number;
   /** A scratch directory the peer may write its index to. */
   dir: string;
+  /** The corpus (JSONL of `{id, title, text, metadata}`) and its queries (JSONL of `{text}`). */
+  corpusFile: string;
+  queriesFile: string;
+  /** The engine peer: the collection to open under `dir` (default `gcide`). */
+  collection?: string;
+  /**
+   * Where to keep the built index for later runs (peer-cache.ts): when it holds a build
+   * record, the peer opens that index instead of building and reports the recorded build.
+   */
+  indexDir?: string | null;
 }
 
 export interface PeerResult {
@@ -26,29 +38,41 @@ export interface PeerResult {
   indexBytes: number | null;
   /** What indexBytes measures, e.g. "file on disk" or "heap growth". */
   indexBytesNote: string;
+  /**
+   * VmHWM of the peer process. For a cached index, the larger of the build run's (recorded
+   * with the index) and this run's.
+   */
   peakRssBytes: number | null;
   latency: LatencySummary;
+  /** A peer that returns full hits by default (Folio's engine): the same with ids only. */
+  idsLatency?: LatencySummary;
   /** Queries that failed (counted, not timed). */
   failedQueries: number;
+  /** Set when the index came from the peer cache: when it was built (ISO 8601). */
+  builtAt?: string | null;
 }
 
 /** Parses the child's JSON argument (Infinity travels as null). */
 export function peerInputFromArgv(): PeerInput {
-  const raw = JSON.parse(process.argv[2] ?? '{}') as { docs: number | null; queries: number | null; passes: number; dir: string };
-  return { docs: raw.docs ?? Infinity, queries: raw.queries ?? Infinity, passes: raw.passes, dir: raw.dir };
+  const raw = JSON.parse(process.argv[2] ?? '{}') as Omit<PeerInput, 'docs' | 'queries'> & { docs: number | null; queries: number | null };
+  return { ...raw, docs: raw.docs ?? Infinity, queries: raw.queries ?? Infinity };
 }
 
 export function reportPeerResult(result: PeerResult): void {
   process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
 }
 
-/** Runs `benchmarks/<script>` under tsx with `input`; resolves with its result. */
-export function runPeer(script: string, input: PeerInput, nodeArgs: string[] = []): Promise<PeerResult> {
-  const argument = JSON.stringify({ ...input, docs: Number.isFinite(input.docs) ? input.docs : null, queries: Number.isFinite(input.queries) ? input.queries : null });
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', `benchmarks/${script}`, argument], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** The JSON argument a peer gets. */
+function peerArgument(input: PeerInput): string {
+  return JSON.stringify({ ...input, docs: Number.isFinite(input.docs) ? input.docs : null, queries: Number.isFinite(input.queries) ? input.queries : null });
+}
+
+/**
+ * Runs `command args… <input as JSON>` from the project root; resolves with the result line
+ * it prints. `label` names it in errors.
+ */
+export function runPeerCommand(label: string, command: string, args: string[], input: PeerInput): Promise<PeerResult> {
+  const child = spawn(command, [...args, peerArgument(input)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -58,10 +82,15 @@ export function runPeer(script: string, input: PeerInput, nodeArgs: string[] = [
     child.once('exit', (code) => {
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (code !== 0 || line === undefined) {
-        reject(new Error(`${script} exited with code ${code}:\n${stderr}${stdout}`));
+        reject(new Error(`${label} exited with code ${code}:\n${stderr}${stdout}`));
         return;
       }
       resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as PeerResult);
     });
   });
+}
+
+/** Runs `benchmarks/<script>` under tsx with `input`; resolves with its result. */
+export function runPeer(script: string, input: PeerInput, nodeArgs: string[] = []): Promise<PeerResult> {
+  return runPeerCommand(script, process.execPath, [...nodeArgs, '--import', 'tsx', `benchmarks/${script}`], input);
 }
