@@ -1,24 +1,27 @@
 // The Folio part of the GCIDE benchmark, over HTTP against a real server process: create a
 // collection, import the corpus as NDJSON batches and time it until `POST …/refresh` answers
 // (fully searchable), measure the index on disk and the server's peak RSS, time sequential
-// searches on one keep-alive connection, then load it with autocannon (N connections cycling
+// searches on one keep-alive connection (full hits, then `fields=id`), then load it with autocannon (N connections cycling
 // through the queries). The server is stopped before returning; its data directory is kept
 // for the in-process engine peer.
 
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { FIELDS_ID_UNSUPPORTED, supportsFieldsId, withFieldsId } from './fields-id.ts';
+import { AUTH_HEADERS, BENCH_MASTER_KEY, folioCaller } from './folio-api.ts';
 import { runLoad } from './http-load.ts';
 import type { LoadResult } from './http-load.ts';
+import { indexFiles } from './index-files.ts';
+import type { IndexFiles } from './index-files.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { measureAlternating, measureSequential } from './latency.ts';
 import type { LatencySummary } from './latency.ts';
+import { waitForMergesToSettle } from './merge-settle.ts';
+import { importNdjson } from './ndjson-import.ts';
+import type { ImportResult } from './ndjson-import.ts';
 import { currentRssBytes, peakRssBytes } from './proc-memory.ts';
 import { startServerProcess } from './server-process.ts';
 
 export const COLLECTION = 'gcide';
-const MASTER_KEY = 'folio_' + 'b'.repeat(40);
-/** The header every request to the benchmark's server carries (the empty route gets it too). */
-export const AUTH_HEADERS: Readonly<Record<string, string>> = Object.freeze({ authorization: `Bearer ${MASTER_KEY}` });
 
 export interface FolioRunOptions {
   dataDir: string;
@@ -46,15 +49,6 @@ export interface TypoCost {
   auto: LatencySummary;
 }
 
-export interface IndexFiles {
-  segments: number;
-  deletes: number;
-  wal: number;
-  other: number;
-  total: number;
-  segmentCount: number;
-}
-
 /** When a phase ran, in µs of the monotonic clock that CPU profiles use too. */
 export interface PhaseWindow {
   fromMicros: number;
@@ -68,6 +62,8 @@ function nowMicros(): number {
 export interface FolioRunResult {
   docs: number;
   batches: number;
+  /** Retries, the longest request. */
+  imported: ImportResult;
   importMs: number;
   /** From the end of the import until background merges stopped changing the segment count. */
   settleMs: number;
@@ -79,73 +75,21 @@ export interface FolioRunResult {
   peakRssAfterImport: number | null;
   peakRss: number | null;
   latency: LatencySummary;
+  /** The same searches with `fields=id` (hits carry only id and score), or why not measured. */
+  idsOnly: LatencySummary | string;
   typoCost: TypoCost | null;
   load: LoadResult | null;
   phases: { import: PhaseWindow; search: PhaseWindow; load: PhaseWindow | null };
-}
-
-/** Bytes under a collection directory, by kind of file. */
-export function indexFiles(collectionDir: string): IndexFiles {
-  const files: IndexFiles = { segments: 0, deletes: 0, wal: 0, other: 0, total: 0, segmentCount: 0 };
-  const walk = (dir: string, inWal: boolean): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        walk(path, inWal || entry.name === 'wal');
-        continue;
-      }
-      const size = statSync(path).size;
-      files.total += size;
-      if (inWal) files.wal += size;
-      else if (entry.name.endsWith('.fseg')) {
-        files.segments += size;
-        files.segmentCount++;
-      } else if (/\.del-\d+$/.test(entry.name)) files.deletes += size;
-      else files.other += size;
-    }
-  };
-  walk(collectionDir, false);
-  return files;
 }
 
 export function searchPath(query: string): string {
   return `/v1/collections/${COLLECTION}/search?q=${encodeURIComponent(query)}&limit=10`;
 }
 
-const SETTLE_POLL_MS = 250;
-/** The segment count must hold this long to count as settled. */
-const SETTLE_QUIET_MS = 2_000;
-const SETTLE_LIMIT_MS = 120_000;
-
-/**
- * Waits until merges started by the import are done (the segment count stops changing), so the
- * search phases measure the index as it stays, not merges competing for the cores. Returns the
- * time until the last change.
- */
-async function waitForMergesToSettle(info: () => Promise<{ segments: number }>): Promise<number> {
-  const started = performance.now();
-  let lastChange = started;
-  let segments = (await info()).segments;
-  while (performance.now() - lastChange < SETTLE_QUIET_MS && performance.now() - started < SETTLE_LIMIT_MS) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
-    const now = (await info()).segments;
-    if (now !== segments) {
-      segments = now;
-      lastChange = performance.now();
-    }
-  }
-  return lastChange - started;
-}
-
 export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult> {
-  const server = await startServerProcess(options.dataDir, MASTER_KEY, options.serverArgs, options.nodeArgs);
+  const server = await startServerProcess(options.dataDir, BENCH_MASTER_KEY, options.serverArgs, options.nodeArgs);
   const auth = { ...AUTH_HEADERS };
-  const call = async (method: string, path: string, body?: string, contentType = 'application/json'): Promise<any> => {
-    const response = await fetch(server.url + path, { method, headers: { ...auth, 'content-type': contentType }, body });
-    const json = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const call = folioCaller(server.url);
   try {
     await call('POST', '/v1/collections', JSON.stringify({ name: COLLECTION, language: 'english' }));
     const batches: string[] = [];
@@ -155,7 +99,7 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
     const rssBeforeImport = currentRssBytes(server.child.pid!);
     const importFrom = nowMicros();
     const started = performance.now();
-    for (const batch of batches) await call('POST', `/v1/collections/${COLLECTION}/documents`, batch, 'application/x-ndjson');
+    const imported = await importNdjson({ url: server.url, headers: auth, collection: COLLECTION, batches });
     await call('POST', `/v1/collections/${COLLECTION}/refresh`, '');
     const importMs = performance.now() - started;
     const importTo = nowMicros();
@@ -170,10 +114,14 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
     const paths = options.queries.map(searchPath);
     const client = new KeepAliveClient(server.url, auth);
     let latency: LatencySummary;
+    let idsOnly: LatencySummary | string = FIELDS_ID_UNSUPPORTED;
     let typoCost: TypoCost | null = null;
     const searchFrom = nowMicros();
     try {
       latency = await measureSequential(paths, options.passes, (path) => client.get(path));
+      if (paths.length > 0 && (await supportsFieldsId(client, paths[0]))) {
+        idsOnly = await measureSequential(paths.map(withFieldsId), options.passes, (path) => client.get(path));
+      }
       if (options.typoCost) {
         const get = (path: string): Promise<number> => client.get(path);
         const [off, auto] = await measureAlternating(
@@ -198,7 +146,8 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
     const loadTo = nowMicros();
     return {
       docs: info.documents,
-      batches: Math.ceil(options.docLines.length / options.batchSize),
+      batches: imported.batches,
+      imported,
       importMs,
       settleMs,
       sizeBytes: info.size_bytes,
@@ -207,6 +156,7 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
       peakRssAfterImport,
       peakRss: peakRssBytes(server.child.pid!),
       latency,
+      idsOnly,
       typoCost,
       load,
       phases: {

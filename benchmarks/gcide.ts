@@ -4,12 +4,16 @@
 //  - import over HTTP until searchable, index bytes on disk, server peak RSS (VmHWM);
 //  - sequential single-connection search latency (p50/p99) and QPS;
 //  - autocannon, 50 connections cycling through the queries, next to an empty Fastify route;
-//  - peers, each in a child process of its own: SQLite FTS5 and MiniSearch (build, size,
-//    peak RSS, latency), and Folio's engine without HTTP over the server's index.
+//  - sequential search again with `fields=id` (hits carry only id and score; a server that
+//    answers 400 to it gets a note instead);
+//  - peers, each in a child process of its own: SQLite FTS5, MiniSearch and Xapian (build,
+//    size, peak RSS, latency; Xapian only where a Python with the xapian module is found),
+//    and Folio's engine without HTTP over the server's index;
+//  - issue 15's goals, as ratios to FTS5 and Xapian in the same run.
 // Options: --docs N (default all), --queries N (1,000), --seconds S for autocannon (10),
 // --connections C (50), --passes P timed passes over the queries (3), --batch B docs per
 // NDJSON request (5,000), --smoke (2,000 docs, 100 queries, 1 s, 1 pass),
-// --peers fts5,minisearch,engine (or none), --server-arg X (repeatable; e.g. --log-level=warn),
+// --peers fts5,minisearch,xapian,engine (or none), --server-arg X (repeatable; e.g. --log-level=warn),
 // --profile DIR (server under --cpu-prof, profile written to DIR when it stops),
 // --skip-typo-cost (issue 14: by default the cache-off run also times the queries with
 // `typos=0` and `typos=auto`, passes alternating on the same server, and prints the ratio).
@@ -18,17 +22,22 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { numberOption, peerSet } from './bench-options.ts';
+import { formatSummary, readProfile, summariseProfile } from './cpu-profile-summary.ts';
+import { FIELDS_ID_UNSUPPORTED } from './fields-id.ts';
+import { AUTH_HEADERS } from './folio-api.ts';
 import { GCIDE_CORPUS, GCIDE_QUERIES, gcideAvailable, readGcideQueries } from './gcide-corpus.ts';
-import { AUTH_HEADERS, runFolio, searchPath } from './gcide-folio.ts';
+import { runFolio, searchPath } from './gcide-folio.ts';
 import type { FolioRunResult } from './gcide-folio.ts';
+import { atLeast, atMost, goalsTable, ratioGoal } from './goals.ts';
+import type { Goal } from './goals.ts';
 import { measureHttpCeiling } from './http-ceiling.ts';
 import type { CeilingResult } from './http-ceiling.ts';
-import { formatSummary, readProfile, summariseProfile } from './cpu-profile-summary.ts';
 import { readJsonlLines } from './jsonl-corpus.ts';
-import type { LatencySummary } from './latency.ts';
-import { MIB, count, markdownTable, mib, ms, seconds } from './markdown-table.ts';
+import { LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, seconds } from './markdown-table.ts';
 import { runPeer } from './peer-process.ts';
 import type { PeerInput, PeerResult } from './peer-process.ts';
+import { runXapianPeer } from './peer-xapian.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,7 +48,7 @@ const { values: args } = parseArgs({
     passes: { type: 'string' },
     batch: { type: 'string', default: '5000' },
     smoke: { type: 'boolean', default: false },
-    peers: { type: 'string', default: 'fts5,minisearch,engine' },
+    peers: { type: 'string', default: 'fts5,minisearch,xapian,engine' },
     'server-arg': { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
     // Skip the second run that measures the server with its search cache on (its default).
@@ -48,13 +57,6 @@ const { values: args } = parseArgs({
     'skip-typo-cost': { type: 'boolean', default: false },
   },
 });
-
-function numberOption(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  const parsed = value === 'all' ? Infinity : Number(value);
-  if (!(parsed >= 0)) throw new Error(`--${name} expects a number, got '${value}'`);
-  return parsed;
-}
 
 /** Entries in the full corpus; the goals are for all of them. */
 const GCIDE_ENTRIES = 126_236;
@@ -65,9 +67,7 @@ const SECONDS = numberOption(args.seconds, smoke ? 1 : 10, 'seconds');
 const CONNECTIONS = numberOption(args.connections, 50, 'connections');
 const PASSES = numberOption(args.passes, smoke ? 1 : 3, 'passes');
 const BATCH = numberOption(args.batch, 5_000, 'batch');
-const PEERS = new Set(args.peers.split(',').map((p) => p.trim()).filter((p) => p !== '' && p !== 'none'));
-const KNOWN_PEERS = ['fts5', 'minisearch', 'engine'];
-for (const peer of PEERS) if (!KNOWN_PEERS.includes(peer)) throw new Error(`--peers: unknown peer '${peer}' (known: ${KNOWN_PEERS.join(', ')}, none)`);
+const PEERS = peerSet(args.peers, ['fts5', 'minisearch', 'xapian', 'engine']);
 if (!(Number.isInteger(BATCH) && BATCH >= 1 && BATCH <= 10_000)) throw new Error('--batch must be 1 to 10,000 (the server\'s batch limit)');
 if (!(Number.isInteger(PASSES) && PASSES >= 1)) throw new Error('--passes must be a whole number ≥ 1');
 
@@ -77,23 +77,6 @@ if (!gcideAvailable()) {
 }
 
 // ---- goals (issue 4) -------------------------------------------------------------------
-interface Goal {
-  what: string;
-  target: string;
-  measured: string;
-  verdict: string;
-}
-
-/** Lower is better: met, or missed by how many times the goal. */
-function atMost(value: number, limit: number, unit: string, digits = 2): Goal['verdict'] {
-  return value <= limit ? `met (${(value / limit * 100).toFixed(0)} % of the limit)` : `**missed**: ${(value / limit).toFixed(2)}× the limit (+${(value - limit).toFixed(digits)} ${unit})`;
-}
-
-/** Higher is better: met, or reached what share of the goal. */
-function atLeast(value: number, goal: number, unit: string): Goal['verdict'] {
-  return value >= goal ? `met (${(value / goal).toFixed(2)}× the goal)` : `**missed**: ${(value / goal * 100).toFixed(0)} % of the goal (−${count(goal - value)} ${unit})`;
-}
-
 function goals(folio: FolioRunResult): Goal[] {
   const list: Goal[] = [
     { what: 'GCIDE imported and searchable over HTTP', target: '≤ 2 s', measured: `${seconds(folio.importMs)} s`, verdict: atMost(folio.importMs / 1000, 2, 's') },
@@ -111,6 +94,45 @@ function goals(folio: FolioRunResult): Goal[] {
     { what: 'index on disk', target: '≤ 60 MiB', measured: `${mib(folio.files.total)} MiB`, verdict: atMost(folio.files.total / MIB, 60, 'MiB', 1) },
   );
   return list;
+}
+
+// ---- goals (issue 15): ratios to the peers of the same run --------------------------------
+function issue15Goals(folio: FolioRunResult, engine: PeerResult | null, fts5: PeerResult | null, xapian: PeerResult | null): Goal[] {
+  const qps = (value: number): string => `${count(value)} QPS`;
+  const noXapian = 'no Xapian peer in this run';
+  const xapianQps = xapian?.latency.qps ?? null;
+  const ids = typeof folio.idsOnly === 'string' ? null : folio.idsOnly;
+  const goals: Goal[] = [
+    ratioGoal({
+      what: 'GCIDE import over HTTP until searchable', value: folio.importMs, reference: fts5?.buildMs ?? null,
+      referenceName: "FTS5's build time", factor: 1.0, better: 'lower', format: (v) => `${seconds(v)} s`, missing: 'no FTS5 peer in this run',
+    }),
+    ratioGoal({
+      what: 'one connection over HTTP, `fields=id`: QPS', value: ids?.qps ?? null, reference: xapianQps,
+      referenceName: "Xapian's QPS (in process)", factor: 1.0, better: 'higher', format: qps, missing: ids === null ? FIELDS_ID_UNSUPPORTED : noXapian,
+    }),
+    ratioGoal({
+      what: 'one connection over HTTP, full hits: QPS', value: folio.latency.qps, reference: xapianQps,
+      referenceName: "Xapian's QPS", factor: 0.7, better: 'higher', format: qps, missing: noXapian,
+    }),
+    ratioGoal({
+      what: `${CONNECTIONS} connections over HTTP: requests/s`, value: folio.load?.requestsPerSecond ?? null, reference: xapianQps,
+      referenceName: "Xapian's single-thread QPS", factor: 2.0, better: 'higher', format: (v) => `${count(v)}/s`,
+      missing: folio.load === null ? 'no load run' : noXapian,
+    }),
+    folio.load === null
+      ? { what: `${CONNECTIONS} connections over HTTP: p99`, target: '≤ 25 ms', measured: '—', verdict: 'not measured (no load run)' }
+      : { what: `${CONNECTIONS} connections over HTTP: p99`, target: '≤ 25 ms', measured: `${folio.load.p99Ms} ms`, verdict: atMost(folio.load.p99Ms, 25, 'ms', 0) },
+    ratioGoal({
+      what: `Folio engine in process${engine?.idsLatency === undefined ? '' : ', `fields=id`'}: QPS`, value: (engine?.idsLatency ?? engine?.latency)?.qps ?? null, reference: xapianQps,
+      referenceName: "Xapian's QPS", factor: 1.5, better: 'higher', format: qps, missing: engine === null ? 'no engine peer in this run' : noXapian,
+    }),
+    ratioGoal({
+      what: 'server peak RSS', value: folio.peakRss, reference: fts5?.peakRssBytes ?? null,
+      referenceName: "FTS5's peak RSS", factor: 1.5, better: 'lower', format: (v) => `${mib(v)} MiB`, missing: 'no FTS5 peer in this run',
+    }),
+  ];
+  return goals;
 }
 
 // ---- CPU profile of the server, per phase ---------------------------------------------
@@ -136,10 +158,6 @@ function printProfile(dir: string, folio: FolioRunResult): void {
 }
 
 // ---- run -------------------------------------------------------------------------------
-function latencyRow(name: string, latency: LatencySummary, note = ''): string[] {
-  return [name, ms(latency.p50Ms, 3), ms(latency.p99Ms, 3), ms(latency.meanMs, 3), count(latency.qps), note];
-}
-
 async function main(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'folio-bench-gcide-'));
   try {
@@ -178,17 +196,25 @@ async function main(): Promise<void> {
     const peerInput: PeerInput = { docs: DOCS, queries: QUERIES, passes: PASSES, dir: scratch, corpusFile: GCIDE_CORPUS, queriesFile: GCIDE_QUERIES };
     const peers: PeerResult[] = [];
     let engine: PeerResult | null = null;
+    let fts5: PeerResult | null = null;
+    let xapian: PeerResult | null = null;
     if (PEERS.has('engine')) {
       console.error('[gcide] Folio engine in process…');
       engine = await runPeer('peer-folio-engine.ts', { ...peerInput, dir: dataDir });
     }
     if (PEERS.has('fts5')) {
       console.error('[gcide] SQLite FTS5…');
-      peers.push(await runPeer('peer-fts5.ts', peerInput));
+      fts5 = await runPeer('peer-fts5.ts', peerInput);
+      peers.push(fts5);
     }
     if (PEERS.has('minisearch')) {
       console.error('[gcide] MiniSearch…');
       peers.push(await runPeer('peer-minisearch.ts', peerInput, ['--expose-gc']));
+    }
+    if (PEERS.has('xapian')) {
+      console.error('[gcide] Xapian…');
+      xapian = await runXapianPeer(peerInput);
+      if (xapian !== null) peers.push(xapian);
     }
 
     console.log('\n## Import and index\n');
@@ -201,7 +227,7 @@ async function main(): Promise<void> {
           seconds(folio.importMs),
           mib(folio.files.total),
           mib(folio.peakRss),
-          `until \`POST …/refresh\` answered; ${folio.batches} requests; background merges settled ${seconds(folio.settleMs)} s later; ` +
+          `until \`POST …/refresh\` answered; ${folio.batches} requests (longest ${seconds(folio.imported.maxRequestMs)} s, ${folio.imported.retries} retries after 429/503); background merges settled ${seconds(folio.settleMs)} s later; ` +
             `then ${folio.files.segmentCount} segment(s): ` +
             `segments ${mib(folio.files.segments)}, WAL ${mib(folio.files.wal)}, deletes ${mib(folio.files.deletes)} MiB; ` +
             `RSS ${mib(folio.rssBeforeImport)} MiB before the import, peak ${mib(folio.peakRssAfterImport)} MiB after it; ` +
@@ -220,13 +246,17 @@ async function main(): Promise<void> {
 
     console.log(`\n## Sequential search, one connection (${count(folio.latency.count)} timed queries, \`limit\` 10)\n`);
     console.log(markdownTable(
-      ['engine', 'p50 ms', 'p99 ms', 'mean ms', 'QPS', 'notes'],
+      LATENCY_HEADER,
       [
-        latencyRow('**Folio** over HTTP', folio.latency, '`GET …/search?q=…&limit=10`, keep-alive, node:http client; search cache off'),
-        ...(cached === null ? [] : [latencyRow('**Folio** over HTTP, search cache on', cached.latency, 'the default server: the warm-up pass fills the cache, so timed passes repeat cached searches')]),
-        latencyRow('empty Fastify route (HTTP floor)', ceiling.latency, 'same client, same paths'),
-        ...(engine === null ? [] : [latencyRow(engine.engine, engine.latency, 'the route\'s search request over the server\'s segments')]),
-        ...peers.map((peer) => latencyRow(`${peer.engine} (in process)`, peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : '')),
+        latencyCells('**Folio** over HTTP', folio.latency, '`GET …/search?q=…&limit=10`, keep-alive, node:http client; search cache off'),
+        typeof folio.idsOnly === 'string'
+          ? ['**Folio** over HTTP, `fields=id`', '—', '—', '—', '—', folio.idsOnly]
+          : latencyCells('**Folio** over HTTP, `fields=id`', folio.idsOnly, 'the same with `&fields=id` (hits carry id and score only), after the passes above; search cache off'),
+        ...(cached === null ? [] : [latencyCells('**Folio** over HTTP, search cache on', cached.latency, 'the default server: the warm-up pass fills the cache, so timed passes repeat cached searches')]),
+        latencyCells('empty Fastify route (HTTP floor)', ceiling.latency, 'same client, same paths'),
+        ...(engine === null ? [] : [latencyCells(engine.engine, engine.latency, 'the route\'s search request over the server\'s segments')]),
+        ...(engine?.idsLatency === undefined ? [] : [latencyCells(`${engine.engine}, \`fields=id\``, engine.idsLatency, 'the same with ids and scores only, passes alternating with the row above')]),
+        ...peers.map((peer) => latencyCells(`${peer.engine} (in process)`, peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : '')),
       ],
     ));
 
@@ -236,10 +266,10 @@ async function main(): Promise<void> {
       console.log(`\n## Typo tolerance cost (issue 14): the same server, search cache off, \`typos=0\` against \`typos=auto\` (the default)\n`);
       console.log(`${count(off.count)} timed queries each: a warm-up pass of each, then ${PASSES} round(s) of one pass each, alternating.\n`);
       console.log(markdownTable(
-        ['typos', 'p50 ms', 'p99 ms', 'mean ms', 'QPS', 'notes'],
+        ['typos', ...LATENCY_HEADER.slice(1)],
         [
-          latencyRow('`0` (off)', off),
-          latencyRow('`auto` (default)', auto, `${(ratio * 100).toFixed(1)} % of the QPS with typos off; p99 ×${(auto.p99Ms / off.p99Ms).toFixed(2)}`),
+          latencyCells('`0` (off)', off),
+          latencyCells('`auto` (default)', auto, `${(ratio * 100).toFixed(1)} % of the QPS with typos off; p99 ×${(auto.p99Ms / off.p99Ms).toFixed(2)}`),
         ],
       ));
       console.log('');
@@ -256,21 +286,12 @@ async function main(): Promise<void> {
 
     if (folio.load !== null && ceiling.load !== null) {
       console.log(`\n## Concurrent load: autocannon, ${CONNECTIONS} connections, ${SECONDS} s\n`);
-      const loadRow = (name: string, load: NonNullable<FolioRunResult['load']>): string[] => [
-        name,
-        count(load.requestsPerSecond),
-        String(load.p50Ms),
-        String(load.p99Ms),
-        String(load.maxMs),
-        `${count(load.totalRequests)} in ${load.durationSeconds.toFixed(1)} s`,
-        `${load.errors} / ${load.timeouts} / ${load.non2xx}`,
-      ];
       console.log(markdownTable(
-        ['target', 'requests/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'errors / timeouts / non-2xx'],
+        LOAD_HEADER,
         [
-          loadRow('**Folio** search, cache off', folio.load),
-          ...(cached?.load == null ? [] : [loadRow('**Folio** search, cache on (default)', cached.load)]),
-          loadRow('empty Fastify route (HTTP ceiling)', ceiling.load),
+          loadCells('**Folio** search, cache off', folio.load),
+          ...(cached?.load == null ? [] : [loadCells('**Folio** search, cache on (default)', cached.load)]),
+          loadCells('empty Fastify route (HTTP ceiling)', ceiling.load),
         ],
       ));
     }
@@ -283,6 +304,11 @@ async function main(): Promise<void> {
       ['goal', 'target', 'measured (cache off)', 'verdict', 'cache on'],
       goals(folio).map((g, i) => [g.what, g.target, g.measured, g.verdict, withCache[i]?.measured ?? '—']),
     ));
+
+    console.log('\n## Goals (issue 15): beside FTS5 and Xapian in the same run\n');
+    if (folio.docs < GCIDE_ENTRIES || queries.length < 1_000) console.log('(A partial run: the goals are for all 126,236 entries and 1,000 queries.)\n');
+    console.log('Folio figures are for the server with its search cache off; the peers run in process, one thread.\n');
+    console.log(goalsTable(issue15Goals(folio, engine, fts5, xapian)));
     if (args.profile !== undefined) printProfile(args.profile, folio);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -15,7 +15,14 @@ export class KeepAliveClient {
   }
 
   /** GETs `path`; resolves with the body's length, rejects on a status other than 200. */
-  get(path: string): Promise<number> {
+  async get(path: string): Promise<number> {
+    const { status, bytes } = await this.request(path);
+    if (status !== 200) throw new Error(`GET ${path} → ${status}`);
+    return bytes;
+  }
+
+  /** GETs `path`; resolves with the status and the body's length, whatever the status. */
+  request(path: string): Promise<{ status: number; bytes: number }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         { host: this.base.hostname, port: this.base.port, path, method: 'GET', agent: this.agent, headers: this.headers },
@@ -24,10 +31,7 @@ export class KeepAliveClient {
           response.on('data', (chunk: Buffer) => {
             bytes += chunk.length;
           });
-          response.on('end', () => {
-            if (response.statusCode === 200) resolve(bytes);
-            else reject(new Error(`GET ${path} → ${response.statusCode}`));
-          });
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, bytes }));
           response.on('error', reject);
         },
       );

@@ -1,4 +1,8 @@
-// Formatting for benchmark output: Markdown tables and the units they use (ms, MiB, counts).
+// Formatting for benchmark output: Markdown tables, the units they use (ms, MiB, counts), and
+// the rows the throughput benchmarks share (sequential latency, autocannon load).
+
+import type { LoadResult } from './http-load.ts';
+import type { LatencySummary } from './latency.ts';
 
 /** A Markdown table; cells are strings, the header row first. */
 export function markdownTable(header: string[], rows: string[][]): string {
@@ -23,4 +27,26 @@ export function seconds(milliseconds: number | null | undefined): string {
 /** 12345.6 → "12,346". */
 export function count(value: number | null | undefined): string {
   return value === null || value === undefined || Number.isNaN(value) ? '—' : Math.round(value).toLocaleString('en-US');
+}
+
+export const LATENCY_HEADER = ['engine', 'p50 ms', 'p99 ms', 'mean ms', 'QPS', 'notes'];
+
+/** A row under LATENCY_HEADER. */
+export function latencyCells(name: string, latency: LatencySummary, note = ''): string[] {
+  return [name, ms(latency.p50Ms, 3), ms(latency.p99Ms, 3), ms(latency.meanMs, 3), count(latency.qps), note];
+}
+
+export const LOAD_HEADER = ['target', 'requests/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'errors / timeouts / non-2xx'];
+
+/** A row under LOAD_HEADER. */
+export function loadCells(name: string, load: LoadResult): string[] {
+  return [
+    name,
+    count(load.requestsPerSecond),
+    String(load.p50Ms),
+    String(load.p99Ms),
+    String(load.maxMs),
+    `${count(load.totalRequests)} in ${load.durationSeconds.toFixed(1)} s`,
+    `${load.errors} / ${load.timeouts} / ${load.non2xx}`,
+  ];
 }
