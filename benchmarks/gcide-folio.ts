@@ -1,24 +1,22 @@
 // The Folio part of the GCIDE benchmark, over HTTP against a real server process: create a
 // collection, import the corpus as NDJSON batches and time it until `POST …/refresh` answers
-// (fully searchable), measure the index on disk and the server's peak RSS, time sequential
-// searches on one keep-alive connection (full hits, then `fields=id`), then load it with autocannon (N connections cycling
-// through the queries). The server is stopped before returning; its data directory is kept
+// (fully searchable; folio-import.ts), measure the index on disk and the server's peak RSS,
+// time sequential searches on one keep-alive connection (full hits, then `fields=id`), then
+// load it with autocannon (N connections cycling through the queries). The server is stopped before returning; its data directory is kept
 // for the in-process engine peer.
 
-import { join } from 'node:path';
 import { FIELDS_ID_UNSUPPORTED, supportsFieldsId, withFieldsId } from './fields-id.ts';
-import { AUTH_HEADERS, BENCH_MASTER_KEY, folioCaller } from './folio-api.ts';
+import { AUTH_HEADERS, BENCH_MASTER_KEY } from './folio-api.ts';
+import { importCollection, nowMicros } from './folio-import.ts';
+import type { PhaseWindow } from './folio-import.ts';
 import { runLoad } from './http-load.ts';
 import type { LoadResult } from './http-load.ts';
-import { indexFiles } from './index-files.ts';
 import type { IndexFiles } from './index-files.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { measureAlternating, measureSequential } from './latency.ts';
 import type { LatencySummary } from './latency.ts';
-import { waitForMergesToSettle } from './merge-settle.ts';
-import { importNdjson } from './ndjson-import.ts';
 import type { ImportResult } from './ndjson-import.ts';
-import { currentRssBytes, peakRssBytes } from './proc-memory.ts';
+import { peakRssBytes } from './proc-memory.ts';
 import { startServerProcess } from './server-process.ts';
 
 export const COLLECTION = 'gcide';
@@ -49,16 +47,6 @@ export interface TypoCost {
   auto: LatencySummary;
 }
 
-/** When a phase ran, in µs of the monotonic clock that CPU profiles use too. */
-export interface PhaseWindow {
-  fromMicros: number;
-  toMicros: number;
-}
-
-function nowMicros(): number {
-  return Number(process.hrtime.bigint() / 1000n);
-}
-
 export interface FolioRunResult {
   docs: number;
   batches: number;
@@ -67,7 +55,7 @@ export interface FolioRunResult {
   importMs: number;
   /** From the end of the import until background merges stopped changing the segment count. */
   settleMs: number;
-  /** `size_bytes` of GET /v1/collections/gcide right after the refresh, and the files then. */
+  /** `size_bytes` of GET /v1/collections/gcide once merges settled, and the files then. */
   sizeBytes: number;
   files: IndexFiles;
   /** The server's RSS once started, with an empty collection. */
@@ -89,27 +77,15 @@ export function searchPath(query: string): string {
 export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult> {
   const server = await startServerProcess(options.dataDir, BENCH_MASTER_KEY, options.serverArgs, options.nodeArgs);
   const auth = { ...AUTH_HEADERS };
-  const call = folioCaller(server.url);
   try {
-    await call('POST', '/v1/collections', JSON.stringify({ name: COLLECTION, language: 'english' }));
     const batches: string[] = [];
     for (let i = 0; i < options.docLines.length; i += options.batchSize) {
       batches.push(options.docLines.slice(i, i + options.batchSize).join('\n'));
     }
-    const rssBeforeImport = currentRssBytes(server.child.pid!);
-    const importFrom = nowMicros();
-    const started = performance.now();
-    const imported = await importNdjson({ url: server.url, headers: auth, collection: COLLECTION, batches });
-    await call('POST', `/v1/collections/${COLLECTION}/refresh`, '');
-    const importMs = performance.now() - started;
-    const importTo = nowMicros();
+    const loaded = await importCollection({
+      server, dataDir: options.dataDir, collection: COLLECTION, batches, expectedDocs: options.docLines.length, probe: false,
+    });
     batches.length = 0;
-
-    const settleMs = await waitForMergesToSettle(() => call('GET', `/v1/collections/${COLLECTION}`));
-    const info = await call('GET', `/v1/collections/${COLLECTION}`);
-    if (info.documents !== options.docLines.length) throw new Error(`expected ${options.docLines.length} documents, the server has ${info.documents}`);
-    const files = indexFiles(join(options.dataDir, 'collections', COLLECTION));
-    const peakRssAfterImport = peakRssBytes(server.child.pid!);
 
     const paths = options.queries.map(searchPath);
     const client = new KeepAliveClient(server.url, auth);
@@ -145,22 +121,22 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
         : null;
     const loadTo = nowMicros();
     return {
-      docs: info.documents,
-      batches: imported.batches,
-      imported,
-      importMs,
-      settleMs,
-      sizeBytes: info.size_bytes,
-      files,
-      rssBeforeImport,
-      peakRssAfterImport,
+      docs: loaded.documents,
+      batches: loaded.imported.batches,
+      imported: loaded.imported,
+      importMs: loaded.importMs,
+      settleMs: loaded.settleMs,
+      sizeBytes: loaded.sizeBytes,
+      files: loaded.files,
+      rssBeforeImport: loaded.rssBeforeImport,
+      peakRssAfterImport: loaded.peakRssSettled,
       peakRss: peakRssBytes(server.child.pid!),
       latency,
       idsOnly,
       typoCost,
       load,
       phases: {
-        import: { fromMicros: importFrom, toMicros: importTo },
+        import: loaded.window,
         search: { fromMicros: searchFrom, toMicros: searchTo },
         load: load === null ? null : { fromMicros: loadFrom, toMicros: loadTo },
       },

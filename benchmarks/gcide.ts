@@ -34,7 +34,7 @@ import type { Goal } from './goals.ts';
 import { measureHttpCeiling } from './http-ceiling.ts';
 import type { CeilingResult } from './http-ceiling.ts';
 import { readJsonlLines } from './jsonl-corpus.ts';
-import { LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, seconds } from './markdown-table.ts';
+import { IMPORT_HEADER, LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, peerImportCells, seconds } from './markdown-table.ts';
 import { runPeer } from './peer-process.ts';
 import type { PeerInput, PeerResult } from './peer-process.ts';
 import { runXapianPeer } from './peer-xapian.ts';
@@ -219,7 +219,7 @@ async function main(): Promise<void> {
 
     console.log('\n## Import and index\n');
     console.log(markdownTable(
-      ['engine', 'docs', 'build s', 'index MiB', 'peak RSS MiB', 'notes'],
+      IMPORT_HEADER,
       [
         [
           '**Folio** (HTTP, NDJSON)',
@@ -233,14 +233,7 @@ async function main(): Promise<void> {
             `RSS ${mib(folio.rssBeforeImport)} MiB before the import, peak ${mib(folio.peakRssAfterImport)} MiB after it; ` +
             `peak RSS column: whole run, VmHWM of the server process`,
         ],
-        ...peers.map((peer) => [
-          peer.engine,
-          count(peer.docs),
-          seconds(peer.buildMs),
-          mib(peer.indexBytes),
-          mib(peer.peakRssBytes),
-          `index: ${peer.indexBytesNote}; peak RSS: VmHWM of its own child process`,
-        ]),
+        ...peers.map((peer) => peerImportCells(peer, `index: ${peer.indexBytesNote}; peak RSS: VmHWM of its own child process`)),
       ],
     ));
 

@@ -1,8 +1,9 @@
 // Formatting for benchmark output: Markdown tables, the units they use (ms, MiB, counts), and
-// the rows the throughput benchmarks share (sequential latency, autocannon load).
+// the rows the throughput benchmarks share (import and index, sequential latency, load).
 
 import type { LoadResult } from './http-load.ts';
 import type { LatencySummary } from './latency.ts';
+import type { PeerResult } from './peer-process.ts';
 
 /** A Markdown table; cells are strings, the header row first. */
 export function markdownTable(header: string[], rows: string[][]): string {
@@ -27,6 +28,13 @@ export function seconds(milliseconds: number | null | undefined): string {
 /** 12345.6 → "12,346". */
 export function count(value: number | null | undefined): string {
   return value === null || value === undefined || Number.isNaN(value) ? '—' : Math.round(value).toLocaleString('en-US');
+}
+
+export const IMPORT_HEADER = ['engine', 'docs', 'build s', 'index MiB', 'peak RSS MiB', 'notes'];
+
+/** A peer's row under IMPORT_HEADER. */
+export function peerImportCells(peer: PeerResult, note: string): string[] {
+  return [peer.engine, count(peer.docs), seconds(peer.buildMs), mib(peer.indexBytes), mib(peer.peakRssBytes), note];
 }
 
 export const LATENCY_HEADER = ['engine', 'p50 ms', 'p99 ms', 'mean ms', 'QPS', 'notes'];

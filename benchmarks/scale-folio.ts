@@ -7,30 +7,25 @@
 // hits with a filter and 3 facets, passes alternating — and load it with autocannon. The
 // server is stopped before returning; its data directory is kept for the engine peer.
 
-import { join } from 'node:path';
 import { FIELDS_ID_UNSUPPORTED, supportsFieldsId, withFieldsId } from './fields-id.ts';
-import { AUTH_HEADERS, BENCH_MASTER_KEY, folioCaller } from './folio-api.ts';
+import { AUTH_HEADERS, BENCH_MASTER_KEY } from './folio-api.ts';
+import { importCollection } from './folio-import.ts';
 import { runLoad } from './http-load.ts';
 import type { LoadResult } from './http-load.ts';
-import { indexFiles } from './index-files.ts';
 import type { IndexFiles } from './index-files.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
 import { measureAlternating } from './latency.ts';
 import type { LatencySummary } from './latency.ts';
-import { waitForMergesToSettle } from './merge-settle.ts';
-import { importNdjson, ndjsonBatches } from './ndjson-import.ts';
+import { ndjsonBatches } from './ndjson-import.ts';
 import type { ImportResult } from './ndjson-import.ts';
-import { currentRssBytes, peakRssBytes } from './proc-memory.ts';
+import { peakRssBytes } from './proc-memory.ts';
 import { startServerProcess } from './server-process.ts';
-import { startStallProbe } from './stall-probe.ts';
 import type { ProbeResult } from './stall-probe.ts';
 
 export const SCALE_COLLECTION = 'synthetic';
 /** The filtered search: in stock and from 2015 on, counting three facets. */
 export const SCALE_FILTER = '{"in_stock":true,"year":{"gte":2015}}';
 export const SCALE_FACETS = 'category,year,tags';
-const PROBE_PATH = `/v1/collections/${SCALE_COLLECTION}/search?q=x&limit=1`;
-const PROBE_INTERVAL_MS = 200;
 /** Merges after a 1M import can take minutes; the search phases wait at most this long. */
 const SETTLE_LIMIT_MS = 600_000;
 
@@ -77,29 +72,16 @@ function filteredPath(path: string): string {
 export async function runScaleFolio(options: ScaleFolioOptions): Promise<ScaleFolioResult> {
   const server = await startServerProcess(options.dataDir, BENCH_MASTER_KEY, ['--search-cache-mb', '0', ...options.serverArgs]);
   const auth = { ...AUTH_HEADERS };
-  const call = folioCaller(server.url);
-  const pid = server.child.pid!;
   try {
-    await call('POST', '/v1/collections', JSON.stringify({ name: SCALE_COLLECTION, language: 'english' }));
-    const rssBeforeImport = currentRssBytes(pid);
-    const probe = startStallProbe(server.url, PROBE_PATH, auth, PROBE_INTERVAL_MS);
-    const started = performance.now();
-    let imported: ImportResult;
-    let probed: ProbeResult;
-    try {
-      imported = await importNdjson({ url: server.url, headers: auth, collection: SCALE_COLLECTION, batches: ndjsonBatches(options.corpusFile, options.batchSize) });
-      await call('POST', `/v1/collections/${SCALE_COLLECTION}/refresh`, '');
-    } finally {
-      probed = await probe.stop();
-    }
-    const importMs = performance.now() - started;
-    const peakRssImport = peakRssBytes(pid);
-
-    const info = (): Promise<{ segments: number; documents: number }> => call('GET', `/v1/collections/${SCALE_COLLECTION}`);
-    const settleMs = await waitForMergesToSettle(info, SETTLE_LIMIT_MS);
-    const { documents } = await info();
-    if (documents !== options.docs) throw new Error(`expected ${options.docs} documents, the server has ${documents}`);
-    const files = indexFiles(join(options.dataDir, 'collections', SCALE_COLLECTION));
+    const loaded = await importCollection({
+      server,
+      dataDir: options.dataDir,
+      collection: SCALE_COLLECTION,
+      batches: ndjsonBatches(options.corpusFile, options.batchSize),
+      expectedDocs: options.docs,
+      probe: true,
+      settleLimitMs: SETTLE_LIMIT_MS,
+    });
 
     const paths = options.queries.map(scaleSearchPath);
     const client = new KeepAliveClient(server.url, auth);
@@ -125,15 +107,15 @@ export async function runScaleFolio(options: ScaleFolioOptions): Promise<ScaleFo
         ? await runLoad({ url: server.url, paths, connections: options.connections, seconds: options.seconds, headers: auth })
         : null;
     return {
-      docs: documents,
-      importMs,
-      imported,
-      probe: probed,
-      settleMs,
-      files,
-      rssBeforeImport,
-      peakRssImport,
-      peakRss: peakRssBytes(pid),
+      docs: loaded.documents,
+      importMs: loaded.importMs,
+      imported: loaded.imported,
+      probe: loaded.probe!,
+      settleMs: loaded.settleMs,
+      files: loaded.files,
+      rssBeforeImport: loaded.rssBeforeImport,
+      peakRssImport: loaded.peakRssAtRefresh,
+      peakRss: peakRssBytes(server.child.pid!),
       ids,
       full,
       filtered,

@@ -7,7 +7,7 @@ import { atMost, goalsTable, ratioGoal } from './goals.ts';
 import type { Goal } from './goals.ts';
 import type { CeilingResult } from './http-ceiling.ts';
 import type { LatencySummary } from './latency.ts';
-import { LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, seconds } from './markdown-table.ts';
+import { IMPORT_HEADER, LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, peerImportCells, seconds } from './markdown-table.ts';
 import { SLOW_REQUEST_MS } from './ndjson-import.ts';
 import type { PeerResult } from './peer-process.ts';
 import type { ScaleChart } from './scale-chart.ts';
@@ -57,7 +57,7 @@ export function printSizeTables(result: SizeResult, ceiling: CeilingResult, sett
   console.log('### Import and index\n');
   const { imported, probe } = folio;
   console.log(markdownTable(
-    ['engine', 'docs', 'build s', 'index MiB', 'peak RSS MiB', 'notes'],
+    IMPORT_HEADER,
     [
       [
         '**Folio** (HTTP, NDJSON)',
@@ -71,7 +71,7 @@ export function printSizeTables(result: SizeResult, ceiling: CeilingResult, sett
           `merges settled ${seconds(folio.settleMs)} s later: ${folio.files.segmentCount} segment(s), segments ${mib(folio.files.segments)}, WAL ${mib(folio.files.wal)} MiB; ` +
           `peak RSS column: VmHWM when the refresh answered (${mib(folio.rssBeforeImport)} MiB before the import, ${mib(folio.peakRss)} MiB over the whole run)`,
       ],
-      ...peers(result).map((peer) => [peer.engine, count(peer.docs), seconds(peer.buildMs), mib(peer.indexBytes), mib(peer.peakRssBytes), peerNote(peer)]),
+      ...peers(result).map((peer) => peerImportCells(peer, peerNote(peer))),
     ],
   ));
 
