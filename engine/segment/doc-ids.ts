@@ -69,9 +69,27 @@ export class DocIds {
     return decoder.decode(this.bytes.subarray(this.offsets[doc], this.offsets[doc + 1]));
   }
 
-  /** The doc number holding `id`, or -1. */
+  /**
+   * The doc number holding `id`, or -1. An ASCII id (every id SPEC §5 allows) is compared with
+   * the stored bytes code unit by code unit, without encoding it: a write looks its ids up in
+   * every segment, so this runs millions of times during an import.
+   */
   find(id: string): number {
-    const key = encoder.encode(id);
+    if (!isAscii(id)) return this.findBytes(encoder.encode(id));
+    let low = 0;
+    let high = this.order.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const doc = this.order[mid];
+      const cmp = compareWithAscii(this.bytes, this.offsets[doc], this.offsets[doc + 1], id);
+      if (cmp === 0) return doc;
+      if (cmp < 0) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
+  }
+
+  private findBytes(key: Uint8Array): number {
     let low = 0;
     let high = this.order.length - 1;
     while (low <= high) {
@@ -84,4 +102,19 @@ export class DocIds {
     }
     return -1;
   }
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** Byte order of bytes[start, end) against an ASCII string (negative: the bytes come first). */
+function compareWithAscii(bytes: Uint8Array, start: number, end: number, ascii: string): number {
+  const length = Math.min(end - start, ascii.length);
+  for (let i = 0; i < length; i++) {
+    const diff = bytes[start + i] - ascii.charCodeAt(i);
+    if (diff !== 0) return diff;
+  }
+  return end - start - ascii.length;
 }
