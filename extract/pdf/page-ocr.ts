@@ -3,7 +3,6 @@
 // PGM and read by tesseract.js (extract/ocr/). Only pages that paint an image are read: a page
 // with neither text nor image is blank, and OCR would only cost time.
 
-import { createCanvas } from '@napi-rs/canvas';
 import { recognizeImage } from '../ocr/tesseract-worker.ts';
 import { tidyOcrText } from '../ocr/tidy-ocr-text.ts';
 import type { PdfPage } from './pdfjs.ts';
@@ -68,6 +67,9 @@ export async function renderPageForOcr(page: PdfPage): Promise<Uint8Array> {
   const viewport = page.getViewport({ scale: ocrScale(base.width, base.height) });
   const width = Math.max(1, Math.floor(viewport.width));
   const height = Math.max(1, Math.floor(viewport.height));
+  // Loaded on first use: the native canvas library is large, and only OCR of PDF pages needs it
+  // (the server's other threads import this module's siblings without it).
+  const { createCanvas } = await import('@napi-rs/canvas');
   const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   // pdf.js is typed against the DOM canvas; @napi-rs/canvas implements what it uses.
