@@ -9,6 +9,7 @@ import { Piscina } from 'piscina';
 import type { IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { workerEntry } from './worker-file.ts';
+import { INDEX_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
 import { WorkerStarts } from './worker-starts.ts';
@@ -45,6 +46,7 @@ export class IndexPool {
       idleTimeout: INDEX_THREAD_IDLE_MS,
       // Building a segment takes long enough that a blocking wait between tasks buys nothing.
       atomics: 'disabled',
+      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(INDEX_WORKER_HEAP) },
     });
     this.starts = new WorkerStarts(this.pool);
   }

@@ -12,6 +12,7 @@ import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
 import { workerEntry } from './worker-file.ts';
+import { SEARCH_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
 import { WorkerStarts } from './worker-starts.ts';
@@ -42,6 +43,7 @@ export class SearchPool {
       idleTimeout: Infinity,
       // Idle workers go back to their event loop, where the cache channel's messages arrive.
       atomics: 'disabled',
+      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(SEARCH_WORKER_HEAP) },
     });
     this.starts = new WorkerStarts(this.pool);
     this.channel.unref();

@@ -1,0 +1,26 @@
+// V8 heap limits of the search and index worker threads, set from the machine's memory, so
+// that no worker can grow its heap until the machine swaps: a search worker may use an
+// eighth of the memory, an index worker (segment builds and merges hold a segment in memory)
+// a quarter, within floors that every build of a 10,000-document batch fits in and ceilings
+// past which a worker is surely misbehaving. A worker over its limit dies; its task fails
+// and Piscina starts a fresh thread. Extraction workers have their own, smaller limit.
+
+import { totalmem } from 'node:os';
+
+const MIB = 1024 * 1024;
+
+export interface HeapLimitRule {
+  /** Share of the machine's memory. */
+  share: number;
+  floorMb: number;
+  ceilingMb: number;
+}
+
+export const SEARCH_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 8, floorMb: 256, ceilingMb: 2048 });
+export const INDEX_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 4, floorMb: 512, ceilingMb: 4096 });
+
+/** The old-generation limit in MiB for a worker under `rule` on a machine of `machineBytes`. */
+export function heapLimitMb(rule: HeapLimitRule, machineBytes: number = totalmem()): number {
+  const share = Math.floor((machineBytes * rule.share) / MIB);
+  return Math.min(rule.ceilingMb, Math.max(rule.floorMb, share));
+}
