@@ -1,7 +1,7 @@
 // Tests for building IndexDocuments from client documents, patching, and the API views.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './document-model.ts';
+import { applyPatch, buildIndexDocument, jsonByteLength, toStoredView, toSummary } from './document-model.ts';
 import { validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
 import { FolioError } from '../errors/folio-error.ts';
 
@@ -15,6 +15,18 @@ test('defaults and byte length of a JSON document', () => {
   const full = { id: 'e1', title: null, text: 'héllo wörld', metadata: {} };
   assert.equal(buildIndexDocument(input, NOW).bytes, Buffer.byteLength(JSON.stringify(full)), 'the canonical JSON, however written');
   assert.equal(buildIndexDocument(input, NOW).bytes, 61, 'UTF-8 bytes, not characters');
+});
+
+test('the byte length is that of the canonical JSON, whatever the text holds', () => {
+  const canonical = (doc: Parameters<typeof jsonByteLength>[0]): number =>
+    Buffer.byteLength(JSON.stringify({ id: doc.id, title: doc.title, text: doc.text, metadata: doc.metadata }), 'utf8');
+  const docs: Parameters<typeof jsonByteLength>[0][] = [
+    { id: 'a', title: null, text: '', metadata: {} },
+    { id: 'plain', title: '', text: 'plain ascii text', metadata: { n: 1.5, tags: ['x'] } },
+    { id: 'escapes', title: 'Tïtle "q"', text: 'line\nnext\ttab \\ back \u0001 \ud83d\ude00 lone \ud800 x', metadata: { a: ['x', 'ü'], b: true } },
+    { id: 'cjk', title: 'ü', text: '日本語のテキスト', metadata: {} },
+  ];
+  for (const doc of docs) assert.equal(jsonByteLength(doc), canonical(doc), doc.id);
 });
 
 test('patch merges metadata, replaces the title only when given, keeps text', () => {

@@ -12,7 +12,21 @@ export const JSON_DOCUMENT_FORMAT = 'text';
  * fields as their defaults), so the same document has the same size however it was written.
  */
 export function jsonByteLength(doc: { id: string; title: string | null; text: string; metadata: Metadata }): number {
-  return Buffer.byteLength(JSON.stringify({ id: doc.id, title: doc.title, text: doc.text, metadata: doc.metadata }), 'utf8');
+  // {"id":…,"title":…,"text":…,"metadata":…}: the keys and punctuation, then each value.
+  const title = doc.title === null ? 4 : jsonStringBytes(doc.title);
+  return 36 + jsonStringBytes(doc.id) + title + jsonStringBytes(doc.text) + Buffer.byteLength(JSON.stringify(doc.metadata), 'utf8');
+}
+
+/** Characters JSON.stringify writes as escapes (and lone surrogates, written as \uXXXX). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * UTF-8 length of JSON.stringify(text), without building it when nothing needs escaping (the
+ * common case: a text is scanned natively instead of copied).
+ */
+function jsonStringBytes(text: string): number {
+  if (!NEEDS_ESCAPE.test(text)) return Buffer.byteLength(text, 'utf8') + 2;
+  return Buffer.byteLength(JSON.stringify(text), 'utf8');
 }
 
 /** The IndexDocument for a validated client document accepted at `indexedAt`. */
