@@ -66,6 +66,9 @@ export interface CollectionOptions {
   backpressure: Backpressure;
 }
 
+/** Documents of a batch built between two turns of the event loop. */
+const BUILD_SLICE_DOCUMENTS = 1_000;
+
 export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.freeze({
   refreshIntervalMs: DEFAULT_REFRESH_INTERVAL_MS,
   mergePolicy: DEFAULT_MERGE_POLICY,
@@ -206,10 +209,14 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     validateDocumentInputs(documents);
     const indexedAt = new Date().toISOString();
-    return this.upsertIndexed(
-      documents.map((input) => buildIndexDocument(input, indexedAt)),
-      options,
-    );
+    // A batch of thousands is built in slices, letting other requests (searches) run between
+    // them instead of waiting behind the whole batch.
+    const docs: IndexDocument[] = [];
+    for (let from = 0; from < documents.length; from += BUILD_SLICE_DOCUMENTS) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const input of documents.slice(from, from + BUILD_SLICE_DOCUMENTS)) docs.push(buildIndexDocument(input, indexedAt));
+    }
+    return this.upsertIndexed(docs, options);
   }
 
   /** Upserts documents the server built itself (extracted files); they must be valid. */
