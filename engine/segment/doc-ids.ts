@@ -75,27 +75,15 @@ export class DocIds {
    * every segment, so this runs millions of times during an import.
    */
   find(id: string): number {
-    if (!isAscii(id)) return this.findBytes(encoder.encode(id));
+    const key = isAscii(id) ? null : encoder.encode(id);
     let low = 0;
     let high = this.order.length - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
       const doc = this.order[mid];
-      const cmp = compareWithAscii(this.bytes, this.offsets[doc], this.offsets[doc + 1], id);
-      if (cmp === 0) return doc;
-      if (cmp < 0) low = mid + 1;
-      else high = mid - 1;
-    }
-    return -1;
-  }
-
-  private findBytes(key: Uint8Array): number {
-    let low = 0;
-    let high = this.order.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const doc = this.order[mid];
-      const cmp = compareBytes(this.bytes, this.offsets[doc], this.offsets[doc + 1], key);
+      const start = this.offsets[doc];
+      const end = this.offsets[doc + 1];
+      const cmp = key === null ? compareWithAscii(this.bytes, start, end, id) : compareBytes(this.bytes, start, end, key);
       if (cmp === 0) return doc;
       if (cmp < 0) low = mid + 1;
       else high = mid - 1;
