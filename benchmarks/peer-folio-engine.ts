@@ -2,12 +2,13 @@
 // benchmarks/gcide.ts and benchmarks/scale.ts (peer-process.ts) after the server has stopped.
 // Opens the collection the server built (its manifest, segments and deletes, as the server
 // does) and runs the same searches as GET …/search?q=…&limit=10 does (the route's own request
-// builder), so the table separates the engine's time from the HTTP layer's. It times full
-// hits and `fields=id` (ids and scores only, what the other peers return), passes
+// builder, with the default typo tolerance a new collection has, as the route adds it), so the
+// table separates the engine's time from the HTTP layer's. It times full hits and
+// `fields=id&typos=0` (ids and scores, exact words: what the other peers do), passes
 // alternating. It builds nothing: buildMs is null.
 
 import { join } from 'node:path';
-import { Analyzer, searchSegments } from '../engine/index.ts';
+import { Analyzer, DEFAULT_TYPO_TOLERANCE, searchSegments } from '../engine/index.ts';
 import { toSearchRequest } from '../server/http/routes/search/search-request.ts';
 import { SegmentSet } from '../server/indexing/segment-set.ts';
 import { readManifest } from '../storage/index.ts';
@@ -24,12 +25,12 @@ if (manifest === null) throw new Error(`no manifest in ${collectionDir}`);
 const snapshot = SegmentSet.load(collectionDir, manifest);
 const analyzer = Analyzer.for('english');
 const queries = readQueryTexts(input.queriesFile, input.queries);
-const search = (params: { q: string; limit: number; fields?: string }): unknown =>
-  searchSegments(snapshot.views, analyzer, toSearchRequest(params, 'querystring'));
+const search = (params: { q: string; limit: number; fields?: string; typos?: '0' }): unknown =>
+  searchSegments(snapshot.views, analyzer, { ...toSearchRequest(params, 'querystring'), typoTolerance: DEFAULT_TYPO_TOLERANCE });
 const [latency, idsLatency] = await measureAlternating(
   [
     { queries, run: (q: string) => search({ q, limit: 10 }) },
-    { queries, run: (q: string) => search({ q, limit: 10, fields: 'id' }) },
+    { queries, run: (q: string) => search({ q, limit: 10, fields: 'id', typos: '0' }) },
   ],
   input.passes,
 );
