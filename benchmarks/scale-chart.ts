@@ -1,6 +1,6 @@
 // The chart of `npm run bench:scale` (benchmarks/scale-curve.svg), written as SVG by hand (no
 // plotting dependency): two panels side by side over documents on a log scale, each with one
-// line per engine. Left, single-connection QPS (Folio over HTTP with `fields=id`, FTS5 and
+// line per engine. Left, single-connection QPS (Folio over HTTP with `fields=id&typos=0`, FTS5 and
 // Xapian in process); right, the time to import or build the index. Both y axes are
 // logarithmic, since the engines differ by orders of magnitude.
 
