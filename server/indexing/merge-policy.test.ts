@@ -3,7 +3,7 @@
 // a logarithmic factor of the bytes written (no ever-growing segment rewritten each time).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { selectMerge, segmentBudget, liveBytes, SEGMENTS_PER_TIER, FLOOR_SEGMENT_BYTES } from './merge-policy.ts';
+import { selectMerge, segmentBudget, segmentLimit, liveBytes, SEGMENTS_PER_TIER, FLOOR_SEGMENT_BYTES, MAX_MERGED_SEGMENT_BYTES } from './merge-policy.ts';
 import type { MergeCandidate } from './merge-policy.ts';
 
 const segment = (name: string, byteLength: number, docCount = 100, deletedCount = 0): MergeCandidate => ({
@@ -43,13 +43,14 @@ test('the budget grows with the index size, never below one tier', () => {
 });
 
 /** Plays a stream of refreshes through the policy, merging as a collection would. */
-function simulate(refreshes: number, bytesPerRefresh: number): { maxSegments: number; maxBudget: number; amplification: number } {
+function simulate(refreshes: number, bytesPerRefresh: number): { maxSegments: number; maxBudget: number; amplification: number; largestMerge: number } {
   let segments: MergeCandidate[] = [];
   let next = 0;
   let written = 0;
   let rewritten = 0;
   let maxSegments = 0;
   let maxBudget = 0;
+  let largestMerge = 0;
   for (let r = 0; r < refreshes; r++) {
     segments.push(segment(`seg-${next++}`, bytesPerRefresh, 10));
     written += bytesPerRefresh;
@@ -58,15 +59,15 @@ function simulate(refreshes: number, bytesPerRefresh: number): { maxSegments: nu
       const bytes = chosen.reduce((sum, s) => sum + liveBytes(s), 0);
       const docs = chosen.reduce((sum, s) => sum + s.docCount - s.deletedCount, 0);
       rewritten += bytes;
+      largestMerge = Math.max(largestMerge, bytes);
       segments = segments.filter((s) => !selection.segments.includes(s.name));
       segments.push(segment(`seg-${next++}`, bytes, docs));
     }
-    const total = segments.reduce((sum, s) => sum + s.byteLength, 0);
     maxSegments = Math.max(maxSegments, segments.length);
-    maxBudget = Math.max(maxBudget, segmentBudget(total));
-    assert.ok(segments.length <= segmentBudget(total), `refresh ${r}: ${segments.length} segments`);
+    maxBudget = Math.max(maxBudget, segmentLimit(segments));
+    assert.ok(segments.length <= segmentLimit(segments), `refresh ${r}: ${segments.length} segments`);
   }
-  return { maxSegments, maxBudget, amplification: rewritten / written };
+  return { maxSegments, maxBudget, amplification: rewritten / written, largestMerge };
 }
 
 test('a long stream of tiny refreshes keeps about 8 segments at a bounded cost', () => {
@@ -81,9 +82,24 @@ test('a long stream of tiny refreshes keeps about 8 segments at a bounded cost',
   assert.ok(rewrittenPerRefresh < FLOOR_SEGMENT_BYTES / 2, `${rewrittenPerRefresh} bytes merged per refresh`);
 });
 
+test('a bulk load past the merge size cap writes no merge over it and stops rewriting full segments', () => {
+  // 1.5 GB in refreshes of 8 MiB, as a 1M-document import makes.
+  const { maxSegments, amplification, largestMerge } = simulate(190, 8 * 1024 * 1024);
+  assert.ok(largestMerge <= MAX_MERGED_SEGMENT_BYTES, `largest merge ${largestMerge} bytes`);
+  assert.ok(amplification < 2, `each byte rewritten ${amplification.toFixed(2)} times`);
+  assert.ok(maxSegments <= 40, `max ${maxSegments}`);
+  // Segments past half the cap are never chosen for size.
+  const full = [segment('big-a', MAX_MERGED_SEGMENT_BYTES * 0.6), segment('big-b', MAX_MERGED_SEGMENT_BYTES * 0.7)];
+  const small = Array.from({ length: 30 }, (_, i) => segment(`small-${i}`, 3 * FLOOR_SEGMENT_BYTES));
+  const selection = selectMerge([...full, ...small]);
+  assert.ok(selection !== null && selection.segments.every((name) => name.startsWith('small-')), JSON.stringify(selection));
+  assert.equal(selectMerge([...full, ...full.map((s) => ({ ...s, name: `${s.name}-2` }))]), null);
+});
+
 test('a large index stays within its budget with logarithmic write amplification', () => {
   const { maxSegments, maxBudget, amplification } = simulate(3000, 2 * FLOOR_SEGMENT_BYTES);
   assert.ok(maxSegments <= maxBudget);
-  assert.ok(maxSegments < 40, `max ${maxSegments}`);
+  // 6 GB: full-sized segments (over half the cap) and a logarithmic budget for the rest.
+  assert.ok(maxSegments < (3000 * 2 * FLOOR_SEGMENT_BYTES) / (MAX_MERGED_SEGMENT_BYTES / 2) + 40, `max ${maxSegments}`);
   assert.ok(amplification < 6, `each byte rewritten ${amplification.toFixed(2)} times`);
 });

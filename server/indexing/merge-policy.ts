@@ -7,6 +7,10 @@
 // Sizes below FLOOR_SEGMENT_BYTES count as the floor, so a stream of tiny refreshes is merged
 // in groups instead of one ever-growing segment being rewritten each time. The budget grows
 // with the logarithm of the index size, so each document is rewritten O(log n) times.
+// No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge re-indexes its documents in
+// memory, so this bounds its memory and time): segments over half of it are left out of
+// merging for size (as Lucene's maxMergedSegmentMB does) and do not count against the
+// budget, so a bulk load stops rewriting the same bytes once they sit in full-sized segments.
 
 /** What the policy needs to know about a segment. */
 export interface MergeCandidate {
@@ -31,12 +35,15 @@ export interface MergePolicyOptions {
   floorSegmentBytes: number;
   /** A segment with more than this share of deleted documents is rewritten. Default 0.3. */
   deletesMergeRatio: number;
+  /** Largest segment a merge for size may write. Default 128 MiB. */
+  maxMergedSegmentBytes: number;
 }
 
 export const SEGMENTS_PER_TIER = 8;
 export const MAX_MERGE_AT_ONCE = 8;
 export const FLOOR_SEGMENT_BYTES = 1024 * 1024;
 export const DELETES_MERGE_RATIO = 0.3;
+export const MAX_MERGED_SEGMENT_BYTES = 128 * 1024 * 1024;
 /** Exponent that makes the policy prefer smaller merges among equally balanced ones. */
 const SIZE_PREFERENCE_EXPONENT = 0.05;
 
@@ -45,6 +52,7 @@ export const DEFAULT_MERGE_POLICY: Readonly<MergePolicyOptions> = Object.freeze(
   maxMergeAtOnce: MAX_MERGE_AT_ONCE,
   floorSegmentBytes: FLOOR_SEGMENT_BYTES,
   deletesMergeRatio: DELETES_MERGE_RATIO,
+  maxMergedSegmentBytes: MAX_MERGED_SEGMENT_BYTES,
 });
 
 function deletedRatio(segment: MergeCandidate): number {
@@ -88,28 +96,51 @@ export function selectMerge(
   if (deleteHeavy.length > 0) return { segments: [deleteHeavy[0].name], reason: 'deletes' };
 
   const effectiveSize = (segment: MergeCandidate): number => Math.max(liveBytes(segment), options.floorSegmentBytes);
-  const totalBytes = segments.reduce((sum, segment) => sum + liveBytes(segment), 0);
-  if (segments.length <= segmentBudget(totalBytes, options)) return null;
+  const eligible = segments.filter((segment) => isMergeableForSize(segment, options));
+  if (segments.length <= segmentLimit(segments, options)) return null;
 
   // Equal effective sizes (all below the floor) fall back to real sizes, smallest first.
-  const sorted = [...segments].sort((a, b) => effectiveSize(a) - effectiveSize(b) || liveBytes(a) - liveBytes(b));
-  const width = Math.min(options.maxMergeAtOnce, sorted.length);
-  let best: { start: number; score: number } | null = null;
-  for (let start = 0; start + width <= sorted.length; start++) {
-    let sum = 0;
-    let largest = 0;
-    for (let i = start; i < start + width; i++) {
-      const size = effectiveSize(sorted[i]);
-      sum += size;
-      largest = Math.max(largest, size);
+  const sorted = [...eligible].sort((a, b) => effectiveSize(a) - effectiveSize(b) || liveBytes(a) - liveBytes(b));
+  // The widest merge that fits under the size cap, the least skewed of that width.
+  for (let width = Math.min(options.maxMergeAtOnce, sorted.length); width >= 2; width--) {
+    let best: { start: number; score: number } | null = null;
+    for (let start = 0; start + width <= sorted.length; start++) {
+      let sum = 0;
+      let bytes = 0;
+      let largest = 0;
+      for (let i = start; i < start + width; i++) {
+        const size = effectiveSize(sorted[i]);
+        sum += size;
+        bytes += liveBytes(sorted[i]);
+        largest = Math.max(largest, size);
+      }
+      if (bytes > options.maxMergedSegmentBytes) continue;
+      // Skew: how much of the merge is its largest input (1/width is ideal: equal sizes).
+      const score = (largest / sum) * Math.pow(sum, SIZE_PREFERENCE_EXPONENT);
+      if (best === null || score < best.score) best = { start, score };
     }
-    // Skew: how much of the merge is its largest input (1/width is ideal: equal sizes).
-    const score = (largest / sum) * Math.pow(sum, SIZE_PREFERENCE_EXPONENT);
-    if (best === null || score < best.score) best = { start, score };
+    if (best !== null) {
+      return { segments: sorted.slice(best.start, best.start + width).map((segment) => segment.name), reason: 'segment_count' };
+    }
   }
-  if (best === null || width < 2) return null;
-  return {
-    segments: sorted.slice(best.start, best.start + width).map((segment) => segment.name),
-    reason: 'segment_count',
-  };
+  return null;
+}
+
+/** A segment still small enough to be merged for size (over half the cap, it has its share). */
+function isMergeableForSize(segment: MergeCandidate, options: MergePolicyOptions): boolean {
+  return liveBytes(segment) <= options.maxMergedSegmentBytes / 2;
+}
+
+/**
+ * How many segments `segments` may be: the budget of the bytes still mergeable for size, plus
+ * the segments past half the cap (each counts as its own full-sized tier).
+ */
+export function segmentLimit(segments: readonly MergeCandidate[], options: MergePolicyOptions = DEFAULT_MERGE_POLICY): number {
+  let mergeableBytes = 0;
+  let full = 0;
+  for (const segment of segments) {
+    if (isMergeableForSize(segment, options)) mergeableBytes += liveBytes(segment);
+    else full++;
+  }
+  return segmentBudget(mergeableBytes, options) + full;
 }
