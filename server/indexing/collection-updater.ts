@@ -103,7 +103,7 @@ export class CollectionUpdater {
   }
 
   /** Starts the merge loop unless it runs already; it stops when the policy is satisfied. */
-  private startMerging(): void {
+  startMerging(): void {
     if (this.merging !== null || this.closed) return;
     this.merging = this.mergeWhileNeeded()
       .catch((error: unknown) => {

@@ -13,7 +13,9 @@ import { readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/folio-error.ts';
 import { openCollectionRegistry } from './collection-registry.ts';
 import type { CollectionRegistryOptions } from './collection-registry.ts';
-import type { FolioCollection } from './collection.ts';
+import { FolioCollection } from './collection.ts';
+import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
+import { IndexPool, SearchPool } from '../pools/index.ts';
 
 const NO_WAIT = { waitForRefresh: false };
 const WAIT = { waitForRefresh: true };
@@ -277,6 +279,31 @@ test('merges keep counts exact and bound the segment count', async (t) => {
   assert.equal(fs.readdirSync(path.join(dataDir, 'collections', 'docs', 'wal')).length, 1);
 });
 
+test('a collection opened with more segments than the policy allows merges them without a write', async (t) => {
+  // A collection directory of its own, opened without a registry, on pools of its own.
+  const dataDir = tempDir(t);
+  const registry = await openRegistry(t, dataDir);
+  await registry.create('docs', 'english');
+  await registry.close();
+  const dir = path.join(dataDir, 'collections', 'docs');
+  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }) };
+  t.after(() => Promise.all([workers.search.close(), workers.index.close()]));
+  // Twelve refreshes under a policy that never merges, as a server stopped mid-merge leaves them.
+  const lax = FolioCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100 } });
+  for (let round = 0; round < 12; round++) {
+    await lax.upsert([{ id: `doc-${round}`, text: `left over ${round}` }], NO_WAIT);
+    await lax.refresh();
+  }
+  assert.equal(lax.info().segments, 12);
+  await lax.close();
+
+  const reopened = FolioCollection.open(dir, workers, MANUAL_REFRESH);
+  await reopened.mergesSettled();
+  assert.ok(reopened.info().segments <= 8, `${reopened.info().segments} segments`);
+  assert.equal((await reopened.search(query('left'))).total, 12);
+  await reopened.close();
+});
+
 test('a segment with many deletes is merged away', async (t) => {
   const { collection } = await newCollection(t);
   await collection.upsert(
@@ -320,7 +347,8 @@ test('a full buffer refuses a write with 503 overloaded and Retry-After, writing
   assert.equal(collection.info().documents, 1);
   // The refused write asked for a refresh; once it has taken the buffer, the retry is accepted.
   await collection.refresh();
-  await collection.upsert([{ id: 'second', text: 'accepted write' }], WAIT);
+  await collection.upsert([{ id: 'second', text: 'accepted write' }], NO_WAIT);
+  await collection.refresh();
   assert.deepEqual(await searchIds(collection, 'accepted'), ['second']);
   assert.equal(collection.info().documents, 2);
 });

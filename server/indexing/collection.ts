@@ -143,7 +143,8 @@ export class FolioCollection implements Collection {
   /**
    * Opens the collection in `dir`: reads the manifest and segments, removes files it does not
    * reference (a crash mid-refresh), replays the WAL into the pending buffer, and schedules a
-   * refresh for what it replayed.
+   * refresh for what it replayed (merges follow it) or, with nothing to replay, starts the
+   * merges the policy asks for.
    */
   static open(dir: string, workers: CollectionWorkers, options: Partial<CollectionOptions> = {}): FolioCollection {
     const settings: CollectionOptions = { ...DEFAULT_COLLECTION_OPTIONS, ...options };
@@ -173,6 +174,9 @@ export class FolioCollection implements Collection {
         collection.writer.apply(record);
       }
       if (collection.pending.size > 0) collection.scheduler.schedule();
+      // Segments a server left over the policy (stopped mid-merge, or an older policy) are
+      // merged now, not only after the next write.
+      else collection.updater.startMerging();
       return collection;
     } catch (error) {
       snapshot.closeAll();
