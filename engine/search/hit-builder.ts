@@ -40,15 +40,15 @@ export function buildHit(view: SegmentView, doc: number, score: number, options:
     hit = { id: reader.docId(doc), score };
     if (wants('title')) hit.title = reader.title(doc);
   } else {
-    hit = storedHit(view, doc, score, options, fields === undefined || EVIDENCE_FIELDS.some(wants));
+    hit = storedHit(view, doc, score, options, wants);
     if (fields !== undefined) for (const field of HIT_FIELDS) if (!fields.has(field)) delete hit[field];
   }
   if (explain !== undefined) hit.explain = explain;
   return hit;
 }
 
-/** The hit from the stored document, with its page, snippet and highlight when `withEvidence`. */
-function storedHit(view: SegmentView, doc: number, score: number, options: HitOptions, withEvidence: boolean): SearchHit {
+/** The hit from the stored document, with its pages, snippet and highlight as far as `wants` asks. */
+function storedHit(view: SegmentView, doc: number, score: number, options: HitOptions, wants: (field: HitField) => boolean): SearchHit {
   const { reader } = view;
   const { document, pageStarts } = reader.storedRecord(doc);
   const hit: SearchHit = {
@@ -58,7 +58,7 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
     format: document.format,
     metadata: document.metadata,
   };
-  if (!withEvidence) return hit;
+  if (!EVIDENCE_FIELDS.some(wants)) return hit;
   let snippetText = document.text;
   let page: number | null = null;
   let pageLabel: string | null = null;
@@ -90,7 +90,7 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
   hit.page = page;
   hit.pageLabel = pageLabel;
   hit.matchedPages = matchedPages;
-  if (options.fields !== undefined && !options.fields.has('snippet') && !options.fields.has('highlight')) return hit;
+  if (!wants('snippet') && !wants('highlight')) return hit;
   // A token is marked where the evidence says, and only if it is the word expected there.
   const marks = evidence.marks;
   const isMatch = (term: string, position: number): boolean => marks.get(base + position) === term;

@@ -216,9 +216,9 @@ export class FolioCollection implements Collection {
     // A batch of thousands is built in slices, letting other requests (searches) run between
     // them instead of waiting behind the whole batch.
     const docs: IndexDocument[] = [];
-    for (let from = 0; from < documents.length; from += BUILD_SLICE_DOCUMENTS) {
-      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-      for (const input of documents.slice(from, from + BUILD_SLICE_DOCUMENTS)) docs.push(buildIndexDocument(input, indexedAt));
+    for (let i = 0; i < documents.length; i++) {
+      if (i > 0 && i % BUILD_SLICE_DOCUMENTS === 0) await new Promise((resolve) => setImmediate(resolve));
+      docs.push(buildIndexDocument(documents[i], indexedAt));
     }
     return this.upsertIndexed(docs, options);
   }
