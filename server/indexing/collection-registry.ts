@@ -87,6 +87,8 @@ class FolioCollectionRegistry implements CollectionRegistry {
       if (!entry.isDirectory() || !NAME_PATTERN.test(entry.name)) continue;
       this.collections.set(entry.name, FolioCollection.open(entryPath, this.workers, this.collectionOptions(entry.name)));
     }
+    // A server with collections gets its search threads now; an empty one holds none until then.
+    if (this.collections.size > 0) this.workers.search.start();
   }
 
   async create(name: string, language: string, typoTolerancePatch?: TypoTolerancePatch): Promise<CollectionInfo> {
@@ -115,6 +117,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     }
     const collection = FolioCollection.open(finalDir, this.workers, this.collectionOptions(name));
     this.collections.set(name, collection);
+    this.workers.search.start();
     return collection.info();
   }
 

@@ -4,17 +4,17 @@
 // A hostile file is contained: each task has a time limit, counted from when a worker starts
 // it (a worker still looping is stopped and replaced), and each thread has a heap limit (a
 // worker that runs out of memory dies and is replaced). Either way the caller gets a 422
-// `extraction_failed` and the server keeps running.
+// `extraction_failed` and the server keeps running. The threads start with the first file
+// (lazy-piscina.ts).
 
 import type { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import { DEFAULT_EXTRACTION_LIMITS } from '../../extract/index.ts';
 import type { Extraction, ExtractionLimits } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { isExtractionStarted, unwrapReply } from './worker-protocol.ts';
 import type { ExtractionTask, WorkerReply } from './worker-protocol.ts';
-import { WorkerStarts } from './worker-starts.ts';
 
 export const DEFAULT_EXTRACTION_THREADS = 1;
 /** How long one file may take once a worker has started on it. */
@@ -47,8 +47,7 @@ export class ExtractionPool {
   readonly threadCount: number;
   readonly timeLimitMs: number;
   private readonly limits: ExtractionLimits;
-  private readonly pool: Piscina<ExtractionTask, WorkerReply<Extraction>>;
-  private readonly starts: WorkerStarts;
+  private readonly workers: LazyPiscina<ExtractionTask, WorkerReply<Extraction>>;
   private readonly tasks = new Map<number, RunningTask>();
   private nextTaskId = 1;
   private closed = false;
@@ -59,7 +58,7 @@ export class ExtractionPool {
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_EXTRACTION_TIME_LIMIT_MS;
     if (!(this.timeLimitMs > 0)) throw new RangeError('the extraction time limit must be positive');
     this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...options.limits };
-    this.pool = new Piscina({
+    this.workers = new LazyPiscina({
       ...workerEntry(options.workerModule ?? 'extraction-worker', import.meta.url),
       // Every thread stays started: a replacement is started as soon as one is stopped or
       // dies, while the pool is healthy (Piscina stops replacing threads that die starting).
@@ -71,14 +70,14 @@ export class ExtractionPool {
         maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? DEFAULT_EXTRACTION_MEMORY_MB,
         ...(options.maxYoungGenerationSizeMb !== undefined && { maxYoungGenerationSizeMb: options.maxYoungGenerationSizeMb }),
       },
+    }, (pool) => {
+      pool.on('message', (message: unknown) => {
+        if (isExtractionStarted(message)) this.startClock(message.taskId);
+      });
+      // A thread that fails while idle is replaced; with no task to fail, the failure has no one
+      // to report to, and it must not become an unhandled 'error' event that stops the server.
+      pool.on('error', () => {});
     });
-    this.starts = new WorkerStarts(this.pool);
-    this.pool.on('message', (message: unknown) => {
-      if (isExtractionStarted(message)) this.startClock(message.taskId);
-    });
-    // A thread that fails while idle is replaced; with no task to fail, the failure has no one
-    // to report to, and it must not become an unhandled 'error' event that stops the server.
-    this.pool.on('error', () => {});
   }
 
   /**
@@ -96,7 +95,7 @@ export class ExtractionPool {
     this.tasks.set(taskId, running);
     let reply: WorkerReply<Extraction>;
     try {
-      reply = await this.pool.run({ taskId, filePath, fileName, limits: this.limits }, { signal: running.controller.signal });
+      reply = await this.workers.pool.run({ taskId, filePath, fileName, limits: this.limits }, { signal: running.controller.signal });
     } catch (error) {
       if (running.timedOut) throw this.tooSlow();
       if (signal?.aborted) throw signal.reason;
@@ -117,14 +116,12 @@ export class ExtractionPool {
 
   /** The worker threads (tests use them to see the pool recover). */
   get threads(): readonly Worker[] {
-    return this.pool.threads;
+    return this.workers.threads;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    // Threads still loading their modules are let finish first (see worker-starts.ts).
-    await this.starts.allStarted();
-    await this.pool.destroy();
+    await this.workers.close();
   }
 
   private startClock(taskId: number): void {

@@ -2,17 +2,17 @@
 // indexing never runs on the main thread and never in the search pool. At most `threads - 1`
 // merges run at once, so a refresh (the path that makes writes searchable) always has a thread
 // even while long merges run. A merge can be abandoned with an AbortSignal (the collection is
-// being closed): Piscina stops its worker and starts a fresh one.
+// being closed): Piscina stops its worker and starts a fresh one. The pool starts with the
+// first build (lazy-piscina.ts).
 
 import type { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import type { IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { INDEX_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
-import { WorkerStarts } from './worker-starts.ts';
 
 /** Default index threads: one for refreshes and one for merges. */
 export const DEFAULT_INDEX_THREADS = 2;
@@ -25,8 +25,7 @@ export interface IndexPoolOptions {
 
 export class IndexPool {
   readonly threadCount: number;
-  private readonly pool: Piscina<IndexTask, WorkerReply<SegmentWritten>>;
-  private readonly starts: WorkerStarts;
+  private readonly workers: LazyPiscina<IndexTask, WorkerReply<SegmentWritten>>;
   private readonly mergeSlots: number;
   private runningMerges = 0;
   private running = 0;
@@ -36,9 +35,9 @@ export class IndexPool {
     this.threadCount = options.threads ?? DEFAULT_INDEX_THREADS;
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('index threads must be a positive integer');
     this.mergeSlots = Math.max(1, this.threadCount - 1);
-    this.pool = new Piscina({
+    this.workers = new LazyPiscina({
       ...workerEntry('index-worker', import.meta.url),
-      // One thread stays ready; the others exit when idle for a while, giving back the heap a
+      // Once the pool is in use, one thread stays ready; the others exit when idle for a while, giving back the heap a
       // build grew. (A thread that dies while starting makes Piscina stop replacing threads,
       // so the pool never relies on starting one per task.)
       minThreads: 1,
@@ -48,7 +47,6 @@ export class IndexPool {
       atomics: 'disabled',
       resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(INDEX_WORKER_HEAP) },
     });
-    this.starts = new WorkerStarts(this.pool);
   }
 
   /** Writes `docs` (unique ids) as the segment file `filePath`. */
@@ -74,20 +72,18 @@ export class IndexPool {
 
   /** The worker threads (tests use this to kill one mid-build). */
   get threads(): readonly Worker[] {
-    return this.pool.threads;
+    return this.workers.threads;
   }
 
   async close(): Promise<void> {
-    // Threads still loading their modules are let finish first (see worker-starts.ts).
-    await this.starts.allStarted();
-    await this.pool.destroy();
+    await this.workers.close();
   }
 
   private async run(task: IndexTask, signal?: AbortSignal): Promise<SegmentWritten> {
     let reply: WorkerReply<SegmentWritten>;
     this.running++;
     try {
-      reply = await this.pool.run(task, signal === undefined ? {} : { signal });
+      reply = await this.workers.pool.run(task, signal === undefined ? {} : { signal });
     } catch (error) {
       if (signal?.aborted) throw abandoned();
       throw workerCrashed(error);

@@ -2,20 +2,20 @@
 // memory-mapped segments, so the main thread only speaks HTTP. A search sends a snapshot
 // reference and a plain request and gets the page's JSON text back (search-page.ts). A worker that dies mid-search
 // (a crash, out of memory) is replaced by Piscina, and the search fails with a 500 `internal`.
+// The threads start with the first collection or search (lazy-piscina.ts) and then stay.
 
 import { availableParallelism } from 'node:os';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
 import type { SearchRequest } from '../../engine/index.ts';
 import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { SEARCH_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
-import { WorkerStarts } from './worker-starts.ts';
 
 export interface SearchPoolOptions {
   /** Worker threads; default one per core. */
@@ -28,15 +28,14 @@ export function defaultSearchThreads(): number {
 
 export class SearchPool {
   readonly threadCount: number;
-  private readonly pool: Piscina<SearchTask, WorkerReply<SearchPage>>;
-  private readonly starts: WorkerStarts;
+  private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
 
   constructor(options: SearchPoolOptions = {}) {
     this.threadCount = options.threads ?? defaultSearchThreads();
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('search threads must be a positive integer');
-    this.pool = new Piscina({
+    this.workers = new LazyPiscina({
       ...workerEntry('search-worker', import.meta.url),
       minThreads: this.threadCount,
       maxThreads: this.threadCount,
@@ -45,15 +44,19 @@ export class SearchPool {
       atomics: 'disabled',
       resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(SEARCH_WORKER_HEAP) },
     });
-    this.starts = new WorkerStarts(this.pool);
     this.channel.unref();
+  }
+
+  /** Starts the threads now (a server with collections), so the first search does not wait for them. */
+  start(): void {
+    this.workers.start();
   }
 
   async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchPage> {
     let reply: WorkerReply<SearchPage>;
     this.running++;
     try {
-      reply = await this.pool.run({ snapshot, request });
+      reply = await this.workers.pool.run({ snapshot, request });
     } catch (error) {
       throw workerCrashed(error);
     } finally {
@@ -75,13 +78,11 @@ export class SearchPool {
 
   /** The worker threads (tests use this to kill one mid-search). */
   get threads(): readonly Worker[] {
-    return this.pool.threads;
+    return this.workers.threads;
   }
 
   async close(): Promise<void> {
     this.channel.close();
-    // Threads still loading their modules are let finish first (see worker-starts.ts).
-    await this.starts.allStarted();
-    await this.pool.destroy();
+    await this.workers.close();
   }
 }

@@ -92,6 +92,9 @@ test('a thread started later, whose loaded message comes before Piscina announce
 test('an extraction pool closed the moment it opens lets every thread finish loading first', async () => {
   const log = freshLoadLog();
   const pool = new ExtractionPool({ workerModule: SLOW_WORKER, threads: 2 });
+  assert.equal(pool.threads.length, 0, 'threads start with the first files');
+  // Two files start both threads; the pool closes while they load (the files then fail).
+  for (const name of ['a.txt', 'b.txt']) pool.extract(path.join(logDir, name), name).catch(() => {});
   const ids = threadIds(pool.threads);
   assert.equal(ids.length, 2);
   await pool.close();
@@ -99,14 +102,22 @@ test('an extraction pool closed the moment it opens lets every thread finish loa
   assert.equal(pool.threads.length, 0, 'the threads are gone');
 });
 
-test('the real pools closed the moment they open let every thread finish loading first', async () => {
+test('the real pools start threads only for work, and closed the moment they start them let every thread finish loading first', async () => {
   for (let round = 0; round < 2; round++) {
     const search = new SearchPool({ threads: 2 });
     const index = new IndexPool({ threads: 2 });
     const extraction = new ExtractionPool({ threads: 1 });
+    assert.equal(search.threads.length + index.threads.length + extraction.threads.length, 0, 'no thread starts before work comes');
+    // Work for every thread (it fails or is cut short when the pools close; only the starts matter).
+    const snapshot = { collectionId: 'none', dir: logDir, language: 'english', generation: 1, segments: [] };
+    for (let i = 0; i < 2; i++) {
+      search.search(snapshot, { q: 'x' } as never).catch(() => {});
+      index.writeSegment(path.join(logDir, `unused-${round}-${i}.seg`), 'english', []).catch(() => {});
+    }
+    extraction.extract(path.join(logDir, 'missing.txt'), 'missing.txt').catch(() => {});
     const threads = [...search.threads, ...index.threads, ...extraction.threads];
     const ids = threadIds(threads); // (a terminated thread's id reads -1)
-    assert.equal(ids.length, 4);
+    assert.equal(ids.length, 5);
     const loaded = watchLoaded(threads);
     await Promise.all([search.close(), index.close(), extraction.close()]);
     assert.deepEqual([...loaded].sort((a, b) => a - b), ids, 'every thread posted that it loaded before its pool closed');
