@@ -11,3 +11,12 @@ test('every id is found at its doc; ids between or around them are not', () => {
   ids.forEach((id, doc) => assert.equal(docIds.find(id), doc, id));
   for (const missing of ['', 'aa', 'm-1', 'm-100', 'zzz', '0', 'é', 'é-2', 'ü']) assert.equal(docIds.find(missing), -1, missing);
 });
+
+test('a segment of one id, and one of none, answer at their ends', () => {
+  const one = encodeDocIds(['only']);
+  const single = new DocIds(one.bytes, one.offsets, one.order);
+  assert.equal(single.find('only'), 0);
+  for (const missing of ['onl', 'only-not', 'a', 'z']) assert.equal(single.find(missing), -1, missing);
+  const none = encodeDocIds([]);
+  assert.equal(new DocIds(none.bytes, none.offsets, none.order).find('any'), -1);
+});

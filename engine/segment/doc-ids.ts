@@ -78,17 +78,29 @@ export class DocIds {
     const key = isAscii(id) ? null : encoder.encode(id);
     let low = 0;
     let high = this.order.length - 1;
+    if (high < 0) return -1;
+    // An id past either end of the segment's id range is not searched for: with ids that grow
+    // (counters, time-ordered ids) every new id of an import misses each older segment here.
+    const last = this.compareAt(high, id, key);
+    if (last <= 0) return last === 0 ? this.order[high] : -1;
+    const first = this.compareAt(low, id, key);
+    if (first >= 0) return first === 0 ? this.order[low] : -1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
-      const doc = this.order[mid];
-      const start = this.offsets[doc];
-      const end = this.offsets[doc + 1];
-      const cmp = key === null ? compareWithAscii(this.bytes, start, end, id) : compareBytes(this.bytes, start, end, key);
-      if (cmp === 0) return doc;
+      const cmp = this.compareAt(mid, id, key);
+      if (cmp === 0) return this.order[mid];
       if (cmp < 0) low = mid + 1;
       else high = mid - 1;
     }
     return -1;
+  }
+
+  /** Byte order of the id at `rank` in id order against `id` (its UTF-8 `key` when not ASCII). */
+  private compareAt(rank: number, id: string, key: Uint8Array | null): number {
+    const doc = this.order[rank];
+    const start = this.offsets[doc];
+    const end = this.offsets[doc + 1];
+    return key === null ? compareWithAscii(this.bytes, start, end, id) : compareBytes(this.bytes, start, end, key);
   }
 }
 

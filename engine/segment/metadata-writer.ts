@@ -27,19 +27,38 @@ class FieldValues {
   }
 }
 
+/**
+ * Gathers metadata values doc by doc (docs in ascending order) and encodes them: the field names
+ * and one section per field (named by position). A merge feeds it the values it reads back from
+ * its segments' fields; only which doc has which values matters, not how they were written.
+ */
+export class MetadataEncoder {
+  private readonly byField = new Map<string, FieldValues>();
+
+  /** The field `name`, even if no doc gets a value of it (a doc's empty array counts). */
+  field(name: string): { add(doc: number, value: string | number | boolean): void } {
+    let values = this.byField.get(name);
+    if (values === undefined) this.byField.set(name, (values = new FieldValues()));
+    return values;
+  }
+
+  finish(docCount: number): { fields: string[]; sections: Uint8Array[] } {
+    const fields = [...this.byField.keys()].sort(compareCodePoints);
+    return { fields, sections: fields.map((name) => encodeField(this.byField.get(name)!, docCount)) };
+  }
+}
+
 /** The field names and one encoded section per field (named by position). */
 export function encodeMetadata(metadata: readonly Metadata[]): { fields: string[]; sections: Uint8Array[] } {
-  const byField = new Map<string, FieldValues>();
+  const encoder = new MetadataEncoder();
   metadata.forEach((fields, doc) => {
     for (const [name, value] of Object.entries(fields)) {
-      let values = byField.get(name);
-      if (values === undefined) byField.set(name, (values = new FieldValues()));
+      const values = encoder.field(name);
       if (Array.isArray(value)) for (const element of value) values.add(doc, element);
       else values.add(doc, value);
     }
   });
-  const fields = [...byField.keys()].sort(compareCodePoints);
-  return { fields, sections: fields.map((name) => encodeField(byField.get(name)!, metadata.length)) };
+  return encoder.finish(metadata.length);
 }
 
 /*

@@ -38,6 +38,9 @@ export class PostingsCursor {
   private textBits = 0;
   private positionsDoc = 0;
   private positionsOffset = 0;
+  /** The current doc's encoded positions, once `locatePositions` found them. */
+  positionsFrom = 0;
+  positionsTo = 0;
 
   constructor(
     private readonly data: PostingsData,
@@ -108,19 +111,9 @@ export class PostingsCursor {
 
   /** Positions of the current doc, ascending, written to `out` (cleared first). */
   positions(out: number[]): number[] {
-    if (!this.tfsDecoded) this.decodeTfs();
     out.length = 0;
-    if (this.index < this.positionsDoc) {
-      this.positionsDoc = 0;
-      this.positionsOffset = this.skipWord(this.block, SkipField.positionsOffset);
-    }
     const bytes = this.data.positions;
-    let offset = this.positionsOffset;
-    let skip = 0;
-    for (let i = this.positionsDoc; i < this.index; i++) skip += this.titleTfs[i] + this.textTfs[i];
-    while (skip > 0) {
-      if (bytes[offset++] < 0x80) skip--;
-    }
+    let offset = this.startOfCurrentPositions();
     const count = this.titleTfs[this.index] + this.textTfs[this.index];
     let position = 0;
     for (let i = 0; i < count; i++) {
@@ -138,6 +131,40 @@ export class PostingsCursor {
     this.positionsDoc = this.index + 1;
     this.positionsOffset = offset;
     return out;
+  }
+
+  /**
+   * Finds the current doc's encoded positions in the positions section without decoding them
+   * (a merge copies them): they lie at [positionsFrom, positionsTo) afterwards.
+   */
+  locatePositions(): void {
+    const bytes = this.data.positions;
+    let offset = this.startOfCurrentPositions();
+    this.positionsFrom = offset;
+    let count = this.titleTfs[this.index] + this.textTfs[this.index];
+    while (count > 0) {
+      if (bytes[offset++] < 0x80) count--;
+    }
+    this.positionsTo = offset;
+    this.positionsDoc = this.index + 1;
+    this.positionsOffset = offset;
+  }
+
+  /** Where the current doc's positions start, skipping those of the block's docs before it. */
+  private startOfCurrentPositions(): number {
+    if (!this.tfsDecoded) this.decodeTfs();
+    if (this.index < this.positionsDoc) {
+      this.positionsDoc = 0;
+      this.positionsOffset = this.skipWord(this.block, SkipField.positionsOffset);
+    }
+    const bytes = this.data.positions;
+    let offset = this.positionsOffset;
+    let skip = 0;
+    for (let i = this.positionsDoc; i < this.index; i++) skip += this.titleTfs[i] + this.textTfs[i];
+    while (skip > 0) {
+      if (bytes[offset++] < 0x80) skip--;
+    }
+    return offset;
   }
 
   /** Bounds over the whole term. */

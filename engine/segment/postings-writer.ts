@@ -1,8 +1,9 @@
-// Encodes one term's postings from an inverted batch: blocks of BLOCK_SIZE docs (doc gaps,
-// title tf, text tf bit-packed; the last partial block as varints), one skip entry per block
-// with the block's last doc, offsets and the tf/length extremes that bound its best score, and
-// positions as varint deltas. Docs, tfs and positions are derived from the batch's token
-// numbers as they are written; nothing per term is held.
+// Encodes one term's postings: blocks of BLOCK_SIZE docs (doc gaps, title tf, text tf
+// bit-packed; the last partial block as varints), one skip entry per block with the block's
+// last doc, offsets and the tf/length extremes that bound its best score, and positions as
+// varint deltas. From an inverted batch (`add`: docs, tfs and positions derived from the
+// batch's token numbers as they are written, nothing per term held), or doc by doc with
+// positions already encoded (`startTerm`/`appendDoc`/`finishTerm`: a merge copying postings).
 
 import { BLOCK_SIZE, ByteWriter, bitsForValues, packBlock } from '../../storage/index.ts';
 import { SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
@@ -31,13 +32,18 @@ export class PostingsWriter {
   private readonly textLengths: Uint32Array;
   private readonly docCount: number;
 
-  constructor(batch: InvertedBatch) {
-    this.occurrences = batch.occurrences;
-    this.termStarts = batch.termStarts;
-    this.docStarts = batch.docStarts;
-    this.titleLengths = batch.titleLengths;
-    this.textLengths = batch.textLengths;
-    this.docCount = batch.titleLengths.length;
+  /** The term being appended doc by doc (see `startTerm`). */
+  private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
+
+  /** `batch` for `add`; null for a writer fed with `appendDoc` only. */
+  constructor(batch: InvertedBatch | null) {
+    const empty = new Uint32Array(1);
+    this.occurrences = batch?.occurrences ?? empty;
+    this.termStarts = batch?.termStarts ?? empty;
+    this.docStarts = batch?.docStarts ?? empty;
+    this.titleLengths = batch?.titleLengths ?? empty;
+    this.textLengths = batch?.textLengths ?? empty;
+    this.docCount = batch?.titleLengths.length ?? 0;
   }
 
   get skipEntries(): number {
@@ -120,17 +126,71 @@ export class PostingsWriter {
       if (textTf > 0 && this.textLengths[doc] < minTextLength) minTextLength = this.textLengths[doc];
       count++;
       if (count === BLOCK_SIZE || i === end) {
-        this.skips[entry + SkipField.lastDoc] = previousDoc;
-        this.skips[entry + SkipField.maxTitleTf] = maxTitleTf;
-        this.skips[entry + SkipField.maxTextTf] = maxTextTf;
-        this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
-        this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
-        if (count === BLOCK_SIZE) this.writePackedBlock();
-        else this.writeVarintBlock(count);
+        this.closeBlock(entry, count, previousDoc, maxTitleTf, maxTextTf, minTitleLength, minTextLength);
         count = 0;
       }
     }
     return docFreq;
+  }
+
+  /** Starts a term whose docs come one by one through `appendDoc` (ascending doc numbers). */
+  startTerm(): void {
+    const term = this.appending;
+    term.docFreq = 0;
+    term.count = 0;
+    term.previousDoc = -1;
+  }
+
+  /**
+   * Appends doc `doc` of the current term: its tfs, its field lengths (for the block's score
+   * bound) and its positions, encoded as `add` writes them, in positions[from, to).
+   */
+  appendDoc(doc: number, titleTf: number, textTf: number, titleLength: number, textLength: number, positions: Uint8Array, from: number, to: number): void {
+    const term = this.appending;
+    if (term.count === 0) {
+      term.entry = this.addSkipEntry();
+      this.skips[term.entry + SkipField.docsOffset] = this.checkedOffset(this.docs.length);
+      this.skips[term.entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsLength);
+      term.maxTitleTf = 0;
+      term.maxTextTf = 0;
+      term.minTitleLength = U32_MAX;
+      term.minTextLength = U32_MAX;
+    }
+    this.reservePositions(to - from).set(positions.subarray(from, to), this.positionsLength);
+    this.positionsLength += to - from;
+    this.gaps[term.count] = doc - term.previousDoc - 1;
+    this.titleTfs[term.count] = titleTf;
+    this.textTfs[term.count] = textTf;
+    term.previousDoc = doc;
+    term.docFreq++;
+    if (titleTf > term.maxTitleTf) term.maxTitleTf = titleTf;
+    if (textTf > term.maxTextTf) term.maxTextTf = textTf;
+    if (titleTf > 0 && titleLength < term.minTitleLength) term.minTitleLength = titleLength;
+    if (textTf > 0 && textLength < term.minTextLength) term.minTextLength = textLength;
+    if (++term.count === BLOCK_SIZE) this.closeAppendedBlock();
+  }
+
+  /** Ends the current term (its last block); returns its document frequency. */
+  finishTerm(): number {
+    if (this.appending.count > 0) this.closeAppendedBlock();
+    return this.appending.docFreq;
+  }
+
+  private closeAppendedBlock(): void {
+    const term = this.appending;
+    this.closeBlock(term.entry, term.count, term.previousDoc, term.maxTitleTf, term.maxTextTf, term.minTitleLength, term.minTextLength);
+    term.count = 0;
+  }
+
+  /** Fills the block's skip entry and writes its `count` docs. */
+  private closeBlock(entry: number, count: number, lastDoc: number, maxTitleTf: number, maxTextTf: number, minTitleLength: number, minTextLength: number): void {
+    this.skips[entry + SkipField.lastDoc] = lastDoc;
+    this.skips[entry + SkipField.maxTitleTf] = maxTitleTf;
+    this.skips[entry + SkipField.maxTextTf] = maxTextTf;
+    this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
+    this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
+    if (count === BLOCK_SIZE) this.writePackedBlock();
+    else this.writeVarintBlock(count);
   }
 
   /**

@@ -26,6 +26,7 @@ export class SegmentReader {
   readonly path: string;
   readonly byteLength: number;
   readonly docCount: number;
+  readonly layoutVersion: number;
   readonly sumTitleLength: number;
   readonly sumTextLength: number;
   readonly terms: TermDictionary;
@@ -62,6 +63,7 @@ export class SegmentReader {
       throw new CorruptFileError(file.path, `unsupported segment layout version ${meta.layoutVersion}`);
     }
     this.docCount = meta.docCount;
+    this.layoutVersion = meta.layoutVersion;
     this.sumTitleLength = meta.sumTitleLength;
     this.sumTextLength = meta.sumTextLength;
     this.terms = new TermDictionary(file.section(SECTION.termBytes), file.section(SECTION.termOffsets), file.section(SECTION.termInfo));
@@ -107,6 +109,21 @@ export class SegmentReader {
     }
     if (!Array.isArray(fields)) throw new CorruptFileError(file.path, 'metadata field list is not an array');
     fields.forEach((name, index) => this.fieldSections.set(String(name), metadataSection(index)));
+  }
+
+  /** A section's bytes as stored (segment-format.ts), for a merge that copies them. */
+  encodedSection(name: string): Uint8Array {
+    return this.file.section(name);
+  }
+
+  /** The stored documents (a merge copies their compressed blocks). */
+  storedFields(): StoredFieldsReader {
+    return this.stored;
+  }
+
+  /** The names of the metadata fields some document here has. */
+  fieldNames(): string[] {
+    return [...this.fieldSections.keys()];
   }
 
   /** The metadata field `name` of this segment, or null when no document here has it. */

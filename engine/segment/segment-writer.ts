@@ -57,40 +57,75 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   const titles = encodeStringColumn(docs.map((doc) => doc.title));
   const metadata = encodeMetadata(docs.map((doc) => doc.metadata));
 
-  const meta: SegmentMeta = {
-    layoutVersion: SEGMENT_LAYOUT_VERSION,
-    docCount: docs.length,
-    termCount: order.length,
-    sumTitleLength: batch.titleLengths.reduce((sum, n) => sum + n, 0),
-    sumTextLength: batch.textLengths.reduce((sum, n) => sum + n, 0),
-  };
+  return writeSegmentParts(path, {
+    meta: {
+      layoutVersion: SEGMENT_LAYOUT_VERSION,
+      docCount: docs.length,
+      termCount: order.length,
+      sumTitleLength: batch.titleLengths.reduce((sum, n) => sum + n, 0),
+      sumTextLength: batch.textLengths.reduce((sum, n) => sum + n, 0),
+    },
+    termBytes,
+    termOffsets,
+    termInfo,
+    postings,
+    lengths,
+    ids,
+    stored: storedBytes,
+    titles,
+    metadata,
+    pageStarts: encodePageStarts(batch.pageStarts),
+    pageFlags: encodePageFlags(docs),
+    surfaces,
+  });
+}
 
+/** Everything a segment file holds, encoded (segment-format.ts), before it is written. */
+export interface SegmentParts {
+  meta: SegmentMeta;
+  termBytes: Uint8Array;
+  termOffsets: Uint32Array;
+  termInfo: Uint32Array;
+  postings: PostingsWriter;
+  /** Title lengths of every doc, then text lengths. */
+  lengths: Uint32Array;
+  ids: { bytes: Uint8Array; offsets: Uint8Array; order: Uint8Array };
+  stored: { blocks: Uint8Array; index: Uint8Array };
+  titles: { bytes: Uint8Array; offsets: Uint8Array; present: Uint8Array };
+  metadata: { fields: string[]; sections: Uint8Array[] };
+  pageStarts: Uint32Array;
+  pageFlags: Uint8Array;
+  surfaces: { bytes: Uint8Array; offsets: Uint32Array; terms: Uint32Array };
+}
+
+/** Writes the segment file at `path` from its encoded parts; durable when it returns. */
+export function writeSegmentParts(path: string, parts: SegmentParts): SegmentWriteResult {
   const byteLength = writeSegmentFile(path, [
-    [SECTION.meta, encoder.encode(JSON.stringify(meta))],
-    [SECTION.termBytes, termBytes],
-    [SECTION.termOffsets, u32Bytes(termOffsets)],
-    [SECTION.termInfo, u32Bytes(termInfo)],
-    [SECTION.skips, postings.skipBytes()],
-    [SECTION.docs, postings.docs.finish()],
-    [SECTION.positions, postings.positionBytes()],
-    [SECTION.lengths, u32Bytes(lengths)],
-    [SECTION.idBytes, ids.bytes],
-    [SECTION.idOffsets, ids.offsets],
-    [SECTION.idOrder, ids.order],
-    [SECTION.storedBlocks, storedBytes.blocks],
-    [SECTION.storedIndex, storedBytes.index],
-    [SECTION.titleBytes, titles.bytes],
-    [SECTION.titleOffsets, titles.offsets],
-    [SECTION.titlePresent, titles.present],
-    [SECTION.metadataFields, encoder.encode(JSON.stringify(metadata.fields))],
-    [SECTION.pageStarts, u32Bytes(encodePageStarts(batch.pageStarts))],
-    [SECTION.pageFlags, encodePageFlags(docs)],
-    [SECTION.surfaceBytes, surfaces.bytes],
-    [SECTION.surfaceOffsets, u32Bytes(surfaces.offsets)],
-    [SECTION.surfaceTerms, u32Bytes(surfaces.terms)],
-    ...metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
+    [SECTION.meta, encoder.encode(JSON.stringify(parts.meta))],
+    [SECTION.termBytes, parts.termBytes],
+    [SECTION.termOffsets, u32Bytes(parts.termOffsets)],
+    [SECTION.termInfo, u32Bytes(parts.termInfo)],
+    [SECTION.skips, parts.postings.skipBytes()],
+    [SECTION.docs, parts.postings.docs.finish()],
+    [SECTION.positions, parts.postings.positionBytes()],
+    [SECTION.lengths, u32Bytes(parts.lengths)],
+    [SECTION.idBytes, parts.ids.bytes],
+    [SECTION.idOffsets, parts.ids.offsets],
+    [SECTION.idOrder, parts.ids.order],
+    [SECTION.storedBlocks, parts.stored.blocks],
+    [SECTION.storedIndex, parts.stored.index],
+    [SECTION.titleBytes, parts.titles.bytes],
+    [SECTION.titleOffsets, parts.titles.offsets],
+    [SECTION.titlePresent, parts.titles.present],
+    [SECTION.metadataFields, encoder.encode(JSON.stringify(parts.metadata.fields))],
+    [SECTION.pageStarts, u32Bytes(parts.pageStarts)],
+    [SECTION.pageFlags, parts.pageFlags],
+    [SECTION.surfaceBytes, parts.surfaces.bytes],
+    [SECTION.surfaceOffsets, u32Bytes(parts.surfaces.offsets)],
+    [SECTION.surfaceTerms, u32Bytes(parts.surfaces.terms)],
+    ...parts.metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
   ]);
-  return { docCount: docs.length, byteLength };
+  return { docCount: parts.meta.docCount, byteLength };
 }
 
 /** pages.starts: per-doc offsets, then every paged document's page start positions. */

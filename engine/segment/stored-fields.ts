@@ -31,6 +31,20 @@ export class StoredFieldsWriter {
     if (this.body.length >= STORED_BLOCK_BYTES) this.flushBlock();
   }
 
+  /**
+   * Appends every document of `source` after those added so far by copying its compressed
+   * blocks as they are (a merge of segments without deletions: nothing inflated or deflated).
+   */
+  appendAll(source: StoredFieldsReader): void {
+    this.flushBlock();
+    const { blocks, index, blockCount } = source.encoded();
+    const byteBase = this.blocks.length;
+    for (let block = 0; block < blockCount; block++) this.index.push(this.nextDoc + index[block * 2], byteBase + index[block * 2 + 1]);
+    this.blocks.writeBytes(blocks.subarray(index[1], index[blockCount * 2 + 1]));
+    this.nextDoc += index[blockCount * 2];
+    this.blockFirstDoc = this.nextDoc;
+  }
+
   finish(): { blocks: Uint8Array; index: Uint8Array } {
     this.flushBlock();
     this.index.push(this.nextDoc, this.blocks.length);
@@ -64,6 +78,11 @@ export class StoredFieldsReader {
   ) {
     this.index = u32View(indexBytes);
     this.blockCount = this.index.length / 2 - 1;
+  }
+
+  /** The compressed blocks and the block index (first doc, byte offset; then a sentinel pair). */
+  encoded(): { blocks: Uint8Array; index: Uint32Array; blockCount: number } {
+    return { blocks: this.blocks, index: this.index, blockCount: this.blockCount };
   }
 
   read(doc: number): StoredRecord {

@@ -7,7 +7,7 @@
 // Sizes below FLOOR_SEGMENT_BYTES count as the floor, so a stream of tiny refreshes is merged
 // in groups instead of one ever-growing segment being rewritten each time. The budget grows
 // with the logarithm of the index size, so each document is rewritten O(log n) times.
-// No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge re-indexes its documents in
+// No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge builds the new segment in
 // memory, so this bounds its memory and time): segments over half of it are left out of
 // merging for size (as Lucene's maxMergedSegmentMB does) and do not count against the
 // budget, so a bulk load stops rewriting the same bytes once they sit in full-sized segments.

@@ -1,0 +1,212 @@
+// Merges segments that have no deleted documents by combining what they already encode, not by
+// analyzing their documents again: the sorted term dictionaries are merged (k-way, over their
+// UTF-8 bytes), each merged term's postings are the sources' postings one after the other with
+// doc numbers shifted (positions copied as encoded bytes), stored blocks are copied compressed,
+// and lengths, ids, titles, page sections and surface words are concatenated or merged. The
+// result is the segment writeSegment would build from the same documents in the same order
+// (every section byte for byte but the stored blocks' boundaries), at a fraction of the cost:
+// a bulk import's merges are most of its indexing work otherwise.
+
+import type { SegmentReader } from './segment-reader.ts';
+import { encodeDocIds } from './doc-ids.ts';
+import { MetadataEncoder } from './metadata-writer.ts';
+import { NO_MORE_DOCS } from './postings-cursor.ts';
+import { PostingsWriter } from './postings-writer.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, u32View } from './segment-format.ts';
+import { writeSegmentParts } from './segment-writer.ts';
+import type { SegmentWriteResult } from './segment-writer.ts';
+import { StoredFieldsWriter } from './stored-fields.ts';
+import { encodeStringColumn } from './string-column.ts';
+import { U32List } from './u32-list.ts';
+
+/** Whether `mergeEncodedSegments` can merge these: the current layout, no deleted documents. */
+export function canMergeEncoded(readers: readonly SegmentReader[], deletedCounts: readonly number[]): boolean {
+  return readers.every((reader, index) => reader.layoutVersion === SEGMENT_LAYOUT_VERSION && deletedCounts[index] === 0);
+}
+
+/** Sorted UTF-8 strings back to back (a term dictionary, the surface words) of one source. */
+interface SortedStrings {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+  size: number;
+}
+
+function sortedStrings(reader: SegmentReader, bytesSection: string, offsetsSection: string): SortedStrings {
+  const offsets = u32View(reader.encodedSection(offsetsSection));
+  return { bytes: reader.encodedSection(bytesSection), offsets, size: offsets.length - 1 };
+}
+
+/** Byte order of string `i` of `a` against string `j` of `b`. */
+function compareStrings(a: SortedStrings, i: number, b: SortedStrings, j: number): number {
+  const aStart = a.offsets[i];
+  const aLength = a.offsets[i + 1] - aStart;
+  const bStart = b.offsets[j];
+  const bLength = b.offsets[j + 1] - bStart;
+  const length = Math.min(aLength, bLength);
+  for (let k = 0; k < length; k++) {
+    const diff = a.bytes[aStart + k] - b.bytes[bStart + k];
+    if (diff !== 0) return diff;
+  }
+  return aLength - bLength;
+}
+
+/**
+ * Walks the union of sorted string lists in order. For each distinct string, `visit` gets the
+ * list holding it first (its bytes are copied from there) and, in `holders`, every list that
+ * holds it with the string's index in that list (holders[s] = -1: list s lacks it).
+ */
+function mergeSorted(sources: readonly SortedStrings[], visit: (first: number, holders: Int32Array) => void): void {
+  const at = new Uint32Array(sources.length);
+  const holders = new Int32Array(sources.length);
+  for (;;) {
+    let smallest = -1;
+    for (let s = 0; s < sources.length; s++) {
+      if (at[s] >= sources[s].size) continue;
+      if (smallest < 0 || compareStrings(sources[s], at[s], sources[smallest], at[smallest]) < 0) smallest = s;
+    }
+    if (smallest < 0) return;
+    for (let s = 0; s < sources.length; s++) {
+      const here = at[s] < sources[s].size && (s === smallest || compareStrings(sources[s], at[s], sources[smallest], at[smallest]) === 0);
+      holders[s] = here ? at[s] : -1;
+    }
+    visit(smallest, holders);
+    for (let s = 0; s < sources.length; s++) if (holders[s] >= 0) at[s]++;
+  }
+}
+
+/** Copies string `index` of `source` to the end of `out` (bytes) and records where it ends. */
+function copyString(source: SortedStrings, index: number, out: { bytes: Uint8Array; length: number }, offsets: U32List): void {
+  const start = source.offsets[index];
+  const end = source.offsets[index + 1];
+  if (out.length + end - start > out.bytes.length) {
+    const grown = new Uint8Array(Math.max(out.bytes.length * 2, out.length + end - start));
+    grown.set(out.bytes.subarray(0, out.length));
+    out.bytes = grown;
+  }
+  out.bytes.set(source.bytes.subarray(start, end), out.length);
+  out.length += end - start;
+  offsets.push(out.length);
+}
+
+/** Writes the merge of `readers` (in this order; none with deleted documents) at `path`; durable when it returns. */
+export function mergeEncodedSegments(path: string, readers: readonly SegmentReader[]): SegmentWriteResult {
+  const bases = new Uint32Array(readers.length);
+  let docCount = 0;
+  readers.forEach((reader, s) => {
+    bases[s] = docCount;
+    docCount += reader.docCount;
+  });
+
+  // Lengths: every title length, then every text length.
+  const lengths = new Uint32Array(docCount * 2);
+  readers.forEach((reader, s) => {
+    lengths.set(reader.titleLengths, bases[s]);
+    lengths.set(reader.textLengths, docCount + bases[s]);
+  });
+
+  // Terms and their postings, in byte order; mergedIndex[s][t]: where term t of source s went.
+  const termSources = readers.map((reader) => sortedStrings(reader, SECTION.termBytes, SECTION.termOffsets));
+  const mergedIndex = readers.map((reader) => new Uint32Array(reader.terms.size));
+  const termBytes = { bytes: new Uint8Array(1 << 16), length: 0 };
+  const termOffsets = new U32List(1 << 12);
+  termOffsets.push(0);
+  const termInfo = new U32List(1 << 14);
+  const info = new Uint32Array(TERM_INFO_WORDS);
+  const postings = new PostingsWriter(null);
+  const positionData = readers.map((reader) => reader.encodedSection(SECTION.positions));
+  let termCount = 0;
+  mergeSorted(termSources, (first, holders) => {
+    copyString(termSources[first], holders[first], termBytes, termOffsets);
+    const firstSkip = postings.skipEntries;
+    postings.startTerm();
+    for (let s = 0; s < readers.length; s++) {
+      const local = holders[s];
+      if (local < 0) continue;
+      mergedIndex[s][local] = termCount;
+      const reader = readers[s];
+      const base = bases[s];
+      const cursor = reader.postings(local);
+      for (let doc = cursor.next(); doc !== NO_MORE_DOCS; doc = cursor.next()) {
+        cursor.locatePositions();
+        const merged = base + doc;
+        postings.appendDoc(merged, cursor.titleTf(), cursor.textTf(), lengths[merged], lengths[docCount + merged], positionData[s], cursor.positionsFrom, cursor.positionsTo);
+      }
+      reader.recycleCursors();
+    }
+    info.fill(0);
+    info[TermInfoField.docFreq] = postings.finishTerm();
+    info[TermInfoField.firstSkip] = firstSkip;
+    for (const word of info) termInfo.push(word);
+    termCount++;
+  });
+
+  // Surface words: merged like terms, each pointing at its term's merged index.
+  const surfaceSources = readers.map((reader) => sortedStrings(reader, SECTION.surfaceBytes, SECTION.surfaceOffsets));
+  const surfaceTermsOf = readers.map((reader) => u32View(reader.encodedSection(SECTION.surfaceTerms)));
+  const surfaceBytes = { bytes: new Uint8Array(1 << 12), length: 0 };
+  const surfaceOffsets = new U32List(1 << 10);
+  surfaceOffsets.push(0);
+  const surfaceTerms = new U32List(1 << 10);
+  mergeSorted(surfaceSources, (first, holders) => {
+    copyString(surfaceSources[first], holders[first], surfaceBytes, surfaceOffsets);
+    surfaceTerms.push(mergedIndex[first][surfaceTermsOf[first][holders[first]]]);
+  });
+
+  // Pages: per-doc offsets into the page starts, then the starts; flags one after the other.
+  let pageCount = 0;
+  for (const reader of readers) pageCount += u32View(reader.encodedSection(SECTION.pageStarts))[reader.docCount];
+  const pageStarts = new Uint32Array(docCount + 1 + pageCount);
+  const pageFlags = new Uint8Array(pageCount);
+  let pagesBefore = 0;
+  readers.forEach((reader, s) => {
+    const words = u32View(reader.encodedSection(SECTION.pageStarts));
+    const pages = words[reader.docCount];
+    for (let doc = 0; doc < reader.docCount; doc++) pageStarts[bases[s] + doc] = pagesBefore + words[doc];
+    pageStarts.set(words.subarray(reader.docCount + 1, reader.docCount + 1 + pages), docCount + 1 + pagesBefore);
+    pageFlags.set(reader.encodedSection(SECTION.pageFlags), pagesBefore);
+    pagesBefore += pages;
+  });
+  pageStarts[docCount] = pagesBefore;
+
+  // Per document: ids and titles; metadata values read back from the fields; stored blocks copied.
+  const ids: string[] = new Array(docCount);
+  const titles: (string | null)[] = new Array(docCount);
+  const metadata = new MetadataEncoder();
+  const stored = new StoredFieldsWriter();
+  readers.forEach((reader, s) => {
+    for (let doc = 0; doc < reader.docCount; doc++) {
+      ids[bases[s] + doc] = reader.docId(doc);
+      titles[bases[s] + doc] = reader.title(doc);
+    }
+    for (const name of reader.fieldNames()) {
+      const field = reader.field(name)!;
+      const values = metadata.field(name);
+      for (let doc = 0; doc < reader.docCount; doc++) {
+        for (let at = field.docStarts[doc]; at < field.docStarts[doc + 1]; at++) values.add(bases[s] + doc, field.value(field.docOrds[at]));
+      }
+    }
+    stored.appendAll(reader.storedFields());
+  });
+
+  let sumTitleLength = 0;
+  let sumTextLength = 0;
+  for (const reader of readers) {
+    sumTitleLength += reader.sumTitleLength;
+    sumTextLength += reader.sumTextLength;
+  }
+  return writeSegmentParts(path, {
+    meta: { layoutVersion: SEGMENT_LAYOUT_VERSION, docCount, termCount, sumTitleLength, sumTextLength },
+    termBytes: termBytes.bytes.subarray(0, termBytes.length),
+    termOffsets: termOffsets.view(),
+    termInfo: termInfo.view(),
+    postings,
+    lengths,
+    ids: encodeDocIds(ids),
+    stored: stored.finish(),
+    titles: encodeStringColumn(titles),
+    metadata: metadata.finish(docCount),
+    pageStarts,
+    pageFlags,
+    surfaces: { bytes: surfaceBytes.bytes.subarray(0, surfaceBytes.length), offsets: surfaceOffsets.view(), terms: surfaceTerms.view() },
+  });
+}
