@@ -50,6 +50,15 @@ export interface AnalyzerOptions {
 export const MAX_TOKEN_LENGTH = 64;
 /** Default bound of each analyzer's raw-token → term cache. */
 export const TERM_CACHE_ENTRIES = 100_000;
+/**
+ * Bound of the cache of an analyzer that builds segments (`Analyzer.forIndexing`). A batch of
+ * 20,000 documents of a 200,000-word vocabulary holds about 300,000 distinct raw tokens (case
+ * variants count); a cache that fills is emptied, and every token after that is analyzed
+ * again: 100,000 entries built five such batches in 10.5 s, 262,144 in 8.9 s. It costs 16 MiB
+ * of tables plus the cached strings in each index thread (which exits when idle), none in
+ * search threads.
+ */
+export const INDEXING_TERM_CACHE_ENTRIES = 1 << 18;
 
 const APOSTROPHE = 0x27;
 const RIGHT_SINGLE_QUOTE = 0x2019;
@@ -79,6 +88,7 @@ function detach(s: string): string {
 
 export class Analyzer {
   private static readonly instances = new Map<string, Analyzer>();
+  private static readonly indexingInstances = new Map<string, Analyzer>();
 
   /** The shared analyzer of `language` (one per language per thread). */
   static for(language: string): Analyzer {
@@ -86,6 +96,16 @@ export class Analyzer {
     if (analyzer === undefined) {
       analyzer = new Analyzer(language);
       Analyzer.instances.set(language, analyzer);
+    }
+    return analyzer;
+  }
+
+  /** The shared analyzer of `language` for building segments: a larger term cache (INDEXING_TERM_CACHE_ENTRIES). */
+  static forIndexing(language: string): Analyzer {
+    let analyzer = Analyzer.indexingInstances.get(language);
+    if (analyzer === undefined) {
+      analyzer = new Analyzer(language, { cacheEntries: INDEXING_TERM_CACHE_ENTRIES });
+      Analyzer.indexingInstances.set(language, analyzer);
     }
     return analyzer;
   }

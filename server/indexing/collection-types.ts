@@ -42,6 +42,12 @@ export interface Collection {
    * later search. Throws FolioError `validation_failed`.
    */
   updateSettings(patch: CollectionSettingsPatch): CollectionInfo;
+  /**
+   * Resolves once the write buffer has room (at once, unless a bulk load filled it); throws
+   * FolioError `overloaded` (503, Retry-After) when a refresh did not make room in time. Asked
+   * before a large write is read; every write checks again.
+   */
+  awaitWriteRoom(): Promise<void>;
   /** Upserts documents; resolves once the change is durable (WAL fsynced). All or nothing. */
   upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]>;
   /** Upserts documents the server built itself (extracted files); their ids must be valid. */

@@ -96,7 +96,7 @@ export class CollectionWriter {
       // filter of millions of documents gets here (request bodies are far smaller).
       throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
     }
-    if (this.options.pending.bytes > this.backpressure.maxPendingBytes) await this.waitForRoom();
+    await this.awaitRoom();
     const durable = this.options.wal.append(bytes);
     const applied = this.apply(record);
     scheduler.schedule();
@@ -111,11 +111,14 @@ export class CollectionWriter {
   }
 
   /**
-   * Backpressure: has a refresh take the full buffer and waits up to BACKPRESSURE_WAIT_MS for
-   * it; a buffer still full then refuses the write (nothing of it is written).
+   * Backpressure: resolves at once while the buffer has room; when it is full, has a refresh
+   * take it and waits up to BACKPRESSURE_WAIT_MS for it, then refuses the write with 503
+   * `overloaded` (nothing of it is written). The HTTP layer asks this before it reads a large
+   * batch's body, so a refused body is never parsed; `write` asks again.
    */
-  private async waitForRoom(): Promise<void> {
+  async awaitRoom(): Promise<void> {
     const { pending, scheduler } = this.options;
+    if (pending.bytes <= this.backpressure.maxPendingBytes) return;
     scheduler.ensureQueued();
     const { maxPendingBytes, waitMs } = this.backpressure;
     const deadline = performance.now() + waitMs;

@@ -209,6 +209,11 @@ export class FolioCollection implements Collection {
     return this.info();
   }
 
+  async awaitWriteRoom(): Promise<void> {
+    this.assertOpen();
+    await this.writer.awaitRoom();
+  }
+
   async upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]> {
     this.assertOpen();
     validateDocumentInputs(documents);

@@ -14,12 +14,12 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
     reader: SegmentReader.open(path.join(task.dir, name)),
     deleted: deletes === null ? null : readDeletesFile(path.join(task.dir, deletes)),
   }));
-  return mergeSegments(task.filePath, views, Analyzer.for(task.language));
+  return mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language));
 }
 
 export default function index(task: IndexTask): WorkerReply<SegmentWritten> {
   return replyOf(() => {
-    if (task.kind === 'write-segment') return writeSegment(task.filePath, task.docs, Analyzer.for(task.language));
+    if (task.kind === 'write-segment') return writeSegment(task.filePath, task.docs, Analyzer.forIndexing(task.language));
     return merge(task);
   });
 }

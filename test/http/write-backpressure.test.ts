@@ -31,4 +31,23 @@ describe('writes: 503 overloaded under backpressure', () => {
     const found = await server.request('GET', '/v1/collections/busy/search?q=arrival&fields=id');
     assert.deepEqual(found.body.hits.map((hit: { id: string }) => hit.id), ['late']);
   });
+
+  test('a batch for a full buffer is refused before its body is read', async () => {
+    assert.equal((await server.request('POST', '/v1/collections/busy/documents', [{ id: 'filler', text: 'z'.repeat(4096) }])).status, 200);
+    // Malformed JSON would be a 400 once read; refused unread, it is a 503 (nothing parsed, nothing written).
+    const unread = await server.request('POST', '/v1/collections/busy/documents', '[{"id": "half", "text": ', { 'content-type': 'application/json' });
+    assertProblem(unread, 503, 'overloaded');
+    assert.equal(unread.headers.get('retry-after'), '1');
+    // The refusal asked for a refresh, which empties the buffer: fill it again.
+    assert.equal((await server.request('POST', '/v1/collections/busy/refresh')).status, 200);
+    assert.equal((await server.request('POST', '/v1/collections/busy/documents', [{ id: 'filler-2', text: 'z'.repeat(4096) }])).status, 200);
+    const ndjson = await server.request('POST', '/v1/collections/busy/documents', '{"id":"n1","text":"one"}\n{"id":"n2"', { 'content-type': 'application/x-ndjson' });
+    assertProblem(ndjson, 503, 'overloaded');
+    assert.equal((await server.request('GET', '/v1/collections/busy/documents/n1')).status, 404);
+    // A batch for a collection that does not exist is answered as before, full buffers elsewhere or not.
+    assertProblem(await server.request('POST', '/v1/collections/missing/documents', [{ id: 'x', text: 'x' }]), 404, 'collection_not_found');
+    // The buffer emptied by a refresh takes batches again.
+    assert.equal((await server.request('POST', '/v1/collections/busy/refresh')).status, 200);
+    assert.equal((await server.request('POST', '/v1/collections/busy/documents', [{ id: 'after', text: 'room again' }])).status, 200);
+  });
 });

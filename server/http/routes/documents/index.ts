@@ -25,6 +25,7 @@ import deleteByFilterRoutes from './delete-by-filter.ts';
 import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
 import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
+import { writeRoomHook } from './write-room.ts';
 import { writeOptions } from '../../validation/write-options.ts';
 
 const DOCUMENT_PATH = '/v1/collections/:name/documents/:id';
@@ -47,6 +48,8 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // At most a few large writes hold parsed bodies at once (large-body-gate.ts).
   const largeWrites = new ConcurrencyGate(MAX_LARGE_WRITES);
   app.addHook('preParsing', largeBodyGateHook(largeWrites));
+  // A batch for a full write buffer waits or is refused before its body is read (write-room.ts).
+  app.addHook('preParsing', writeRoomHook(app.documents));
   await app.register(deleteByFilterRoutes);
 
   app.put(
