@@ -272,6 +272,6 @@ export class Analyzer {
   private analyzeToken(raw: string, hash: number, ascii: boolean): number {
     const folded = ascii ? raw.toLowerCase() : foldTerm(raw);
     const term = folded.length === 0 ? NO_TERM : detach(this.stemFolded(folded));
-    return this.terms.insert(detach(raw), hash, term);
+    return this.terms.insert(detach(raw), hash, term, folded !== term);
   }
 }

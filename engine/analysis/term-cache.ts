@@ -30,7 +30,7 @@ export function tokenHash(s: string, start = 0, end = s.length): number {
 
 /** Table slots per entry at most: keeps linear probes short. */
 const LOAD_FACTOR_INVERSE = 2;
-/** i32s per slot in `slots`: hash, interner epoch, term id, key length · 2 + empty-value bit. */
+/** i32s per slot in `slots`: hash, interner epoch, term id, key length · 4 + surface bit · 2 + empty-value bit. */
 const SLOT_WORDS = 4;
 const EPOCH = 1;
 const ID = 2;
@@ -85,7 +85,7 @@ export class TermCache {
     for (;;) {
       const stored = slots[slot * SLOT_WORDS];
       if (stored === EMPTY) return -1;
-      if (stored === wanted && slots[slot * SLOT_WORDS + SHAPE] >>> 1 === length) {
+      if (stored === wanted && slots[slot * SLOT_WORDS + SHAPE] >>> 2 === length) {
         const key = this.entries[2 * slot] as string;
         if (regionEquals(key, text, start)) return slot;
       }
@@ -108,7 +108,8 @@ export class TermCache {
     const at = slot * SLOT_WORDS;
     if (this.slots[at + EPOCH] === interner.epoch) return this.slots[at + ID];
     const id = interner.intern(this.entries[2 * slot + 1] as string);
-    interner.noteRawToken(this.entries[2 * slot] as string, id);
+    // Only a token whose folded word differs from its term can be a surface form.
+    if ((this.slots[at + SHAPE] & SURFACE_BIT) !== 0) interner.noteRawToken(this.entries[2 * slot] as string, id);
     this.slots[at + EPOCH] = interner.epoch;
     this.slots[at + ID] = id;
     return id;
@@ -116,9 +117,11 @@ export class TermCache {
 
   /**
    * Caches `value` for `key` (whose token hash is `hash`); empties the table first when full.
-   * Returns the slot now holding it.
+   * `surface`: the key's folded word differs from the value, so the segment writer must see the
+   * key (surface forms); other keys are not reported to an interner. Returns the slot now
+   * holding it.
    */
-  insert(key: string, hash: number, value: string): number {
+  insert(key: string, hash: number, value: string, surface = true): number {
     const wanted = hash === EMPTY ? ZERO_HASH_STAND_IN : hash;
     if (this.count >= this.maxEntries) this.clear();
     let slot = wanted & this.mask;
@@ -128,7 +131,7 @@ export class TermCache {
       if (stored === wanted && this.entries[2 * slot] === key) {
         this.entries[2 * slot + 1] = value;
         this.slots[slot * SLOT_WORDS + EPOCH] = 0;
-        this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value);
+        this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value, surface);
         return slot;
       }
       slot = (slot + 1) & this.mask;
@@ -137,7 +140,7 @@ export class TermCache {
     this.entries[2 * slot] = key;
     this.entries[2 * slot + 1] = value;
     this.slots[slot * SLOT_WORDS + EPOCH] = 0;
-    this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value);
+    this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value, surface);
     this.count++;
     return slot;
   }
@@ -149,8 +152,10 @@ export class TermCache {
   }
 }
 
-function shape(key: string, value: string): number {
-  return (key.length << 1) | (value.length === 0 ? 1 : 0);
+const SURFACE_BIT = 2;
+
+function shape(key: string, value: string, surface: boolean): number {
+  return (key.length << 2) | (surface ? SURFACE_BIT : 0) | (value.length === 0 ? 1 : 0);
 }
 
 function regionEquals(key: string, text: string, start: number): boolean {

@@ -21,7 +21,7 @@ import type { WalRecord } from './wal-records.ts';
  */
 export const MAX_PENDING_BYTES = 24 * 1024 * 1024;
 /** Longest a write waits for a refresh to take a full buffer before it is refused. */
-export const BACKPRESSURE_WAIT_MS = 500;
+export const BACKPRESSURE_WAIT_MS = 300;
 /** `Retry-After` of a write refused because the buffer stayed full. */
 export const OVERLOADED_RETRY_AFTER_SECONDS = 1;
 const BACKPRESSURE_POLL_MS = 10;
