@@ -56,6 +56,16 @@ test('sections round trip', (t) => {
   assert.throws(() => segment.section('nope'), CorruptFileError);
 });
 
+test('a section given as pieces is written as their concatenation', (t) => {
+  const dir = tempDir(t);
+  const whole = path.join(dir, 'whole.fseg');
+  const pieces = path.join(dir, 'pieces.fseg');
+  writeSegmentFile(whole, [['a', bytes(9)], ['joined', bytes(1, 2, 3, 4, 5)], ['none', new Uint8Array(0)]]);
+  writeSegmentFile(pieces, [['a', bytes(9)], ['joined', [bytes(1, 2), new Uint8Array(0), bytes(3, 4, 5)]], ['none', []]]);
+  assert.deepEqual(fs.readFileSync(pieces), fs.readFileSync(whole), 'the same file, byte for byte');
+  assert.deepEqual([...readSegmentFile(pieces).section('joined')], [1, 2, 3, 4, 5]);
+});
+
 test('writeSegmentFile returns the file length', (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, 'x.fseg');

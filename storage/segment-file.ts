@@ -33,8 +33,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 const START_MAGIC_BYTES = encoder.encode(START_MAGIC);
 const END_MAGIC_BYTES = encoder.encode(END_MAGIC);
 
-/** A named section to write: its name and its bytes. */
-export type SegmentSection = readonly [name: string, bytes: Uint8Array];
+/** A section: its name and its bytes, whole or as consecutive pieces (written one after the other, never joined in memory). */
+export type SegmentSection = readonly [name: string, bytes: Uint8Array | readonly Uint8Array[]];
 
 /** An opened container file. Section views share memory with the file's buffer. */
 export interface SegmentFile {
@@ -106,8 +106,10 @@ export function writeSegmentFile(path: string, sections: ReadonlyArray<SegmentSe
     sections.forEach(([, bytes], i) => {
       const pad = padding(offset);
       if (pad > 0) put(new Uint8Array(pad));
-      entries.push({ name: names[i], offset, length: bytes.length });
-      put(bytes);
+      const start = offset;
+      if (bytes instanceof Uint8Array) put(bytes);
+      else for (const piece of bytes) put(piece);
+      entries.push({ name: names[i], offset: start, length: offset - start });
     });
 
     const table = encodeTable(entries);

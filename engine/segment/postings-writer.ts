@@ -13,13 +13,20 @@ const U32_MAX = 0xffffffff;
 /** A position delta (< 2^32) takes at most 5 LEB128 bytes. */
 const MAX_VARINT_BYTES = 5;
 
+/** Expected section sizes (a merge knows them from its sources), so buffers are not regrown. */
+export interface PostingsCapacity {
+  docsBytes: number;
+  positionBytes: number;
+  skipEntries: number;
+}
+
 export class PostingsWriter {
-  readonly docs = new ByteWriter(1 << 20);
+  readonly docs: ByteWriter;
   /** postings.positions, written in place (the hottest loop of a build). */
-  private positions = new Uint8Array(1 << 20);
+  private positions: Uint8Array;
   private positionsLength = 0;
   /** Skip entries, SKIP_ENTRY_WORDS u32s each. */
-  private skips = new Uint32Array(SKIP_ENTRY_WORDS * 1024);
+  private skips: Uint32Array;
   private skipCount = 0;
   // The block being written: per doc its gap, title tf and text tf.
   private readonly gaps = new Uint32Array(BLOCK_SIZE);
@@ -36,7 +43,10 @@ export class PostingsWriter {
   private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
 
   /** `batch` for `add`; null for a writer fed with `appendDoc` only. */
-  constructor(batch: InvertedBatch | null) {
+  constructor(batch: InvertedBatch | null, capacity: PostingsCapacity = { docsBytes: 1 << 20, positionBytes: 1 << 20, skipEntries: 1024 }) {
+    this.docs = new ByteWriter(Math.max(1, capacity.docsBytes));
+    this.positions = new Uint8Array(Math.max(1, capacity.positionBytes));
+    this.skips = new Uint32Array(SKIP_ENTRY_WORDS * Math.max(1, capacity.skipEntries));
     const empty = new Uint32Array(1);
     this.occurrences = batch?.occurrences ?? empty;
     this.termStarts = batch?.termStarts ?? empty;

@@ -12,10 +12,10 @@ import { encodeDocIds } from './doc-ids.ts';
 import { MetadataEncoder } from './metadata-writer.ts';
 import { NO_MORE_DOCS } from './postings-cursor.ts';
 import { PostingsWriter } from './postings-writer.ts';
-import { SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, u32View } from './segment-format.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, SKIP_ENTRY_WORDS, TERM_INFO_WORDS, TermInfoField, u32View } from './segment-format.ts';
 import { writeSegmentParts } from './segment-writer.ts';
 import type { SegmentWriteResult } from './segment-writer.ts';
-import { StoredFieldsWriter } from './stored-fields.ts';
+import { concatStoredFields } from './stored-fields.ts';
 import { encodeStringColumn } from './string-column.ts';
 import { U32List } from './u32-list.ts';
 
@@ -112,7 +112,13 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   termOffsets.push(0);
   const termInfo = new U32List(1 << 14);
   const info = new Uint32Array(TERM_INFO_WORDS);
-  const postings = new PostingsWriter(null);
+  // Merged postings take about what the sources' take (exactly, for positions).
+  const sectionBytes = (name: string): number => readers.reduce((sum, reader) => sum + reader.encodedSection(name).length, 0);
+  const postings = new PostingsWriter(null, {
+    docsBytes: sectionBytes(SECTION.docs) + 65_536,
+    positionBytes: sectionBytes(SECTION.positions),
+    skipEntries: sectionBytes(SECTION.skips) / (4 * SKIP_ENTRY_WORDS),
+  });
   const positionData = readers.map((reader) => reader.encodedSection(SECTION.positions));
   let termCount = 0;
   mergeSorted(termSources, (first, holders) => {
@@ -168,11 +174,10 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   });
   pageStarts[docCount] = pagesBefore;
 
-  // Per document: ids and titles; metadata values read back from the fields; stored blocks copied.
+  // Per document: ids and titles; metadata values read back from the fields.
   const ids: string[] = new Array(docCount);
   const titles: (string | null)[] = new Array(docCount);
   const metadata = new MetadataEncoder();
-  const stored = new StoredFieldsWriter();
   readers.forEach((reader, s) => {
     for (let doc = 0; doc < reader.docCount; doc++) {
       ids[bases[s] + doc] = reader.docId(doc);
@@ -185,7 +190,6 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
         for (let at = field.docStarts[doc]; at < field.docStarts[doc + 1]; at++) values.add(bases[s] + doc, field.value(field.docOrds[at]));
       }
     }
-    stored.appendAll(reader.storedFields());
   });
 
   let sumTitleLength = 0;
@@ -202,7 +206,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     postings,
     lengths,
     ids: encodeDocIds(ids),
-    stored: stored.finish(),
+    stored: concatStoredFields(readers.map((reader) => reader.storedFields())),
     titles: encodeStringColumn(titles),
     metadata: metadata.finish(docCount),
     pageStarts,

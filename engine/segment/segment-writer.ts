@@ -90,7 +90,8 @@ export interface SegmentParts {
   /** Title lengths of every doc, then text lengths. */
   lengths: Uint32Array;
   ids: { bytes: Uint8Array; offsets: Uint8Array; order: Uint8Array };
-  stored: { blocks: Uint8Array; index: Uint8Array };
+  /** Stored blocks whole, or as pieces (a merge's, views of its sources). */
+  stored: { blocks: Uint8Array | readonly Uint8Array[]; index: Uint8Array };
   titles: { bytes: Uint8Array; offsets: Uint8Array; present: Uint8Array };
   metadata: { fields: string[]; sections: Uint8Array[] };
   pageStarts: Uint32Array;

@@ -31,20 +31,6 @@ export class StoredFieldsWriter {
     if (this.body.length >= STORED_BLOCK_BYTES) this.flushBlock();
   }
 
-  /**
-   * Appends every document of `source` after those added so far by copying its compressed
-   * blocks as they are (a merge of segments without deletions: nothing inflated or deflated).
-   */
-  appendAll(source: StoredFieldsReader): void {
-    this.flushBlock();
-    const { blocks, index, blockCount } = source.encoded();
-    const byteBase = this.blocks.length;
-    for (let block = 0; block < blockCount; block++) this.index.push(this.nextDoc + index[block * 2], byteBase + index[block * 2 + 1]);
-    this.blocks.writeBytes(blocks.subarray(index[1], index[blockCount * 2 + 1]));
-    this.nextDoc += index[blockCount * 2];
-    this.blockFirstDoc = this.nextDoc;
-  }
-
   finish(): { blocks: Uint8Array; index: Uint8Array } {
     this.flushBlock();
     this.index.push(this.nextDoc, this.blocks.length);
@@ -65,6 +51,31 @@ export class StoredFieldsWriter {
     this.body = new ByteWriter(2 * STORED_BLOCK_BYTES);
     this.starts = [];
   }
+}
+
+/**
+ * The stored sections of segments merged one after the other (none with deleted documents): their
+ * compressed blocks as they are — views of the sources, written without being copied or
+ * inflated — and one block index over them.
+ */
+export function concatStoredFields(sources: readonly StoredFieldsReader[]): { blocks: Uint8Array[]; index: Uint8Array } {
+  const blocks: Uint8Array[] = [];
+  const index: number[] = [];
+  let docBase = 0;
+  let byteBase = 0;
+  for (const source of sources) {
+    const encoded = source.encoded();
+    const first = encoded.index[1];
+    for (let block = 0; block < encoded.blockCount; block++) {
+      index.push(docBase + encoded.index[block * 2], byteBase + encoded.index[block * 2 + 1] - first);
+    }
+    const end = encoded.index[encoded.blockCount * 2 + 1];
+    blocks.push(encoded.blocks.subarray(first, end));
+    docBase += encoded.index[encoded.blockCount * 2];
+    byteBase += end - first;
+  }
+  index.push(docBase, byteBase);
+  return { blocks, index: new Uint8Array(Uint32Array.from(index).buffer) };
 }
 
 export class StoredFieldsReader {

@@ -32,15 +32,15 @@ export class DocumentService {
     return summary;
   }
 
-  /**
-   * Writes one document or a batch (POST), all or nothing; answers the ids written, each once
-   * (an id written twice in one batch is one document: the last version wins).
-   */
   /** Waits for room in the collection's write buffer, or throws `overloaded` (see Collection.awaitWriteRoom). */
   async awaitWriteRoom(name: string): Promise<void> {
     await this.options.collections.get(name).awaitWriteRoom();
   }
 
+  /**
+   * Writes one document or a batch (POST), all or nothing; answers the ids written, each once
+   * (an id written twice in one batch is one document: the last version wins).
+   */
   async write(name: string, documents: DocumentInput[], batch: boolean, options: WriteOptions): Promise<string[]> {
     const collection = this.options.collections.get(name);
     const summaries = await collection.upsert(documents, options);
