@@ -49,3 +49,34 @@ test('structure is checked even without the checksum', (t) => {
   fs.writeFileSync(empty, '');
   assert.throws(() => mapFileReadOnly(empty), /empty file/);
 });
+
+/** This process's resident pages of mapped files (RssFile), in bytes; null without /proc. */
+function residentFileBytes(): number | null {
+  try {
+    const match = /^RssFile:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+test('releasing a mapped file gives its pages back and its views still read', (t) => {
+  const file = sampleFile(t);
+  const mapped = mapSegmentFile(file);
+  const big = mapped.section('big');
+  let sum = 0;
+  for (let i = 0; i < big.length; i += 1024) sum += big[i]; // touch every page
+  const touched = residentFileBytes();
+  mapped.releaseResidentPages();
+  const released = residentFileBytes();
+  if (touched !== null && released !== null) {
+    assert.ok(touched - released >= 2 * 1024 * 1024, `resident file pages ${touched} → ${released} bytes`);
+  } else {
+    t.diagnostic('no /proc/self/status here: the resident set is not checked');
+  }
+  let again = 0;
+  for (let i = 0; i < big.length; i += 1024) again += big[i];
+  assert.equal(again, sum, 'the views read the same bytes after the release');
+  assert.deepEqual([...mapped.section('small')], [7, 8, 9]);
+  readSegmentFile(file).releaseResidentPages(); // a file read into memory: nothing to release
+});

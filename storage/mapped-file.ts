@@ -13,6 +13,8 @@ interface MmapBinding {
   readonly PROT_READ: number;
   readonly MAP_SHARED: number;
   readonly MADV_RANDOM: number;
+  readonly MADV_DONTNEED: number;
+  advise(buffer: Uint8Array, advise: number): void;
 }
 
 // The binding is CommonJS with a native part; each thread that loads it gets its own instance.
@@ -31,4 +33,13 @@ export function mapFileReadOnly(path: string): Uint8Array {
     // The mapping stays valid after the descriptor is closed.
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Drops the pages of `mapping` (a whole map from mapFileReadOnly) from this process's resident
+ * set: they stay in the OS page cache, and a later read faults them back in. For a map whose
+ * reading is done but which the garbage collector has not unmapped yet (a merge's sources).
+ */
+export function releaseResidentPages(mapping: Uint8Array): void {
+  mmap.advise(mapping, mmap.MADV_DONTNEED);
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { crc32 } from './crc32.ts';
 import { writeFileAtomicWith } from './atomic-file.ts';
 import { CorruptFileError } from './errors.ts';
-import { mapFileReadOnly } from './mapped-file.ts';
+import { mapFileReadOnly, releaseResidentPages } from './mapped-file.ts';
 
 /** Version of the container layout written by this code; newer files are refused. */
 export const SEGMENT_FORMAT_VERSION = 1;
@@ -45,6 +45,11 @@ export interface SegmentFile {
   has(name: string): boolean;
   /** Section names in file order. */
   names(): string[];
+  /**
+   * A mapped file: drops its pages from the process's resident set (see releaseResidentPages);
+   * its views stay valid. A file read into memory: nothing.
+   */
+  releaseResidentPages(): void;
 }
 
 function padding(offset: number): number {
@@ -149,6 +154,7 @@ export function parseSegmentFile(
   path: string,
   data: Uint8Array,
   checksum: ChecksumSource = (end) => crc32(data.subarray(0, end)),
+  release: () => void = () => {},
 ): SegmentFile {
   const fail = (reason: string): never => {
     throw new CorruptFileError(path, reason);
@@ -211,6 +217,7 @@ export function parseSegmentFile(
     names(): string[] {
       return [...sections.keys()];
     },
+    releaseResidentPages: release,
   };
 }
 
@@ -255,5 +262,5 @@ export interface MapSegmentFileOptions {
 export function mapSegmentFile(path: string, options: MapSegmentFileOptions = {}): SegmentFile {
   const data = mapFileReadOnly(path);
   const checksum: ChecksumSource = options.verifyChecksum === false ? null : (end) => checksumFilePrefix(path, end);
-  return parseSegmentFile(path, data, checksum);
+  return parseSegmentFile(path, data, checksum, () => releaseResidentPages(data));
 }

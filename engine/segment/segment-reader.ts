@@ -246,6 +246,15 @@ export class SegmentReader {
   }
 
   /**
+   * Drops the segment's mapped pages from this thread's resident set (they stay in the page
+   * cache; reads still work, faulting them back). A merge calls it on its sources when done, so
+   * memory does not hold every merged-away segment until the garbage collector unmaps it.
+   */
+  releaseResidentPages(): void {
+    this.file.releaseResidentPages();
+  }
+
+  /**
    * Marks the reader as no longer used by its owner. The map itself is released by the garbage
    * collector once nothing references the reader or its views (the binding cannot unmap
    * eagerly), so owners drop their references after calling this.

@@ -14,7 +14,12 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
     reader: SegmentReader.open(path.join(task.dir, name)),
     deleted: deletes === null ? null : readDeletesFile(path.join(task.dir, deletes)),
   }));
-  return mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language));
+  try {
+    return mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language));
+  } finally {
+    // Every source page was read: give them back now rather than when the maps are collected.
+    for (const { reader } of views) reader.releaseResidentPages();
+  }
 }
 
 export default function index(task: IndexTask): WorkerReply<SegmentWritten> {
