@@ -19,7 +19,7 @@ import type { WalRecord } from './wal-records.ts';
  * Acknowledged documents waiting for a refresh, in bytes of their JSON, beyond which a new write
  * first waits for a refresh: the pending buffer's memory stays bounded under any import rate.
  */
-export const MAX_PENDING_BYTES = 24 * 1024 * 1024;
+export const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 /** Longest a write waits for a refresh to take a full buffer before it is refused. */
 export const BACKPRESSURE_WAIT_MS = 300;
 /** `Retry-After` of a write refused because the buffer stayed full. */
