@@ -105,6 +105,11 @@ export class ByteWriter {
   }
 
   /** The written bytes (a view; do not write to the ByteWriter afterwards). */
+  /** Empties the writer, keeping its buffer (views `finish` gave are overwritten by later writes). */
+  reset(): void {
+    this.used = 0;
+  }
+
   finish(): Uint8Array {
     return this.buffer.subarray(0, this.used);
   }

@@ -19,8 +19,10 @@ export class StoredFieldsWriter {
   /** Per block: first doc, byte offset; plus a final sentinel pair. */
   private readonly index: number[] = [];
   /** Records of the block being built, back to back, and where each starts. */
-  private body = new ByteWriter(2 * STORED_BLOCK_BYTES);
-  private starts: number[] = [];
+  private readonly body = new ByteWriter(2 * STORED_BLOCK_BYTES);
+  private readonly starts: number[] = [];
+  /** The raw block (header and records) handed to deflate; reused block after block. */
+  private readonly raw = new ByteWriter(4 * STORED_BLOCK_BYTES);
   private nextDoc = 0;
   private blockFirstDoc = 0;
 
@@ -40,7 +42,8 @@ export class StoredFieldsWriter {
   private flushBlock(): void {
     const count = this.starts.length;
     if (count === 0) return;
-    const raw = new ByteWriter(4 * (count + 2) + this.body.length);
+    const raw = this.raw;
+    raw.reset();
     raw.writeU32(count);
     for (const start of this.starts) raw.writeU32(start);
     raw.writeU32(this.body.length);
@@ -48,8 +51,8 @@ export class StoredFieldsWriter {
     this.index.push(this.blockFirstDoc, this.blocks.length);
     this.blocks.writeBytes(deflateRawSync(raw.finish(), { level: COMPRESSION_LEVEL }));
     this.blockFirstDoc = this.nextDoc;
-    this.body = new ByteWriter(2 * STORED_BLOCK_BYTES);
-    this.starts = [];
+    this.body.reset();
+    this.starts.length = 0;
   }
 }
 
