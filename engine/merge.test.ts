@@ -172,6 +172,15 @@ function contents(reader: SegmentReader): Record<string, unknown> {
   };
 }
 
+/** The merge of `views`, and the reference: one segment written directly from the survivors. */
+function mergeBesideReference(dir: string, seed: number, views: SegmentView[], survivors: IndexDocument[]): { merged: SegmentReader; reference: SegmentReader } {
+  const mergedPath = join(dir, `${seed}-merged.fseg`);
+  mergeSegments(mergedPath, views, analyzer);
+  const referencePath = join(dir, `${seed}-reference.fseg`);
+  writeSegment(referencePath, survivors, analyzer);
+  return { merged: SegmentReader.open(mergedPath), reference: SegmentReader.open(referencePath) };
+}
+
 function randomRequest(random: () => number, q: string): SearchRequest {
   const request: SearchRequest = { q, match: random() < 0.3 ? 'all' : 'any', offset: Math.floor(random() * 5), limit: 5 + Math.floor(random() * 30), highlightTag: 'mark', explain: true };
   if (random() < 0.4) request.filter = parseFilter(random() < 0.5 ? { year: { gte: 2000 } } : { $or: [{ tags: 'a' }, { category: 'Émile' }] });
@@ -189,12 +198,7 @@ test('a merge equals a segment written directly from the surviving documents', (
       assert.ok(gone.length > 0 && survivors.length > 100, `seed ${seed}: a corpus with deletes`);
       assert.ok(survivors.some((document) => document.pages !== null), `seed ${seed}: paged documents survive`);
 
-      const mergedPath = join(dir, `${seed}-merged.fseg`);
-      mergeSegments(mergedPath, views, analyzer);
-      const merged = SegmentReader.open(mergedPath);
-      const referencePath = join(dir, `${seed}-reference.fseg`);
-      writeSegment(referencePath, survivors, analyzer);
-      const reference = SegmentReader.open(referencePath);
+      const { merged, reference } = mergeBesideReference(dir, seed, views, survivors);
 
       // The survivors come back exactly as they were generated, and nothing else does.
       assert.equal(merged.docCount, survivors.length, `seed ${seed}: live documents only`);
@@ -234,12 +238,7 @@ test('segments without deletes are merged from what they encode: every section a
       const random = seededRandom(seed);
       const { views, survivors } = randomCorpus(random, dir, seed, false);
       assert.ok(canMergeEncoded(views.map((view) => view.reader), views.map(() => 0)), `seed ${seed}: the encoded merge applies`);
-      const mergedPath = join(dir, `${seed}-merged.fseg`);
-      mergeSegments(mergedPath, views, analyzer);
-      const merged = SegmentReader.open(mergedPath);
-      const referencePath = join(dir, `${seed}-reference.fseg`);
-      writeSegment(referencePath, survivors, analyzer);
-      const reference = SegmentReader.open(referencePath);
+      const { merged, reference } = mergeBesideReference(dir, seed, views, survivors);
 
       // Byte for byte, but the stored blocks: they are copied whole, so their boundaries differ.
       const fieldCount = (JSON.parse(new TextDecoder().decode(reference.encodedSection(SECTION.metadataFields))) as string[]).length;
