@@ -11,8 +11,7 @@ import { writeSegment } from './segment/segment-writer.ts';
 import type { SegmentWriteResult } from './segment/segment-writer.ts';
 
 export function mergeSegments(outPath: string, views: readonly SegmentView[], analyzer: Analyzer): SegmentWriteResult {
-  const readers = views.map((view) => view.reader);
-  if (canMergeEncoded(readers, views.map((view) => view.deleted?.size ?? 0))) return mergeEncodedSegments(outPath, readers);
+  if (canMergeEncoded(views)) return mergeEncodedSegments(outPath, views.map((view) => view.reader));
   const docs: IndexDocument[] = [];
   for (const { reader, deleted } of views) {
     for (let doc = 0; doc < reader.docCount; doc++) {

@@ -7,6 +7,7 @@
 // (every section byte for byte but the stored blocks' boundaries), at a fraction of the cost:
 // a bulk import's merges are most of its indexing work otherwise.
 
+import { ByteWriter } from '../../storage/index.ts';
 import type { SegmentReader } from './segment-reader.ts';
 import { encodeDocIds } from './doc-ids.ts';
 import { MetadataEncoder } from './metadata-writer.ts';
@@ -20,8 +21,8 @@ import { encodeStringColumn } from './string-column.ts';
 import { U32List } from './u32-list.ts';
 
 /** Whether `mergeEncodedSegments` can merge these: the current layout, no deleted documents. */
-export function canMergeEncoded(readers: readonly SegmentReader[], deletedCounts: readonly number[]): boolean {
-  return readers.every((reader, index) => reader.layoutVersion === SEGMENT_LAYOUT_VERSION && deletedCounts[index] === 0);
+export function canMergeEncoded(sources: readonly { reader: SegmentReader; deleted: { size: number } | null }[]): boolean {
+  return sources.every(({ reader, deleted }) => reader.layoutVersion === SEGMENT_LAYOUT_VERSION && (deleted?.size ?? 0) === 0);
 }
 
 /** Sorted UTF-8 strings back to back (a term dictionary, the surface words) of one source. */
@@ -74,17 +75,9 @@ function mergeSorted(sources: readonly SortedStrings[], visit: (first: number, h
   }
 }
 
-/** Copies string `index` of `source` to the end of `out` (bytes) and records where it ends. */
-function copyString(source: SortedStrings, index: number, out: { bytes: Uint8Array; length: number }, offsets: U32List): void {
-  const start = source.offsets[index];
-  const end = source.offsets[index + 1];
-  if (out.length + end - start > out.bytes.length) {
-    const grown = new Uint8Array(Math.max(out.bytes.length * 2, out.length + end - start));
-    grown.set(out.bytes.subarray(0, out.length));
-    out.bytes = grown;
-  }
-  out.bytes.set(source.bytes.subarray(start, end), out.length);
-  out.length += end - start;
+/** Copies string `index` of `source` to the end of `out` and records where it ends. */
+function copyString(source: SortedStrings, index: number, out: ByteWriter, offsets: U32List): void {
+  out.writeBytes(source.bytes.subarray(source.offsets[index], source.offsets[index + 1]));
   offsets.push(out.length);
 }
 
@@ -107,7 +100,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   // Terms and their postings, in byte order; mergedIndex[s][t]: where term t of source s went.
   const termSources = readers.map((reader) => sortedStrings(reader, SECTION.termBytes, SECTION.termOffsets));
   const mergedIndex = readers.map((reader) => new Uint32Array(reader.terms.size));
-  const termBytes = { bytes: new Uint8Array(1 << 16), length: 0 };
+  const termBytes = new ByteWriter(1 << 16);
   const termOffsets = new U32List(1 << 12);
   termOffsets.push(0);
   const termInfo = new U32List(1 << 14);
@@ -149,7 +142,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   // Surface words: merged like terms, each pointing at its term's merged index.
   const surfaceSources = readers.map((reader) => sortedStrings(reader, SECTION.surfaceBytes, SECTION.surfaceOffsets));
   const surfaceTermsOf = readers.map((reader) => u32View(reader.encodedSection(SECTION.surfaceTerms)));
-  const surfaceBytes = { bytes: new Uint8Array(1 << 12), length: 0 };
+  const surfaceBytes = new ByteWriter(1 << 12);
   const surfaceOffsets = new U32List(1 << 10);
   surfaceOffsets.push(0);
   const surfaceTerms = new U32List(1 << 10);
@@ -200,7 +193,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   }
   return writeSegmentParts(path, {
     meta: { layoutVersion: SEGMENT_LAYOUT_VERSION, docCount, termCount, sumTitleLength, sumTextLength },
-    termBytes: termBytes.bytes.subarray(0, termBytes.length),
+    termBytes: termBytes.finish(),
     termOffsets: termOffsets.view(),
     termInfo: termInfo.view(),
     postings,
@@ -211,6 +204,6 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     metadata: metadata.finish(docCount),
     pageStarts,
     pageFlags,
-    surfaces: { bytes: surfaceBytes.bytes.subarray(0, surfaceBytes.length), offsets: surfaceOffsets.view(), terms: surfaceTerms.view() },
+    surfaces: { bytes: surfaceBytes.finish(), offsets: surfaceOffsets.view(), terms: surfaceTerms.view() },
   });
 }

@@ -37,9 +37,9 @@ export class IndexPool {
     this.mergeSlots = Math.max(1, this.threadCount - 1);
     this.workers = new LazyPiscina({
       ...workerEntry('index-worker', import.meta.url),
-      // Once the pool is in use, one thread stays ready; the others exit when idle for a while, giving back the heap a
-      // build grew. (A thread that dies while starting makes Piscina stop replacing threads,
-      // so the pool never relies on starting one per task.)
+      // Once the pool is in use, one thread stays ready; the others exit when idle for a while,
+      // giving back the heap a build grew. (A thread that dies while starting makes Piscina
+      // stop replacing threads, so the pool never relies on starting one per task.)
       minThreads: 1,
       maxThreads: this.threadCount,
       idleTimeout: INDEX_THREAD_IDLE_MS,
