@@ -278,3 +278,36 @@ describe('Analyzer: property', () => {
     }
   });
 });
+
+describe('Analyzer: locating tokens by position', () => {
+  it('finds exactly the tokens forEachToken numbers so, and nothing after the last', () => {
+    const random = seededRandom(91);
+    // Combining marks alone fold to nothing and take no position; long runs are skipped.
+    const extra = ['\u0301\u0300', 'x'.repeat(MAX_TOKEN_LENGTH + 1), "Folio's ", 'e\u0301t\u00e9 '];
+    for (let run = 0; run < 1000; run++) {
+      let text = '';
+      for (let p = 0; p < 30; p++) {
+        const pool = random() < 0.15 ? extra : PIECES;
+        text += pool[Math.floor(random() * pool.length)] + (random() < 0.5 ? ' ' : '');
+      }
+      const all = english.tokenize(text);
+      const wanted = all.filter(() => random() < 0.3);
+      const located: { term: string; position: number; start: number; end: number }[] = [];
+      english.locateTokens(
+        text,
+        wanted.map((token) => token.position),
+        (term, position, start, end) => located.push({ term, position, start, end }),
+      );
+      assert.deepEqual(located, wanted, `text ${JSON.stringify(text)}`);
+    }
+  });
+
+  it('stops at the last wanted position and ignores positions past the text', () => {
+    const seen: number[] = [];
+    english.locateTokens('one two three four', [1, 2], (_term, position) => seen.push(position));
+    assert.deepEqual(seen, [1, 2]);
+    const beyond: number[] = [];
+    english.locateTokens('one two', [1, 9], (_term, position) => beyond.push(position));
+    assert.deepEqual(beyond, [1]);
+  });
+});

@@ -169,7 +169,17 @@ export class Analyzer {
    * path). Returns the number of tokens visited, which is one past the last position.
    */
   forEachToken(text: string, visit: TokenVisitor): number {
-    return this.scan(text, visit, null, null);
+    return this.scan(text, visit, null, null, null);
+  }
+
+  /**
+   * Visits only the tokens at `positions` (ascending), with their terms and offsets, and stops
+   * after the last of them: the snippet path, which knows from the postings where the matches
+   * are. The tokens before them are counted, not analyzed (an ASCII word always has a term; only
+   * other tokens are looked up, as one made of combining marks alone takes no position).
+   */
+  locateTokens(text: string, positions: readonly number[], visit: TokenVisitor): void {
+    if (positions.length > 0) this.scan(text, visit, null, null, positions);
   }
 
   /**
@@ -178,13 +188,23 @@ export class Analyzer {
    * one cache probe: no string is made or hashed. Returns the number of tokens visited.
    */
   forEachTermId(text: string, interner: TermInterner, visit: TermIdVisitor): number {
-    return this.scan(text, null, interner, visit);
+    return this.scan(text, null, interner, visit, null);
   }
 
-  /** The tokenizer: calls `visit` with terms, or `visitId` with ids in `interner`. */
-  private scan(text: string, visit: TokenVisitor | null, interner: TermInterner | null, visitId: TermIdVisitor | null): number {
+  /**
+   * The tokenizer: calls `visit` with terms, or `visitId` with ids in `interner`; with `wanted`
+   * (ascending positions), calls `visit` for those tokens only and returns after the last.
+   */
+  private scan(
+    text: string,
+    visit: TokenVisitor | null,
+    interner: TermInterner | null,
+    visitId: TermIdVisitor | null,
+    wanted: readonly number[] | null,
+  ): number {
     const length = text.length;
     let position = 0;
+    let nextWanted = 0;
     let i = 0;
     while (i < length) {
       const code = text.charCodeAt(i);
@@ -257,12 +277,20 @@ export class Analyzer {
       }
 
       if (end - start > MAX_TOKEN_LENGTH) continue;
+      if (wanted !== null && ascii && position !== wanted[nextWanted]) {
+        position++; // a token before the next wanted one: counted only
+        continue;
+      }
       const cache = this.terms;
       let slot = cache.find(text, start, end, hash);
       if (slot < 0) slot = this.analyzeToken(text.slice(start, end), hash, ascii);
       if (cache.emptyValueAt(slot)) continue; // the token folded to nothing (NO_TERM)
       if (interner !== null) visitId!(cache.termIdAt(slot, interner), start);
-      else visit!(cache.valueAt(slot), position, start, end);
+      else if (wanted === null) visit!(cache.valueAt(slot), position, start, end);
+      else if (position === wanted[nextWanted]) {
+        visit!(cache.valueAt(slot), position, start, end);
+        if (++nextWanted === wanted.length) return position + 1;
+      }
       position++;
     }
     return position;

@@ -1,5 +1,5 @@
 // Public surface of highlighting: snippets with marked matches, and HTML escaping.
 
-export { ELLIPSIS, MIN_SNIPPET_CHARS, SNIPPET_MAX_CHARS, buildSnippet } from './snippet.ts';
-export type { Snippet, SnippetOptions, TokenMatcher } from './snippet.ts';
+export { ELLIPSIS, MIN_SNIPPET_CHARS, SNIPPET_MAX_CHARS, buildSnippet, snippetOfMatches } from './snippet.ts';
+export type { Snippet, SnippetMatch, SnippetOptions, TokenMatcher } from './snippet.ts';
 export { escapeHtml } from './escape-html.ts';

@@ -10,15 +10,14 @@
 // - `highlight` is `snippet` HTML-escaped with matched tokens wrapped as <tag>…</tag>: removing
 //   the tags and unescaping gives back `snippet` exactly, and document text can never inject
 //   markup. The tag name is trusted (the server validates it as ^[a-z][a-z0-9-]*$).
-// - Which tokens are matches is the caller's to say, by term and by position (the token's
-//   number in `text`, as the analyzer counts them): a phrase's words are matches only where
-//   they stand together, which the hit builder knows from the postings. The excerpt's tokens
-//   are numbered from the window's first match, whose position the first pass kept.
-// - The text is tokenized once, in a single pass feeding a sliding window; only the short
-//   excerpt is tokenized again to place the marks. A 1 MB text takes a few milliseconds.
+// - Which tokens are matches is the caller's to say: the search path gives the matched tokens
+//   themselves (`snippetOfMatches`), located from the postings' positions — a phrase's words
+//   are matches only where they stand together — so the text is not analyzed again, and
+//   nothing past the last match is read. `buildSnippet` instead tokenizes the whole text and
+//   asks a matcher by term and position (the token's number, as the analyzer counts them).
+// - The matches feed a sliding window in one pass; the marks are the matches inside the excerpt.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
-import { MAX_TOKEN_LENGTH } from '../analysis/analyzer.ts';
 import { SEPARATOR, WORD, charClassAt, isHighSurrogate, isLowSurrogate } from '../analysis/char-class.ts';
 import type { CharClass } from '../analysis/char-class.ts';
 import { BestWindowFinder } from './best-window.ts';
@@ -43,6 +42,14 @@ export interface Snippet {
  * analyzed term is `term` is a match to mark.
  */
 export type TokenMatcher = (term: string, position: number) => boolean;
+
+/** A matched token of the text: its term, position (token number) and offsets [start, end). */
+export interface SnippetMatch {
+  term: string;
+  position: number;
+  start: number;
+  end: number;
+}
 
 /** Default snippet length (SPEC §6: "at most about 240 characters"). */
 export const SNIPPET_MAX_CHARS = 240;
@@ -143,46 +150,26 @@ function hasContent(text: string, from: number, to: number): boolean {
   return false;
 }
 
-/**
- * Offsets [start, end) of matched tokens that lie wholly inside text[from, to), in order. The
- * token starting at `anchorStart` has position `anchorPosition`; the others are numbered from it.
- */
-function matchesWithin(
-  text: string,
-  from: number,
-  to: number,
-  analyzer: Analyzer,
-  isMatch: TokenMatcher,
-  anchorStart: number,
-  anchorPosition: number,
-): number[] {
-  // Tokenize a little beyond the excerpt so tokens cut by it are seen whole (and left out).
-  // Past the first token of the slice (which may be a cut word), its tokens are the text's own.
-  const low = Math.max(0, from - MAX_TOKEN_LENGTH - 1);
-  const high = Math.min(text.length, to + MAX_TOKEN_LENGTH + 1);
-  const inside: { term: string; index: number; start: number; end: number }[] = [];
-  let anchorIndex = -1;
-  analyzer.forEachToken(text.slice(low, high), (term, index, start, end) => {
-    if (low + start === anchorStart) anchorIndex = index;
-    if (low + start >= from && low + end <= to) inside.push({ term, index, start: low + start, end: low + end });
+/** The snippet and highlight of `text`, marking the tokens `isMatch` accepts (the whole text is tokenized). */
+export function buildSnippet(text: string, analyzer: Analyzer, isMatch: TokenMatcher, options: SnippetOptions): Snippet {
+  const matches: SnippetMatch[] = [];
+  analyzer.forEachToken(text, (term, position, start, end) => {
+    if (isMatch(term, position)) matches.push({ term, position, start, end });
   });
-  const spans: number[] = [];
-  for (const token of inside) {
-    if (isMatch(token.term, anchorPosition + token.index - anchorIndex)) spans.push(token.start, token.end);
-  }
-  return spans;
+  return snippetOfMatches(text, matches, options);
 }
 
-/** The snippet and highlight of `text`, marking the tokens `isMatch` accepts. */
-export function buildSnippet(text: string, analyzer: Analyzer, isMatch: TokenMatcher, options: SnippetOptions): Snippet {
+/**
+ * The snippet and highlight of `text` around the given matched tokens (in text order): the
+ * search path, which locates them from the postings' positions without tokenizing the rest.
+ */
+export function snippetOfMatches(text: string, matches: readonly SnippetMatch[], options: SnippetOptions): Snippet {
   const maxChars = Math.max(MIN_SNIPPET_CHARS, Math.floor(options.maxChars));
   const width = maxChars - 2 * ELLIPSIS.length;
   const length = text.length;
 
   const finder = new BestWindowFinder(width);
-  analyzer.forEachToken(text, (term, position, start, end) => {
-    if (isMatch(term, position)) finder.add(term, start, end, position);
-  });
+  for (const { term, start, end, position } of matches) finder.add(term, start, end, position);
   const best = finder.result();
 
   let from: number;
@@ -207,7 +194,8 @@ export function buildSnippet(text: string, analyzer: Analyzer, isMatch: TokenMat
     }
     from = adjustStart(text, from, best.start);
     to = adjustEnd(text, to, best.end);
-    marks = matchesWithin(text, from, to, analyzer, isMatch, best.start, best.position);
+    marks = [];
+    for (const match of matches) if (match.start >= from && match.end <= to) marks.push(match.start, match.end);
   }
   if (from >= to) return { snippet: '', highlight: '' };
 

@@ -1,11 +1,13 @@
 // Turns a ranked (segment, doc) into a SearchHit: the stored document, where the query is
 // satisfied in it (hit-evidence.ts, from the postings' positions, no re-analysis): the pages
 // where some clause is, the best page, and a snippet cut from that page's text (or from the
-// whole text of a document without pages) with the satisfied occurrences highlighted. A request
+// whole text of a document without pages) with the satisfied occurrences highlighted — located
+// in the text by their positions, not by analyzing it again. A request
 // may ask for fewer members: ids and titles alone come from the segment's columns.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
-import { buildSnippet, SNIPPET_MAX_CHARS } from '../highlight/snippet.ts';
+import { SNIPPET_MAX_CHARS, snippetOfMatches } from '../highlight/snippet.ts';
+import type { SnippetMatch } from '../highlight/snippet.ts';
 import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
 import { MAX_HIT_POSITIONS, findHitEvidence } from './hit-evidence.ts';
 import type { EvidenceClause } from './hit-evidence.ts';
@@ -91,14 +93,17 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
   hit.pageLabel = pageLabel;
   hit.matchedPages = matchedPages;
   if (!wants('snippet') && !wants('highlight')) return hit;
-  // A token is marked where the evidence says, and only if it is the word expected there.
+  // The tokens the evidence marks are located in the text by position (nothing else is
+  // analyzed); a token is marked only if it is the word expected there.
   const marks = evidence.marks;
-  const isMatch = (term: string, position: number): boolean => marks.get(base + position) === term;
-
-  const { snippet, highlight } = buildSnippet(snippetText, options.analyzer, isMatch, {
-    maxChars: SNIPPET_MAX_CHARS,
-    tag: options.highlightTag,
+  const positions: number[] = [];
+  for (const position of marks.keys()) if (position >= base) positions.push(position - base);
+  positions.sort((a, b) => a - b);
+  const matches: SnippetMatch[] = [];
+  options.analyzer.locateTokens(snippetText, positions, (term, position, start, end) => {
+    if (marks.get(base + position) === term) matches.push({ term, position, start, end });
   });
+  const { snippet, highlight } = snippetOfMatches(snippetText, matches, { maxChars: SNIPPET_MAX_CHARS, tag: options.highlightTag });
   hit.snippet = snippet;
   hit.highlight = highlight;
   return hit;
