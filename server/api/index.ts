@@ -1,6 +1,7 @@
 // The HTTP API's contract as data: request limits and the TypeBox schema of every request and
-// response body, each wire shape declared once (its TypeScript type is `Static<>` of it). No
-// Fastify here: http/ serves these schemas, other rooms use the shapes and limits.
+// response body, each wire shape declared once (its TypeScript type is `Static<>` of it), and
+// how a schema's validation errors become a problem body's field errors. No Fastify here: http/
+// serves these schemas, other rooms use the shapes and limits.
 
 export * from './limits.ts';
 export * from './problem.ts';
@@ -11,3 +12,4 @@ export * from './delete-by-filter.ts';
 export * from './search.ts';
 export * from './api-key.ts';
 export * from './webhook.ts';
+export * from './validation-errors.ts';

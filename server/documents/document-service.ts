@@ -8,12 +8,16 @@ import type { FilterNode } from '../../engine/index.ts';
 import type { DocumentInput, DocumentPatch, DocumentSummary, StoredDocument } from '../api/index.ts';
 import type { KeptOriginals } from '../files/index.ts';
 import type { CollectionRegistry, WriteOptions } from '../indexing/index.ts';
+import type { BatchBody, BatchFormat } from '../ingest/index.ts';
+import type { IngestPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 
 export interface DocumentServiceOptions {
   collections: CollectionRegistry;
   originals: KeptOriginals;
   events: WebhookEvents;
+  /** Parses batch bodies off the main thread. */
+  ingest: IngestPool;
 }
 
 export class DocumentService {
@@ -47,6 +51,23 @@ export class DocumentService {
     const ids = [...new Set(summaries.map((summary) => summary.id))];
     await this.options.originals.of(collection).discard(ids);
     await this.options.events.emit('document.indexed', batch ? { collection: name, ids } : { collection: name, id: ids[0] });
+    return ids;
+  }
+
+  /**
+   * Parses and checks a batch body (NDJSON) in the ingest thread (a small one here); rejects with
+   * the 400 naming the bad lines, or the 413 of a batch over MAX_BATCH_DOCUMENTS.
+   */
+  parseBody(bytes: Uint8Array, format: BatchFormat): Promise<BatchBody> {
+    return this.options.ingest.parse(bytes, format);
+  }
+
+  /** Writes the documents of a parsed batch body, all or nothing; answers their ids, each once. */
+  async writeBody(name: string, body: BatchBody, options: WriteOptions): Promise<string[]> {
+    const collection = this.options.collections.get(name);
+    const ids = [...new Set(await collection.upsertBody(body, options))];
+    await this.options.originals.of(collection).discard(ids);
+    await this.options.events.emit('document.indexed', { collection: name, ids });
     return ids;
   }
 

@@ -18,7 +18,7 @@ import type { RateLimitSetting } from '../config/index.ts';
 import { FileUploads, KeptOriginals } from '../files/index.ts';
 import { openCollectionRegistry } from '../indexing/index.ts';
 import type { Backpressure } from '../indexing/index.ts';
-import { ExtractionPool } from '../pools/index.ts';
+import { ExtractionPool, IngestPool } from '../pools/index.ts';
 import { Webhooks } from '../webhooks/index.ts';
 import type { LookupAll } from '../webhooks/index.ts';
 import './app-services.ts';
@@ -171,6 +171,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.extractionThreads !== undefined && { threads: options.extractionThreads }),
   });
   app.addHook('onClose', async () => extraction.close());
+  // Batch bodies are parsed in a thread of their own, never on the main thread.
+  const ingest = new IngestPool();
+  app.addHook('onClose', async () => ingest.close());
 
   const registry = await openCollectionRegistry(options.dataDir, {
     refreshIntervalMs: options.refreshIntervalMs,
@@ -207,7 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorate('apiKeys', new ApiKeys(keys, rateLimiter, webhooks));
   app.decorate('collections', new CollectionService(registry, webhooks));
-  app.decorate('documents', new DocumentService({ collections: registry, originals, events: webhooks }));
+  app.decorate('documents', new DocumentService({ collections: registry, originals, events: webhooks, ingest }));
   app.decorate(
     'uploads',
     new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, maxFileBytes: options.maxFileBytes }),

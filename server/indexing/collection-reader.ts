@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
 import type { SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
 import type { CommitResult } from './index-commit.ts';
+import { pendingDocument } from './pending-writes.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import { SearchCache } from './search-cache.ts';
 import type { SegmentSet } from './segment-set.ts';
@@ -48,7 +49,8 @@ export class CollectionReader {
   /** Realtime view of `id`: pending writes first, then the committed segments. */
   lookup(id: string): IndexDocument | null {
     const change = this.options.pending.lookup(id);
-    return change !== undefined ? change : this.current.document(id);
+    if (change === undefined) return this.current.document(id);
+    return change === null ? null : pendingDocument(change);
   }
 
   isLive(id: string): boolean {

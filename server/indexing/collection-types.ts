@@ -3,6 +3,7 @@
 // that cross the wire are the API's (server/api), named once there.
 
 import type { IndexDocument } from '../../engine/index.ts';
+import type { BatchBody } from '../ingest/index.ts';
 import type {
   CollectionInfo,
   CollectionSettingsPatch,
@@ -50,6 +51,11 @@ export interface Collection {
   awaitWriteRoom(): Promise<void>;
   /** Upserts documents; resolves once the change is durable (WAL fsynced). All or nothing. */
   upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]>;
+  /**
+   * Upserts the documents of a parsed batch body (ingest/): the body is logged as its bytes and
+   * its documents stay bytes until an index thread builds them. Resolves to their ids, in body order.
+   */
+  upsertBody(body: BatchBody, options: WriteOptions): Promise<string[]>;
   /** Upserts documents the server built itself (extracted files); their ids must be valid. */
   upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<DocumentSummary[]>;
   /** Throws FolioError `document_not_found` when the id is absent. */

@@ -2,7 +2,7 @@
 // segments and merges segments, committing each change as a new snapshot.
 //  - A refresh rotates the WAL and takes the pending buffer in one synchronous step, so the
 //    buffer holds exactly the records of the generations before the rotation; the index pool
-//    builds them into segment files, and the main thread commits them (manifest last), installs
+//    builds them into segment files (documents of batch bodies go as their bytes), and the main thread commits them (manifest last), installs
 //    the snapshot, then drops the old WAL files. The scheduler never runs two refreshes at once.
 //  - After a refresh, the merge policy may merge segments in the index pool too. Merges run
 //    beside refreshes (one merge at a time per collection); each commit is one synchronous
@@ -11,6 +11,8 @@
 import path from 'node:path';
 import type { IndexDocument } from '../../engine/index.ts';
 import type { WriteAheadLog } from '../../storage/index.ts';
+import { BodyDocument, sliceBodyDocuments } from '../ingest/index.ts';
+import type { BatchBody, BodyDocumentsSlice } from '../ingest/index.ts';
 import type { IndexPool } from '../pools/index.ts';
 import type { CollectionReader } from './collection-reader.ts';
 import { segmentFileName } from './collection-layout.ts';
@@ -59,19 +61,19 @@ export class CollectionUpdater {
     if (pending.size === 0) return { covered, followUp: null };
     const walGeneration = wal.rotate();
     const changes = pending.take();
-    const docs: IndexDocument[] = [];
+    const docs: (IndexDocument | BodyDocument)[] = [];
     for (const change of changes.values()) if (change !== null) docs.push(change);
     // A large refresh is built as several segments at once, each in bounded memory.
     const builds = chunkByBytes(docs, SEGMENT_BUILD_BYTES).map((chunk) => ({
       name: segmentFileName(this.nextSegmentNumber++),
-      chunk,
+      ...buildInput(chunk),
     }));
     let result: CommitResult;
     try {
       const settled = await Promise.allSettled(
-        builds.map(async ({ name, chunk }): Promise<WrittenSegment> => ({
+        builds.map(async ({ name, built, bodies }): Promise<WrittenSegment> => ({
           name,
-          ...(await indexPool.writeSegment(path.join(dir, name), language, chunk)),
+          ...(await indexPool.writeSegment(path.join(dir, name), language, built, bodies)),
         })),
       );
       const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -152,9 +154,9 @@ export class CollectionUpdater {
 }
 
 /** Splits `docs` into runs of about `maxBytes` source bytes each (at least one doc a run). */
-function chunkByBytes(docs: readonly IndexDocument[], maxBytes: number): IndexDocument[][] {
-  const chunks: IndexDocument[][] = [];
-  let chunk: IndexDocument[] = [];
+function chunkByBytes<Doc extends { bytes: number }>(docs: readonly Doc[], maxBytes: number): Doc[][] {
+  const chunks: Doc[][] = [];
+  let chunk: Doc[] = [];
   let bytes = 0;
   for (const doc of docs) {
     if (chunk.length > 0 && bytes + doc.bytes > maxBytes) {
@@ -167,4 +169,23 @@ function chunkByBytes(docs: readonly IndexDocument[], maxBytes: number): IndexDo
   }
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
+}
+
+/**
+ * What one segment build sends to the index pool: the documents built already, and those of
+ * batch bodies as slices of their bodies' bytes (one a body), which the index thread parses.
+ */
+function buildInput(chunk: readonly (IndexDocument | BodyDocument)[]): { built: IndexDocument[]; bodies: BodyDocumentsSlice[] } {
+  const built: IndexDocument[] = [];
+  const byBody = new Map<BatchBody, BodyDocument[]>();
+  for (const doc of chunk) {
+    if (!(doc instanceof BodyDocument)) {
+      built.push(doc);
+      continue;
+    }
+    const documents = byBody.get(doc.body);
+    if (documents === undefined) byBody.set(doc.body, [doc]);
+    else documents.push(doc);
+  }
+  return { built, bodies: [...byBody.values()].map(sliceBodyDocuments) };
 }

@@ -9,6 +9,7 @@
 import { WAL_MAX_RECORD_BYTES } from '../../storage/index.ts';
 import type { WriteAheadLog } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { BodyDocument } from '../ingest/index.ts';
 import type { WriteOptions } from './collection-types.ts';
 import type { PendingChange, PendingWrites, ReplacedEntry } from './pending-writes.ts';
 import type { RefreshScheduler } from './refresh-scheduler.ts';
@@ -139,8 +140,7 @@ export class CollectionWriter {
   /** Applies a record to the pending buffer (a new write, or one replayed from the WAL). */
   apply(record: WalRecord): AppliedWrite {
     const seq = ++this.lastSeq;
-    const changes: [string, PendingChange][] =
-      record.op === 'upsert' ? record.docs.map((doc) => [doc.id, doc]) : record.ids.map((id) => [id, null]);
+    const changes = recordChanges(record);
     const replaced: AppliedWrite['replaced'] = [];
     for (const [id, change] of changes) {
       const wasLive = this.options.isLive(id);
@@ -157,5 +157,17 @@ export class CollectionWriter {
       const { entry, wasLive, isLive } = applied.replaced[i];
       if (this.options.pending.undo(entry)) this.liveDocuments += Number(wasLive) - Number(isLive);
     }
+  }
+}
+
+/** The pending changes a record makes, in order (a batch body's documents stay views of its bytes). */
+function recordChanges(record: WalRecord): [string, PendingChange][] {
+  switch (record.op) {
+    case 'upsert':
+      return record.docs.map((doc) => [doc.id, doc]);
+    case 'upsert-body':
+      return record.body.ids.map((id, index) => [id, new BodyDocument(record.body, index, record.indexedAt)]);
+    case 'delete':
+      return record.ids.map((id) => [id, null]);
   }
 }

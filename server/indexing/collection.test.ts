@@ -16,6 +16,8 @@ import type { CollectionRegistryOptions } from './collection-registry.ts';
 import { FolioCollection } from './collection.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
 import { IndexPool, SearchPool } from '../pools/index.ts';
+import { parseBatchBody } from '../ingest/index.ts';
+import type { BatchBody } from '../ingest/index.ts';
 
 const NO_WAIT = { waitForRefresh: false };
 const WAIT = { waitForRefresh: true };
@@ -221,6 +223,40 @@ test('acknowledged writes survive a crash (reopen without close) and replay', as
   await after.refresh();
   assert.deepEqual(await searchIds(after, 'log'), ['c2']);
   assert.deepEqual(await searchIds(after, 'crash'), []);
+});
+
+/** A batch body as the ingest pool parses one (here on this thread). */
+function ndjsonBody(docs: object[]): BatchBody {
+  return parseBatchBody(Buffer.from(docs.map((doc) => JSON.stringify(doc)).join('\n')), 'ndjson');
+}
+
+test('a batch body stays bytes until refresh, reads back realtime, replays after a crash', async (t) => {
+  const dataDir = tempDir(t);
+  const crashed = await openRegistry(t, dataDir);
+  await crashed.create('docs', 'english');
+  const before = crashed.getCollection('docs');
+  const body = ndjsonBody([
+    { id: 'b1', text: 'from the body', metadata: { kind: 'x' } },
+    { id: 'b2', title: 'Second', text: 'also from the body' },
+    { id: 'b1', text: 'the later b1 wins', metadata: { kind: 'y' } },
+  ]);
+  assert.deepEqual(await before.upsertBody(body, NO_WAIT), ['b1', 'b2', 'b1']);
+  assert.equal(before.info().documents, 2);
+  assert.equal(before.getDocument('b1').text, 'the later b1 wins');
+  assert.equal(before.getDocument('b2').title, 'Second');
+  assert.equal(before.getDocument('b2').bytes, Buffer.byteLength(JSON.stringify({ id: 'b2', title: 'Second', text: 'also from the body', metadata: {} })));
+  assert.deepEqual(await before.deleteByFilter(parseFilter({ kind: 'x' }), NO_WAIT), [], 'the replaced version of b1 matches no more');
+  assert.equal(before.info().documents, 2);
+  // No close, no refresh: a restart replays the body record.
+
+  const reopened = await openRegistry(t, dataDir);
+  const after = reopened.getCollection('docs');
+  assert.equal(after.info().documents, 2);
+  assert.equal(after.getDocument('b1').metadata.kind, 'y');
+  await after.refresh();
+  assert.deepEqual(await searchIds(after, 'body'), ['b2']);
+  assert.deepEqual(await searchIds(after, 'wins'), ['b1']);
+  assert.equal(after.getDocument('b2').text, 'also from the body');
 });
 
 test('deletes persist across a clean restart', async (t) => {

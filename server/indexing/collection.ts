@@ -14,6 +14,8 @@ import { randomUUID } from 'node:crypto';
 import type { FilterNode, IndexDocument, SearchRequest, SearchResult, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { buildIndexDocument } from '../ingest/index.ts';
+import type { BatchBody } from '../ingest/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
 import type { IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
@@ -33,7 +35,7 @@ import type {
 import { CollectionUpdater } from './collection-updater.ts';
 import { CollectionWriter, DEFAULT_BACKPRESSURE } from './collection-writer.ts';
 import type { Backpressure } from './collection-writer.ts';
-import { applyPatch, buildIndexDocument, toStoredView, toSummary } from './document-model.ts';
+import { applyPatch, toStoredView, toSummary } from './document-model.ts';
 import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
 import { idsMatchingFilter } from './filter-matches.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
@@ -226,6 +228,12 @@ export class FolioCollection implements Collection {
       docs.push(buildIndexDocument(documents[i], indexedAt));
     }
     return this.upsertIndexed(docs, options);
+  }
+
+  async upsertBody(body: BatchBody, options: WriteOptions): Promise<string[]> {
+    this.assertOpen();
+    await this.writer.write({ op: 'upsert-body', body, indexedAt: new Date().toISOString() }, options);
+    return body.ids;
   }
 
   /** Upserts documents the server built itself (extracted files); they must be valid. */

@@ -1,7 +1,8 @@
 // Tests for building IndexDocuments from client documents, patching, and the API views.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPatch, buildIndexDocument, jsonByteLength, toStoredView, toSummary } from './document-model.ts';
+import { buildIndexDocument, jsonByteLength } from '../ingest/index.ts';
+import { applyPatch, toStoredView, toSummary } from './document-model.ts';
 import { validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
 import { FolioError } from '../errors/folio-error.ts';
 

@@ -1,39 +1,9 @@
-// Turns client documents into the engine's IndexDocument and back into the API's views
-// (summary, stored document), and applies a PATCH to a stored document.
+// Turns the engine's IndexDocument into the API's views (summary, stored document), and applies
+// a PATCH to a stored document (building one from a client's document is ingest/'s).
 
 import type { IndexDocument, Metadata } from '../../engine/index.ts';
-import type { DocumentInput, DocumentPatch, DocumentSummary, StoredDocumentView } from './collection-types.ts';
-
-/** `format` of documents sent as JSON. */
-export const JSON_DOCUMENT_FORMAT = 'text';
-
-/**
- * UTF-8 length of a JSON document's canonical JSON (`{ id, title, text, metadata }`, absent
- * fields as their defaults), so the same document has the same size however it was written.
- */
-export function jsonByteLength(doc: { id: string; title: string | null; text: string; metadata: Metadata }): number {
-  // {"id":…,"title":…,"text":…,"metadata":…}: the keys and punctuation, then each value.
-  const title = doc.title === null ? 4 : jsonStringBytes(doc.title);
-  return 36 + jsonStringBytes(doc.id) + title + jsonStringBytes(doc.text) + Buffer.byteLength(JSON.stringify(doc.metadata), 'utf8');
-}
-
-/** Characters JSON.stringify writes as escapes (and lone surrogates, written as \uXXXX). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * UTF-8 length of JSON.stringify(text), without building it when nothing needs escaping (the
- * common case: a text is scanned natively instead of copied).
- */
-function jsonStringBytes(text: string): number {
-  if (!NEEDS_ESCAPE.test(text)) return Buffer.byteLength(text, 'utf8') + 2;
-  return Buffer.byteLength(JSON.stringify(text), 'utf8');
-}
-
-/** The IndexDocument for a validated client document accepted at `indexedAt`. */
-export function buildIndexDocument(input: DocumentInput, indexedAt: string): IndexDocument {
-  const doc = { id: input.id, title: input.title ?? null, text: input.text ?? '', metadata: { ...(input.metadata ?? {}) } };
-  return { ...doc, pages: null, format: JSON_DOCUMENT_FORMAT, bytes: jsonByteLength(doc), indexedAt };
-}
+import { JSON_DOCUMENT_FORMAT, jsonByteLength } from '../ingest/index.ts';
+import type { DocumentPatch, DocumentSummary, StoredDocumentView } from './collection-types.ts';
 
 /**
  * `current` with the patch applied: title replaced when present, metadata merged (a null

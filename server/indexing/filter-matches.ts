@@ -7,6 +7,7 @@
 
 import { deletedDocs, evaluateFilter, matchesFilter } from '../../engine/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
+import { pendingDocument } from './pending-writes.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import type { SegmentSet } from './segment-set.ts';
 
@@ -14,7 +15,7 @@ import type { SegmentSet } from './segment-set.ts';
 export function idsMatchingFilter(filter: FilterNode, snapshot: SegmentSet, pending: PendingWrites): string[] {
   const ids = new Set<string>();
   pending.forEach((id, change) => {
-    if (change !== null && matchesFilter(filter, change.metadata)) ids.add(id);
+    if (change !== null && matchesFilter(filter, pendingDocument(change).metadata)) ids.add(id);
   });
   for (const view of snapshot.views) {
     const matches = evaluateFilter(filter, view.reader);

@@ -2,11 +2,22 @@
 // delete (last op wins). A refresh takes the whole buffer in one synchronous step (together
 // with rotating the WAL), leaving a fresh one for new writes; until its commit is swapped in,
 // the taken buffer stays readable so realtime reads never miss a write.
+// A document of a batch body stays a view of the body's bytes (BodyDocument) until something
+// needs it as an object. The buffer's size is the memory its documents hold: an IndexDocument
+// counts its canonical size, a batch body its whole length as long as any of its documents is
+// in the buffer (a body whose documents were almost all replaced still holds all its bytes).
 
 import type { IndexDocument } from '../../engine/index.ts';
+import { BodyDocument } from '../ingest/index.ts';
+import type { BatchBody } from '../ingest/index.ts';
 
 /** A pending change: the new document, or null when the id was deleted. */
-export type PendingChange = IndexDocument | null;
+export type PendingChange = IndexDocument | BodyDocument | null;
+
+/** A pending document as the engine's IndexDocument (a batch body's is parsed from its bytes now). */
+export function pendingDocument(change: IndexDocument | BodyDocument): IndexDocument {
+  return change instanceof BodyDocument ? change.toIndexDocument() : change;
+}
 
 interface Entry {
   change: PendingChange;
@@ -25,13 +36,15 @@ export class PendingWrites {
   private current = new Map<string, Entry>();
   private taken: Map<string, Entry> | null = null;
   private currentBytes = 0;
+  /** Batch bodies with documents in the current buffer, and how many. */
+  private bodies = new Map<BatchBody, number>();
 
   /** Changes waiting for the next refresh (the taken buffer is not counted). */
   get size(): number {
     return this.current.size;
   }
 
-  /** Source bytes of the documents in the buffer (the taken buffer is not counted). */
+  /** Bytes the documents in the buffer hold (the taken buffer is not counted). */
   get bytes(): number {
     return this.currentBytes;
   }
@@ -56,7 +69,8 @@ export class PendingWrites {
   set(id: string, change: PendingChange, seq: number): ReplacedEntry {
     const previous = this.current.get(id);
     this.current.set(id, { change, seq });
-    this.currentBytes += entryBytes(change) - entryBytes(previous?.change ?? null);
+    this.retain(change);
+    this.release(previous?.change ?? null);
     return { id, seq, previous };
   }
 
@@ -67,7 +81,8 @@ export class PendingWrites {
   undo(replaced: ReplacedEntry): boolean {
     const entry = this.current.get(replaced.id);
     if (entry === undefined || entry.seq !== replaced.seq) return false;
-    this.currentBytes += entryBytes(replaced.previous?.change ?? null) - entryBytes(entry.change);
+    this.retain(replaced.previous?.change ?? null);
+    this.release(entry.change);
     if (replaced.previous === undefined) this.current.delete(replaced.id);
     else this.current.set(replaced.id, replaced.previous);
     return true;
@@ -79,6 +94,7 @@ export class PendingWrites {
     this.taken = this.current;
     this.current = new Map();
     this.currentBytes = 0;
+    this.bodies = new Map();
     return new Map([...this.taken].map(([id, entry]) => [id, entry.change]));
   }
 
@@ -93,12 +109,36 @@ export class PendingWrites {
     for (const [id, entry] of this.taken) {
       if (this.current.has(id)) continue;
       this.current.set(id, entry);
-      this.currentBytes += entryBytes(entry.change);
+      this.retain(entry.change);
     }
     this.taken = null;
   }
-}
 
-function entryBytes(change: PendingChange): number {
-  return change === null ? 0 : change.bytes;
+  /** Counts what a change entering the buffer holds. */
+  private retain(change: PendingChange): void {
+    if (change === null) return;
+    if (!(change instanceof BodyDocument)) {
+      this.currentBytes += change.bytes;
+      return;
+    }
+    const documents = this.bodies.get(change.body) ?? 0;
+    if (documents === 0) this.currentBytes += change.body.bytes.length;
+    this.bodies.set(change.body, documents + 1);
+  }
+
+  /** Stops counting what a change leaving the buffer held. */
+  private release(change: PendingChange): void {
+    if (change === null) return;
+    if (!(change instanceof BodyDocument)) {
+      this.currentBytes -= change.bytes;
+      return;
+    }
+    const documents = this.bodies.get(change.body)! - 1;
+    if (documents > 0) {
+      this.bodies.set(change.body, documents);
+      return;
+    }
+    this.bodies.delete(change.body);
+    this.currentBytes -= change.body.bytes.length;
+  }
 }

@@ -8,6 +8,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
+import type { BodyDocumentsSlice } from '../ingest/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { INDEX_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
@@ -49,9 +50,12 @@ export class IndexPool {
     });
   }
 
-  /** Writes `docs` (unique ids) as the segment file `filePath`. */
-  writeSegment(filePath: string, language: string, docs: IndexDocument[]): Promise<SegmentWritten> {
-    return this.run({ kind: 'write-segment', filePath, language, docs });
+  /**
+   * Writes `docs` and the batch-body documents of `bodies` (unique ids, all together) as the
+   * segment file `filePath`; the worker builds the body documents from their bytes.
+   */
+  writeSegment(filePath: string, language: string, docs: IndexDocument[], bodies: BodyDocumentsSlice[] = []): Promise<SegmentWritten> {
+    return this.run({ kind: 'write-segment', filePath, language, docs, bodies });
   }
 
   /** Merges the live documents of `sources` (files in `dir`) into the segment file `filePath`. */

@@ -1,12 +1,20 @@
 // The index pool's worker entry (Piscina): builds segment files off the main thread. A refresh
-// sends the buffered documents and gets back the new segment's size; a merge names the source
+// sends the buffered documents (those of batch bodies as their bytes, parsed here) and gets back
+// the new segment's size; a merge names the source
 // segments and their deletes files, which this worker maps and verifies itself. Either way the
 // file is written atomically (temporary name, fsync, rename); the main thread commits it.
 
 import path from 'node:path';
 import { Analyzer, SegmentReader, mergeSegments, readDeletesFile, writeSegment } from '../../engine/index.ts';
+import { sliceIndexDocuments } from '../ingest/index.ts';
 import { replyOf } from './worker-protocol.ts';
-import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply } from './worker-protocol.ts';
+import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply, WriteSegmentTask } from './worker-protocol.ts';
+
+function build(task: WriteSegmentTask): SegmentWritten {
+  const docs = task.docs;
+  for (const slice of task.bodies) for (const doc of sliceIndexDocuments(slice)) docs.push(doc);
+  return writeSegment(task.filePath, docs, Analyzer.forIndexing(task.language));
+}
 
 function merge(task: MergeSegmentsTask): SegmentWritten {
   const views = task.sources.map(({ name, deletes }) => ({
@@ -24,7 +32,7 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
 
 export default function index(task: IndexTask): WorkerReply<SegmentWritten> {
   return replyOf(() => {
-    if (task.kind === 'write-segment') return writeSegment(task.filePath, task.docs, Analyzer.forIndexing(task.language));
+    if (task.kind === 'write-segment') return build(task);
     return merge(task);
   });
 }

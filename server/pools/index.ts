@@ -1,10 +1,11 @@
 // The worker pools' public API for the rest of the server: the search pool, the index pool,
-// the extraction pool, and the plain values that cross to their threads.
+// the ingest pool, the extraction pool, and the plain values that cross to their threads.
 
 export { SearchPool, defaultSearchThreads } from './search-pool.ts';
 export type { SearchPoolOptions } from './search-pool.ts';
 export { DEFAULT_INDEX_THREADS, IndexPool } from './index-pool.ts';
 export type { IndexPoolOptions } from './index-pool.ts';
+export { INLINE_PARSE_BYTES, IngestPool } from './ingest-pool.ts';
 export {
   DEFAULT_EXTRACTION_MEMORY_MB,
   DEFAULT_EXTRACTION_THREADS,

@@ -2,7 +2,8 @@
 // that no worker can grow its heap until the machine swaps: a search worker may use an
 // eighth of the memory, an index worker (segment builds and merges hold a segment in memory)
 // a quarter, within floors that every build of a 10,000-document batch fits in and ceilings
-// past which a worker is surely misbehaving. A worker over its limit dies; its task fails
+// past which a worker is surely misbehaving; the ingest worker, which parses one batch body at a
+// time, a sixteenth. A worker over its limit dies; its task fails
 // and Piscina starts a fresh thread. Extraction workers have their own, smaller limit.
 
 import { totalmem } from 'node:os';
@@ -18,6 +19,8 @@ export interface HeapLimitRule {
 
 export const SEARCH_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 8, floorMb: 256, ceilingMb: 2048 });
 export const INDEX_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 4, floorMb: 512, ceilingMb: 4096 });
+/** The ingest worker parses one batch body (at most MAX_BODY_BYTES) at a time. */
+export const INGEST_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 16, floorMb: 256, ceilingMb: 1024 });
 
 /** The old-generation limit in MiB for a worker under `rule` on a machine of `machineBytes`. */
 export function heapLimitMb(rule: HeapLimitRule, machineBytes: number = totalmem()): number {

@@ -7,6 +7,7 @@
 import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
 import type { ExtractionLimits } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
+import type { BatchFormat, BodyDocumentsSlice } from '../ingest/index.ts';
 import type { ErrorCode, FieldError } from '../errors/index.ts';
 
 /** A segment of a snapshot, as the manifest lists it. */
@@ -32,12 +33,13 @@ export interface SearchTask {
   request: SearchRequest;
 }
 
-/** Builds one segment file from buffered documents. */
+/** Builds one segment file from buffered documents: built ones, and batch-body documents still as bytes. */
 export interface WriteSegmentTask {
   kind: 'write-segment';
   filePath: string;
   language: string;
   docs: IndexDocument[];
+  bodies: BodyDocumentsSlice[];
 }
 
 /** Rewrites the live documents of several segments as one new segment file. */
@@ -54,6 +56,19 @@ export type IndexTask = WriteSegmentTask | MergeSegmentsTask;
 export interface SegmentWritten {
   docCount: number;
   byteLength: number;
+}
+
+/** Parses and checks one batch body (its bytes are copied to the ingest thread). */
+export interface IngestTask {
+  bytes: Uint8Array;
+  format: BatchFormat;
+}
+
+/** What the ingest thread found in a valid body: each document's id, canonical size and byte span. */
+export interface ParsedBody {
+  ids: string[];
+  sizes: number[];
+  spans: Uint32Array;
 }
 
 /** Reads one uploaded file (a temporary file the main thread wrote) into pages. */
@@ -93,6 +108,7 @@ const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'invalid_filter',
   'invalid_sort',
   'validation_failed',
+  'payload_too_large',
   'unsupported_file_type',
   'extraction_failed',
 ]);

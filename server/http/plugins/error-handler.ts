@@ -11,8 +11,8 @@ import type { ErrorCode, FieldError } from '../../errors/index.ts';
 import { MAX_BODY_BYTES } from '../../api/index.ts';
 import { PROBLEM_CONTENT_TYPE } from '../../api/index.ts';
 import type { Problem } from '../../api/index.ts';
-import { toFieldErrors } from '../validation/validation-errors.ts';
-import type { RawValidationError } from '../validation/validation-errors.ts';
+import { toFieldErrors } from '../../api/index.ts';
+import type { RawValidationError } from '../../api/index.ts';
 
 /** The HTTP status of every error code. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {

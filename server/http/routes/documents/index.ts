@@ -1,5 +1,5 @@
 // JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
-// JSON array or NDJSON), read, patch and delete one, delete by filter (delete-by-filter.ts),
+// JSON array, or NDJSON — parsed off the main thread and written as the bytes it came as), read, patch and delete one, delete by filter (delete-by-filter.ts),
 // and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only
 // once the change is searchable. Each handler calls the document service (server/documents).
 // A batch is validated whole before anything is written; the collection is all-or-nothing too.
@@ -26,9 +26,16 @@ import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
 import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
 import { writeRoomHook } from './write-room.ts';
+import { requestValidatorCompiler } from '../../validation/request-validator.ts';
 import { writeOptions } from '../../validation/write-options.ts';
+import { BatchBody } from '../../../ingest/index.ts';
 
 const DOCUMENT_PATH = '/v1/collections/:name/documents/:id';
+
+/** A body validator that passes batch bodies through: their parse checked every document. */
+function passBatchBodies(validate: ReturnType<typeof requestValidatorCompiler>): ReturnType<typeof requestValidatorCompiler> {
+  return (value) => (value instanceof BatchBody ? { value } : validate(value));
+}
 
 /** Refuses an oversized JSON array before validation walks it (NDJSON is counted by its parser). */
 async function limitBatchSize(request: { body: unknown }): Promise<void> {
@@ -42,7 +49,7 @@ async function limitBatchSize(request: { body: unknown }): Promise<void> {
 
 const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Bodies are parsed as they stream in, within the body limit (these routes and delete-by-filter).
-  app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser);
+  app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser(app.documents));
   app.removeContentTypeParser(JSON_CONTENT_TYPE);
   app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app));
   // At most a few large writes hold parsed bodies at once (large-body-gate.ts).
@@ -74,6 +81,8 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/collections/:name/documents',
     {
       preValidation: limitBatchSize,
+      // An NDJSON body was checked line by line as it was parsed (server/ingest/).
+      validatorCompiler: (route) => passBatchBodies(requestValidatorCompiler(route)),
       schema: {
         summary: 'Write one document or a batch',
         description: `One document, a JSON array of up to ${MAX_BATCH_DOCUMENTS}, or NDJSON (one document a line).`,
@@ -86,6 +95,11 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const body: unknown = request.body;
+      if (body instanceof BatchBody) {
+        const ids = await app.documents.writeBody(request.params.name, body, writeOptions(request.query));
+        return { indexed: ids.length, ids };
+      }
       const batch = Array.isArray(request.body);
       const documents = Array.isArray(request.body) ? request.body : [request.body];
       const ids = await app.documents.write(request.params.name, documents, batch, writeOptions(request.query));

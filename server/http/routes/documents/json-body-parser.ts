@@ -11,7 +11,8 @@
 import { errorCodes } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_BATCH_DOCUMENTS } from '../../../api/index.ts';
-import { batchTooLarge, isBatchWrite } from './batch-route.ts';
+import { batchTooLarge } from '../../../ingest/index.ts';
+import { isBatchWrite } from './batch-route.ts';
 import { readBodyStream } from './body-stream.ts';
 import type { BodyStream } from './body-stream.ts';
 import { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
-import { DeleteByFilterBodySchema } from '../../api/delete-by-filter.ts';
-import { DocumentPatchBodySchema, DocumentPostBodySchema } from '../../api/document.ts';
-import { MAX_LISTED_FIELD_ERRORS, MAX_RAW_VALIDATION_ERRORS } from '../../api/limits.ts';
+import { DeleteByFilterBodySchema } from './delete-by-filter.ts';
+import { DocumentPatchBodySchema, DocumentPostBodySchema } from './document.ts';
+import { MAX_LISTED_FIELD_ERRORS, MAX_RAW_VALIDATION_ERRORS } from './limits.ts';
 import { toFieldErrors } from './validation-errors.ts';
 import type { RawValidationError } from './validation-errors.ts';
 

@@ -4,8 +4,8 @@
 // Here each union keeps only the branch that fits the value best, branch failures that all
 // say "wrong type" merge into one message, and summaries that repeat a finer error go.
 
-import type { FieldError } from '../../errors/index.ts';
-import { MAX_LISTED_FIELD_ERRORS } from '../../api/index.ts';
+import type { FieldError } from '../errors/index.ts';
+import { MAX_LISTED_FIELD_ERRORS } from './limits.ts';
 
 /** The shape of one error from the TypeBox (or Ajv) validator. */
 export interface RawValidationError {
