@@ -54,6 +54,11 @@ export class DocumentService {
     return ids;
   }
 
+  /** The pool that parses batch bodies (its thread starts with the first large one). */
+  get ingest(): IngestPool {
+    return this.options.ingest;
+  }
+
   /**
    * Parses and checks a batch body (NDJSON) in the ingest thread (a small one here); rejects with
    * the 400 naming the bad lines, or the 413 of a batch over MAX_BATCH_DOCUMENTS.

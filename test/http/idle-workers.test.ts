@@ -1,12 +1,14 @@
 // Worker threads start with the work that needs them (issue 15: an empty server's idle memory):
 // a server without collections runs no search or index thread; creating a collection starts
 // the search threads; the first write starts an index thread; a server restarted on a data
-// directory with collections starts its search threads at once, before any search.
+// directory with collections starts its search threads at once, before any search; the ingest
+// thread starts with the first NDJSON body too large to parse inline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { INLINE_PARSE_BYTES } from '../../server/pools/index.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 
 test('an empty server holds no worker thread until a collection or a write needs one', async (t) => {
@@ -27,6 +29,34 @@ test('an empty server holds no worker thread until a collection or a write needs
   const found = await server.request('GET', '/v1/collections/c/search?q=words');
   assert.equal(found.status, 200);
   assert.deepEqual(found.body.hits.map((hit: { id: string }) => hit.id), ['a']);
+});
+
+test('a large NDJSON batch is parsed in the ingest thread, a small one inline', async (t) => {
+  const server = await startTestServer({ refreshIntervalMs: 60_000 });
+  t.after(() => server.close());
+  const { ingest } = server.app.documents;
+  assert.equal((await server.request('POST', '/v1/collections', { name: 'c' })).status, 201);
+  const ndjson = (count: number, prefix: string): string =>
+    Array.from({ length: count }, (_, i) => JSON.stringify({ id: `${prefix}-${i}`, text: `batch words ${'filler '.repeat(20)}` })).join('\n');
+  const post = (body: string) => server.request('POST', '/v1/collections/c/documents?refresh=true', body, { 'content-type': 'application/x-ndjson' });
+
+  const small = ndjson(10, 's');
+  assert.ok(Buffer.byteLength(small) < INLINE_PARSE_BYTES);
+  assert.equal((await post(small)).status, 200);
+  assert.equal(ingest.threads.length, 0, 'a small body is parsed on the main thread');
+
+  const large = ndjson(1000, 'l');
+  assert.ok(Buffer.byteLength(large) >= INLINE_PARSE_BYTES);
+  const written = await post(large);
+  assert.equal(written.status, 200);
+  assert.equal(written.body.indexed, 1000);
+  assert.equal(ingest.threads.length, 1, 'a large body is parsed in the ingest thread');
+  // Its errors come back from the thread as the client's 400, naming the line.
+  const bad = await post(`${large}\n{"id":"x","metadata":{"nested":{}}}`);
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.errors[0].path, '/body/line/1001/metadata/nested');
+  const found = await server.request('GET', '/v1/collections/c/search?q=batch&limit=1');
+  assert.equal(found.body.total, 1010);
 });
 
 test('a server opened on collections starts its search threads before the first search', async (t) => {
