@@ -1,5 +1,5 @@
 // The records a collection writes to its write-ahead log: one per write request.
-//  - A batch body (NDJSON) is logged as the bytes it came as, behind a short header:
+//  - A batch body (NDJSON or a JSON array) is logged as the bytes it came as, behind a short header:
 //    0xC1 (a byte MessagePack never uses), u32 LE header length, the header as JSON
 //    ({ op: 'upsert-body', format, indexedAt }), then the body. Replay parses the body again.
 //  - Any other write — whole documents (single JSON documents, PATCHes, extracted files) or a
@@ -19,7 +19,7 @@ export type WalRecord =
 /** First byte of a body record; MessagePack never writes it, so it tells the two kinds apart. */
 const BODY_RECORD_MARKER = 0xc1;
 const BODY_HEADER_START = 5;
-const BATCH_FORMATS: readonly BatchFormat[] = ['ndjson'];
+const BATCH_FORMATS: readonly BatchFormat[] = ['ndjson', 'json-array'];
 
 /** A WAL record that passed its checksum but is not a record this code wrote. */
 export class InvalidWalRecordError extends Error {

@@ -9,8 +9,8 @@ import type { IndexDocument } from '../../engine/index.ts';
 import type { DocumentInput } from '../api/index.ts';
 import { buildIndexDocument } from './index-document.ts';
 
-/** The body formats a batch body can have (`application/x-ndjson`). */
-export type BatchFormat = 'ndjson';
+/** The body formats a batch body can have: `application/x-ndjson`, or a JSON array (`application/json`). */
+export type BatchFormat = 'ndjson' | 'json-array';
 
 export class BatchBody {
   constructor(

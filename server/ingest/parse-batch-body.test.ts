@@ -1,5 +1,6 @@
 // Tests of batch bodies: parsing and checking an NDJSON body whole (ids, sizes and spans of a
-// valid one; the errors of an invalid one, naming lines that count from 1 with blank lines),
+// valid one; the errors of an invalid one, naming lines that count from 1 with blank lines; a
+// JSON array's answers are checked against the server's parser in json-body-parser.test.ts),
 // and that a document read back from its span — pending, or in a slice sent to an index thread
 // — is the document the client sent.
 
@@ -51,14 +52,17 @@ describe('parseBatchBody', () => {
   });
 
   test('errors name their lines, counted from 1 with blank lines; nothing is kept', () => {
-    const outcome = failure('{"id":"a"}\r\n\r\n{"id":"b","metadata":{"x":{}}}\r\n\n{oops\n{"id":"c","__proto__":{}}\n');
+    const outcome = failure(
+      '{"id":"a"}\r\n\r\n{"id":"b","metadata":{"x":{}}}\r\n\n{oops\n{"id":"c","__proto__":{}}\n{"id":"d","metadata":{"\\u005f_proto__":{}}}',
+    );
     assert.equal(outcome.code, 'validation_failed');
     assert.equal(outcome.message, 'invalid NDJSON body; nothing was written');
     assert.deepEqual(
       outcome.errors!.map((error) => error.path),
-      ['/body/line/3/metadata/x', '/body/line/5', '/body/line/6'],
+      ['/body/line/3/metadata/x', '/body/line/5', '/body/line/6', '/body/line/7'],
     );
     assert.match(outcome.errors![2].message, /forbidden property name "__proto__"/);
+    assert.match(outcome.errors![3].message, /forbidden property name "__proto__"/, 'an escaped key is the same key');
   });
 
   test('a body without documents, or starting with a byte-order mark, is refused', () => {
@@ -100,11 +104,14 @@ describe('documents of a batch body', () => {
     return doc;
   };
 
-  test('read back from their spans, pending or sliced for an index thread, they are what was sent', () => {
+  test('read back from their spans (NDJSON or a JSON array), pending or sliced for an index thread, they are what was sent', () => {
     for (let run = 0; run < 50; run++) {
       const sent = Array.from({ length: 1 + Math.floor(random() * 60) }, (_, i) => randomDocument(i));
-      const text = sent.map((doc) => JSON.stringify(doc) + (random() < 0.3 ? '\r' : '') + (random() < 0.2 ? '\n' : '')).join('\n');
-      const body = parse(text);
+      const asArray = run % 2 === 1;
+      const text = asArray
+        ? `${random() < 0.5 ? '\uFEFF' : ''} [ ${sent.map((doc) => JSON.stringify(doc) + (random() < 0.3 ? ' \n' : '')).join(' ,')} ] `
+        : sent.map((doc) => JSON.stringify(doc) + (random() < 0.3 ? '\r' : '') + (random() < 0.2 ? '\n' : '')).join('\n');
+      const body = parseBatchBody(Buffer.from(text, 'utf8'), asArray ? 'json-array' : 'ndjson');
       assert.deepEqual(body.ids, sent.map((doc) => doc.id));
       const pending = sent.map((_, i) => new BodyDocument(body, i, AT));
       pending.forEach((doc, i) => {

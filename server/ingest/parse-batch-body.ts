@@ -1,21 +1,31 @@
-// Parses and checks a batch body (`application/x-ndjson`: one JSON document a line) as a whole,
-// in the ingest thread or, for a small body, on the main thread: each line is parsed and
-// checked against the document schema, and the body is kept only if every document is valid —
-// the answer is its documents' ids, sizes and byte spans (batch-body.ts), or the FolioError
-// naming the bad lines (`/body/line/3/metadata/tags`; lines count from 1, blank lines included,
-// and are otherwise skipped). Past MAX_BATCH_DOCUMENTS document lines, or once
-// MAX_LISTED_FIELD_ERRORS errors are found, lines are only counted, not parsed.
+// Parses and checks a batch body as a whole, in the ingest thread or, for a small body, on the
+// main thread; the body is kept only if every document is valid — the answer is its documents'
+// ids, sizes and byte spans (batch-body.ts), or the FolioError its client gets:
+//  - NDJSON (`application/x-ndjson`, one JSON document a line): each line is parsed and checked
+//    against the document schema; errors name their lines (`/body/line/3/metadata/tags`; lines
+//    count from 1, blank lines included, and are otherwise skipped). Past MAX_BATCH_DOCUMENTS
+//    document lines, or once MAX_LISTED_FIELD_ERRORS errors are found, lines are only counted.
+//  - A JSON array (`application/json`): cut into its elements (json-array-stream.ts), each
+//    parsed and checked. The answers are those the server's JSON parser and request validator
+//    give for the whole body: any syntax error or poisoned key is "request body is not valid
+//    JSON"; more than MAX_BATCH_DOCUMENTS elements (all still parsed) a 413 with the count;
+//    an invalid document the request validator's errors for the whole array (`/body/3/id`).
 
 import { Compile } from 'typebox/compile';
-import { DocumentWithIdSchema, MAX_BATCH_DOCUMENTS, MAX_LISTED_FIELD_ERRORS, toFieldErrors } from '../api/index.ts';
+import { DocumentPostBodySchema, DocumentWithIdSchema, MAX_BATCH_DOCUMENTS, MAX_LISTED_FIELD_ERRORS, toFieldErrors } from '../api/index.ts';
 import type { DocumentInput, RawValidationError } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 import { BatchBody } from './batch-body.ts';
 import type { BatchFormat } from './batch-body.ts';
 import { jsonByteLength } from './index-document.ts';
+import { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';
 
 const documentValidator = Compile(DocumentWithIdSchema);
+/** What the request validator checks a POST body against (a JSON array's errors come from it). */
+const postBodyValidator = Compile(DocumentPostBodySchema);
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+const BYTE_ORDER_MARK = 0xfeff;
 /** Keeps a leading byte-order mark, so a body starting with one is refused as invalid JSON, as it always was. */
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const LINE_FEED = 0x0a;
@@ -33,10 +43,21 @@ function rejectPoisonedKeys(key: string, value: unknown): unknown {
   return value;
 }
 
+/** A `"__proto__":` key, letters possibly written as \u escapes (secure-json-parse's test). */
+const ESCAPED_PROTO_KEY = /"(?:_|\\u005[Ff])(?:_|\\u005[Ff])(?:p|\\u0070)(?:r|\\u0072)(?:o|\\u006[Ff])(?:t|\\u0074)(?:o|\\u006[Ff])(?:_|\\u005[Ff])(?:_|\\u005[Ff])"\s*:/;
+/** A `"constructor":` key, likewise. */
+const ESCAPED_CONSTRUCTOR_KEY = /"(?:c|\\u0063)(?:o|\\u006[Ff])(?:n|\\u006[Ee])(?:s|\\u0073)(?:t|\\u0074)(?:r|\\u0072)(?:u|\\u0075)(?:c|\\u0063)(?:t|\\u0074)(?:o|\\u006[Ff])(?:r|\\u0072)"\s*:/;
+
+/** Could `text` hold a `__proto__` or `constructor` key, plainly or with escaped letters? */
+function mayHoldPoisonedKey(text: string): boolean {
+  if (text.includes('__proto__') || text.includes('constructor')) return true;
+  return text.includes('\\u') && (ESCAPED_PROTO_KEY.test(text) || ESCAPED_CONSTRUCTOR_KEY.test(text));
+}
+
 function parseLine(line: string): unknown {
-  // A reviver slows parsing severalfold: only lines that could hold such a key get one (the
+  // A reviver slows parsing severalfold: only texts that could hold such a key get one (the
   // check secure-json-parse, Fastify's JSON parser, makes).
-  return line.includes('__proto__') || line.includes('constructor') ? JSON.parse(line, rejectPoisonedKeys) : JSON.parse(line);
+  return mayHoldPoisonedKey(line) ? JSON.parse(line, rejectPoisonedKeys) : JSON.parse(line);
 }
 
 function isBlank(bytes: Uint8Array, from: number, to: number): boolean {
@@ -49,6 +70,16 @@ function isBlank(bytes: Uint8Array, from: number, to: number): boolean {
 
 /** Parses and checks a whole batch body; throws the FolioError a client gets for a bad one. */
 export function parseBatchBody(bytes: Uint8Array, format: BatchFormat): BatchBody {
+  return format === 'ndjson' ? parseNdjson(bytes) : parseJsonArray(bytes);
+}
+
+/** The canonical size of a valid document. */
+function sizeOf(input: DocumentInput): number {
+  return jsonByteLength({ id: input.id, title: input.title ?? null, text: input.text ?? '', metadata: input.metadata ?? {} });
+}
+
+function parseNdjson(bytes: Uint8Array): BatchBody {
+  const format = 'ndjson';
   const ids: string[] = [];
   const sizes: number[] = [];
   const spans: number[] = [];
@@ -83,7 +114,7 @@ export function parseBatchBody(bytes: Uint8Array, format: BatchFormat): BatchBod
     if (errors.length > 0) continue;
     const input = value as DocumentInput;
     ids.push(input.id);
-    sizes.push(jsonByteLength({ id: input.id, title: input.title ?? null, text: input.text ?? '', metadata: input.metadata ?? {} }));
+    sizes.push(sizeOf(input));
     spans.push(from, end);
   }
   if (documentLines > MAX_BATCH_DOCUMENTS) throw batchTooLarge(documentLines);
@@ -92,4 +123,43 @@ export function parseBatchBody(bytes: Uint8Array, format: BatchFormat): BatchBod
   }
   if (errors.length > 0) throw new FolioError('validation_failed', 'invalid NDJSON body; nothing was written', errors.slice(0, MAX_LISTED_FIELD_ERRORS));
   return new BatchBody(format, bytes, ids, sizes, Uint32Array.from(spans));
+}
+
+/** What the server's JSON parser answers for any body it cannot parse. */
+function notValidJson(): FolioError {
+  return new FolioError('validation_failed', 'request body is not valid JSON');
+}
+
+function parseJsonArray(bytes: Uint8Array): BatchBody {
+  // The server's parser skips one byte-order mark before the body (not before an element).
+  const skip = UTF8_BOM.every((byte, i) => bytes[i] === byte) ? UTF8_BOM.length : 0;
+  const values: unknown[] = [];
+  const spans: number[] = [];
+  let invalid = false;
+  const scanner = new JsonArrayStream((text, index, start, end) => {
+    if (text.charCodeAt(0) === BYTE_ORDER_MARK) throw notValidJson();
+    let value: unknown;
+    try {
+      value = parseLine(text);
+    } catch {
+      throw notValidJson();
+    }
+    if (index >= MAX_BATCH_DOCUMENTS) return; // counted, not kept: the answer is a 413
+    values.push(value);
+    spans.push(skip + start, skip + end);
+    if (!documentValidator.Check(value)) invalid = true;
+  });
+  try {
+    scanner.write(bytes.subarray(skip));
+    scanner.end();
+  } catch (error) {
+    throw error instanceof JsonArraySyntaxError ? notValidJson() : error;
+  }
+  if (scanner.count > MAX_BATCH_DOCUMENTS) throw batchTooLarge(scanner.count);
+  if (invalid || values.length === 0) {
+    const raw = postBodyValidator.Errors(values) as unknown as RawValidationError[];
+    throw new FolioError('validation_failed', 'invalid request body', toFieldErrors('body', raw));
+  }
+  const inputs = values as DocumentInput[];
+  return new BatchBody('json-array', bytes, inputs.map((input) => input.id), inputs.map(sizeOf), Uint32Array.from(spans));
 }

@@ -12,7 +12,7 @@ import { INLINE_PARSE_BYTES } from '../../server/pools/index.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 
 test('an empty server holds no worker thread until a collection or a write needs one', async (t) => {
-  const server = await startTestServer({ searchThreads: 2, refreshIntervalMs: 60_000 });
+  const server = await startTestServer({ searchThreads: 2 });
   t.after(() => server.close());
   const { search, index } = server.app.workers;
   assert.equal((await server.request('GET', '/v1/health')).status, 200);
@@ -32,7 +32,7 @@ test('an empty server holds no worker thread until a collection or a write needs
 });
 
 test('a large NDJSON batch is parsed in the ingest thread, a small one inline', async (t) => {
-  const server = await startTestServer({ refreshIntervalMs: 60_000 });
+  const server = await startTestServer();
   t.after(() => server.close());
   const { ingest } = server.app.documents;
   assert.equal((await server.request('POST', '/v1/collections', { name: 'c' })).status, 201);

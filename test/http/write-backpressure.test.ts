@@ -12,8 +12,9 @@ describe('writes: 503 overloaded under backpressure', () => {
   let server: TestServer;
 
   before(async () => {
-    // A 1 KiB buffer, no waiting, and no timer refresh for a minute.
-    server = await startTestServer({ refreshIntervalMs: 60_000, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
+    // A 1 KiB buffer, no waiting, and no timer refresh for 5 s (far longer than between two
+    // requests; a write with ?refresh=true waits for that timer).
+    server = await startTestServer({ refreshIntervalMs: 5_000, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
     assert.equal((await server.request('POST', '/v1/collections', { name: 'busy' })).status, 201);
   });
   after(() => server.close());

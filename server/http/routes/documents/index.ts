@@ -1,5 +1,6 @@
 // JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
-// JSON array, or NDJSON — parsed off the main thread and written as the bytes it came as), read, patch and delete one, delete by filter (delete-by-filter.ts),
+// or a batch as a JSON array or NDJSON — parsed off the main thread and written as the bytes
+// it came as), read, patch and delete one, delete by filter (delete-by-filter.ts),
 // and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only
 // once the change is searchable. Each handler calls the document service (server/documents).
 // A batch is validated whole before anything is written; the collection is all-or-nothing too.
@@ -21,6 +22,7 @@ import {
 import { MAX_BATCH_DOCUMENTS } from '../../../api/index.ts';
 import { NoContentSchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
+import type { ParseBatchBody } from './batch-route.ts';
 import deleteByFilterRoutes from './delete-by-filter.ts';
 import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
 import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
@@ -49,9 +51,10 @@ async function limitBatchSize(request: { body: unknown }): Promise<void> {
 
 const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Bodies are parsed as they stream in, within the body limit (these routes and delete-by-filter).
-  app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser(app.documents));
+  const parseBody: ParseBatchBody = (bytes, format) => app.documents.parseBody(bytes, format);
+  app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser(parseBody));
   app.removeContentTypeParser(JSON_CONTENT_TYPE);
-  app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app));
+  app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app, parseBody));
   // At most a few large writes hold parsed bodies at once (large-body-gate.ts).
   const largeWrites = new ConcurrencyGate(MAX_LARGE_WRITES);
   app.addHook('preParsing', largeBodyGateHook(largeWrites));
@@ -81,7 +84,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/v1/collections/:name/documents',
     {
       preValidation: limitBatchSize,
-      // An NDJSON body was checked line by line as it was parsed (server/ingest/).
+      // A batch body (NDJSON or a JSON array) was checked document by document as it was parsed (server/ingest/).
       validatorCompiler: (route) => passBatchBodies(requestValidatorCompiler(route)),
       schema: {
         summary: 'Write one document or a batch',

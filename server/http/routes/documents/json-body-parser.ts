@@ -1,21 +1,21 @@
-// The `application/json` body parser of the document routes. A body that is a JSON array (a
-// batch) is split into its elements as it streams in (json-array-stream.ts), and each element
-// is parsed as soon as it is complete, so a large batch is never held as one raw string; any
-// other body is gathered and parsed whole. The result and every error are what the server's
-// JSON parser gives for the whole body (server/http/app.ts): Fastify's parser does the parsing, with
-// its checks for `__proto__` and `constructor.prototype` keys, and an empty body is "no body".
-// The body limit is enforced while reading (body-stream.ts). A batch write holding more than
-// MAX_BATCH_DOCUMENTS elements is a 413; the elements past the limit are still parsed, so a
-// malformed one is still a 400, but they are counted and dropped, not kept.
+// The `application/json` body parser of the document routes. A JSON array sent to the batch
+// route is gathered as bytes and handed to the document service, which parses and checks it off
+// the main thread (server/ingest/, like NDJSON) and answers a BatchBody. A JSON array elsewhere
+// is split into its elements as it streams in (ingest's json-array-stream.ts), each parsed as
+// soon as it is complete; any other body is gathered and parsed whole. The result and every
+// error are what the server's JSON parser gives for the whole body (server/http/app.ts):
+// Fastify's parser does the parsing, with its checks for `__proto__` and
+// `constructor.prototype` keys, and an empty body is "no body". The body limit is enforced
+// while reading (body-stream.ts). A batch holding more than MAX_BATCH_DOCUMENTS elements is a
+// 413; the elements past the limit are still parsed, so a malformed one is still a 400.
 
 import { errorCodes } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_BATCH_DOCUMENTS } from '../../../api/index.ts';
-import { batchTooLarge } from '../../../ingest/index.ts';
+import { JsonArrayStream, JsonArraySyntaxError } from '../../../ingest/index.ts';
+import type { ParseBatchBody } from './batch-route.ts';
 import { isBatchWrite } from './batch-route.ts';
 import { readBodyStream } from './body-stream.ts';
 import type { BodyStream } from './body-stream.ts';
-import { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json';
 
@@ -36,8 +36,8 @@ function invalidJson(): Error {
 
 /** One request body, fed chunk by chunk: decides from its first bytes whether it is an array. */
 class JsonBody {
-  private mode: 'sniff' | 'array' | 'whole' = 'sniff';
-  /** The body so far, while it may still be anything (sniff) or is not an array (whole). */
+  private mode: 'sniff' | 'array' | 'gather' | 'whole' = 'sniff';
+  /** The body so far, while it may still be anything (sniff), is not an array (whole) or is a batch (gather). */
   private held: Buffer[] = [];
   private sniffed = 0;
   /** Bytes of a leading UTF-8 byte-order mark seen (the server's parser skips one). */
@@ -45,37 +45,42 @@ class JsonBody {
   private readonly scanner: JsonArrayStream;
   private readonly elements: unknown[] = [];
 
+  /** `gatherArrays`: an array is kept as its bytes (a batch, parsed in the ingest thread). */
   constructor(
     private readonly parse: ParseJson,
-    private readonly maxElements: number,
+    private readonly gatherArrays: boolean,
   ) {
-    this.scanner = new JsonArrayStream((text, index) => {
+    this.scanner = new JsonArrayStream((text) => {
       // The server's parser skips a byte-order mark before the body, not before an element.
       if (text.charCodeAt(0) === BYTE_ORDER_MARK) throw invalidJson();
-      const value = this.parse(text);
-      if (index < this.maxElements) this.elements.push(value);
+      this.elements.push(this.parse(text));
     });
+  }
+
+  /** The body's bytes when it is an array kept whole (`gatherArrays`); call after `end`. */
+  gathered(): Buffer | null {
+    return this.mode === 'gather' ? Buffer.concat(this.held) : null;
   }
 
   write(chunk: Buffer): void {
     if (this.mode === 'array') {
       this.scan(() => this.scanner.write(chunk));
-    } else if (this.mode === 'whole') {
+    } else if (this.mode === 'whole' || this.mode === 'gather') {
       this.held.push(chunk);
     } else {
       this.sniff(chunk);
     }
   }
 
-  /** The parsed body (undefined when empty), or the error the whole-body parser would give. */
+  /** The parsed body (undefined when empty, or gathered), or the error the whole-body parser would give. */
   end(): unknown {
+    if (this.mode === 'gather') return undefined;
     if (this.mode !== 'array') {
       const text = Buffer.concat(this.held).toString('utf8');
       this.held = [];
       return text.length === 0 ? undefined : this.parse(text);
     }
     this.scan(() => this.scanner.end());
-    if (this.scanner.count > this.maxElements) throw batchTooLarge(this.scanner.count);
     return this.elements;
   }
 
@@ -92,6 +97,10 @@ class JsonBody {
       const partialBom = this.bomBytes > 0 && this.bomBytes < UTF8_BOM.length;
       if (partialBom || (!isWhitespace(byte) && byte !== OPEN_BRACKET)) {
         this.mode = 'whole';
+        break;
+      }
+      if (byte === OPEN_BRACKET && this.gatherArrays) {
+        this.mode = 'gather';
         break;
       }
       if (byte === OPEN_BRACKET) {
@@ -134,10 +143,12 @@ function defaultJsonParse(app: FastifyInstance, request: FastifyRequest): ParseJ
 }
 
 /** The streaming JSON content-type parser (registered without `parseAs`: it reads the stream). */
-export function jsonBodyParser(app: FastifyInstance) {
+export function jsonBodyParser(app: FastifyInstance, parseBody: ParseBatchBody) {
   return async (request: FastifyRequest, payload: BodyStream): Promise<unknown> => {
-    const body = new JsonBody(defaultJsonParse(app, request), isBatchWrite(request) ? MAX_BATCH_DOCUMENTS : Infinity);
+    const body = new JsonBody(defaultJsonParse(app, request), isBatchWrite(request));
     await readBodyStream(request, payload, (chunk) => body.write(chunk));
-    return body.end();
+    const value = body.end();
+    const batch = body.gathered();
+    return batch === null ? value : parseBody(batch, 'json-array');
   };
 }

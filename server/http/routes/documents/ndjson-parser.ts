@@ -7,16 +7,16 @@
 
 import type { FastifyRequest } from 'fastify';
 import { FolioError } from '../../../errors/index.ts';
-import type { DocumentService } from '../../../documents/index.ts';
 import type { BatchBody } from '../../../ingest/index.ts';
 import { isBatchWrite } from './batch-route.ts';
+import type { ParseBatchBody } from './batch-route.ts';
 import { readBodyStream } from './body-stream.ts';
 import type { BodyStream } from './body-stream.ts';
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson';
 
 /** Fastify content-type parser for NDJSON (registered without `parseAs`: it reads the stream). */
-export function ndjsonParser(documents: DocumentService) {
+export function ndjsonParser(parseBody: ParseBatchBody) {
   return async (request: FastifyRequest, payload: BodyStream): Promise<BatchBody> => {
     if (!isBatchWrite(request)) {
       // Read (and drop) the body first, so an oversized one is still a 413, as before.
@@ -27,6 +27,6 @@ export function ndjsonParser(documents: DocumentService) {
     await readBodyStream(request, payload, (chunk) => {
       chunks.push(chunk);
     });
-    return documents.parseBody(Buffer.concat(chunks), 'ndjson');
+    return parseBody(Buffer.concat(chunks), 'ndjson');
   };
 }

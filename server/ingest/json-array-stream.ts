@@ -1,5 +1,6 @@
 // Splits a JSON array into its elements as its bytes arrive, so a batch can be parsed one
-// document at a time, in bounded memory (json-body-parser.ts). A small hand-written scanner:
+// document at a time, in bounded memory (http's json-body-parser.ts), or a whole batch body
+// cut into its documents' byte spans (parse-batch-body.ts). A small hand-written scanner:
 // it tracks strings (and escapes in them) and the nesting depth of {} and [] to find the
 // commas and the `]` at the top level, and hands on each element's text once it is complete,
 // for the caller to JSON.parse; that finds any error inside an element. The scanner refuses
@@ -41,7 +42,8 @@ function isWhitespace(byte: number): boolean {
 /**
  * Feed the body with `write` (chunks split anywhere), then call `end`. Each element's text
  * (from its first non-whitespace byte to just before its comma or `]`) goes to `onElement`
- * with its index; an error there propagates from `write`, after which the scanner is spent.
+ * with its index and its [start, end) byte offsets in the stream; an error there propagates
+ * from `write`, after which the scanner is spent.
  */
 export class JsonArrayStream {
   /** Elements handed on so far. */
@@ -54,8 +56,10 @@ export class JsonArrayStream {
   private consumed = 0;
   /** The current element's bytes from earlier chunks. */
   private pieces: Buffer[] = [];
+  /** Stream offset of the current element's first byte. */
+  private elementStart = 0;
 
-  constructor(private readonly onElement: (text: string, index: number) => void) {}
+  constructor(private readonly onElement: (text: string, index: number, start: number, end: number) => void) {}
 
   write(chunk: Uint8Array): void {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -91,7 +95,7 @@ export class JsonArrayStream {
           } else if (byte === COMMA || byte === CLOSE_BRACKET) {
             if (depth === 0) {
               state = byte === COMMA ? BEFORE_NEXT : AFTER_ARRAY;
-              this.finishElement(bytes.subarray(start, i));
+              this.finishElement(bytes.subarray(start, i), this.consumed + i);
             }
           } else if (byte === CLOSE_BRACE) {
             throw this.error("an unmatched '}'", i);
@@ -111,6 +115,7 @@ export class JsonArrayStream {
         } else {
           state = IN_ELEMENT;
           start = i;
+          this.elementStart = this.consumed + i;
           i--; // scan this byte as the element's first
         }
       }
@@ -130,12 +135,12 @@ export class JsonArrayStream {
     }
   }
 
-  private finishElement(last: Buffer): void {
+  private finishElement(last: Buffer, end: number): void {
     const pieces = this.pieces;
     this.pieces = [];
     const text = pieces.length === 0 ? last.toString('utf8') : Buffer.concat([...pieces, last]).toString('utf8');
     const index = this.count++;
-    this.onElement(text, index);
+    this.onElement(text, index, this.elementStart, end);
   }
 
   private error(what: string, index: number): JsonArraySyntaxError {

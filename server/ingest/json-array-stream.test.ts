@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';
 
-/** Scans `chunks` and JSON.parses each element, as the body parser does. */
+/** Scans `chunks` and JSON.parses each element, as the body parser does; each element's byte span holds its text. */
 function scan(chunks: Uint8Array[]): { values: unknown[]; texts: string[] } {
   const values: unknown[] = [];
   const texts: string[] = [];
-  const scanner = new JsonArrayStream((text, index) => {
+  const body = Buffer.concat(chunks);
+  const scanner = new JsonArrayStream((text, index, start, end) => {
     assert.equal(index, texts.length);
+    assert.equal(body.subarray(start, end).toString('utf8'), text, 'the span is the element');
     texts.push(text);
     values.push(JSON.parse(text));
   });
