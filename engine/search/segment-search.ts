@@ -25,6 +25,18 @@ import { collectWand } from './wand.ts';
  */
 export function searchSegment(view: SegmentView, prepared: readonly PreparedClause[], filter: FilterNode | null, sink: HitSink): DocBitSet | null {
   const { reader } = view;
+  // The common case — ranking a disjunction where every doc is admissible (no filter, no
+  // deletes, no exclusions) for a sink that needs no match set — needs no bit set at all.
+  if (
+    filter === null &&
+    sink.needsMatchSet === false &&
+    deletedDocs(view) === null &&
+    prepared.length > 0 &&
+    prepared.every((p) => p.clause.occur === 'should')
+  ) {
+    collectWand(prepared.flatMap((p) => rankingScorers(p, reader)), acceptEvery, sink);
+    return null;
+  }
   const admissible = filter === null ? DocBitSet.full(reader.docCount) : evaluateFilter(filter, reader);
   const deleted = deletedDocs(view);
   if (deleted !== null) admissible.removeAll(deleted);
@@ -61,6 +73,10 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
   const scorers = positives.flatMap((p) => rankingScorers(p, reader));
   collectWand(scorers, (doc) => matches.has(doc), sink);
   return matches;
+}
+
+function acceptEvery(): boolean {
+  return true;
 }
 
 /** Adds every doc `scorer` matches to `matches`: a dis-max's alternatives one by one, not merged. */
