@@ -27,15 +27,16 @@ export class TopKCollector {
 
   collect(segment: number, doc: number, score: number): void {
     if (this.k === 0) return;
-    const candidate: ScoredDoc = { score, segment, doc };
     if (this.heap.length < this.k) {
-      this.heap.push(candidate);
+      this.heap.push({ score, segment, doc });
       this.siftUp(this.heap.length - 1);
       return;
     }
     const worst = this.heap[0];
-    // Cheap first: most candidates lose on score alone.
-    if (score < worst.score || !this.worse(worst, candidate)) return;
+    // Cheap first, and before allocating: most candidates lose on score alone.
+    if (score < worst.score) return;
+    const candidate: ScoredDoc = { score, segment, doc };
+    if (!this.worse(worst, candidate)) return;
     this.heap[0] = candidate;
     this.siftDown(0);
   }
