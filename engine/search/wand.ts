@@ -40,9 +40,15 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     } else {
       for (let i = 0; i < pivot; i++) if (active[i].doc < pivotDoc) active[i].advance(pivotDoc);
     }
-    if (active.some((scorer) => scorer.doc === NO_MORE_DOCS)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
+    if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
   }
   return scored;
+}
+
+/** A plain loop: a callback here would be a new closure for every doc visited. */
+function anyExhausted(scorers: Scorer[]): boolean {
+  for (let i = 0; i < scorers.length; i++) if (scorers[i].doc === NO_MORE_DOCS) return true;
+  return false;
 }
 
 function sortByDoc(scorers: Scorer[]): void {
