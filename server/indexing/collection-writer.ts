@@ -4,7 +4,8 @@
 // the buffer. The writer keeps the live document count and asks the updater for a refresh
 // (soon, at once when the buffer is large). When the buffer is full a write waits a moment
 // for a refresh to take it, and is otherwise refused with 503 `overloaded` and `Retry-After`
-// (backpressure without stalling a request for seconds).
+// (backpressure without stalling a request for seconds). While refreshes fail, the buffer a
+// refresh has taken counts too, so failed retries cannot let full buffers pile up.
 
 import { WAL_MAX_RECORD_BYTES } from '../../storage/index.ts';
 import type { WriteAheadLog } from '../../storage/index.ts';
@@ -119,11 +120,14 @@ export class CollectionWriter {
    */
   async awaitRoom(): Promise<void> {
     const { pending, scheduler } = this.options;
-    if (pending.bytes <= this.backpressure.maxPendingBytes) return;
+    // While refreshes fail, the buffer a refresh has taken comes back to this one when it
+    // fails: it counts too, or each failed retry would let another full buffer in.
+    const held = (): number => pending.bytes + (scheduler.failing ? pending.takenBytes : 0);
+    if (held() <= this.backpressure.maxPendingBytes) return;
     scheduler.ensureQueued();
     const { maxPendingBytes, waitMs } = this.backpressure;
     const deadline = performance.now() + waitMs;
-    while (pending.bytes > maxPendingBytes) {
+    while (held() > maxPendingBytes) {
       if (performance.now() >= deadline) {
         throw new FolioError(
           'overloaded',

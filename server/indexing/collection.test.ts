@@ -437,6 +437,29 @@ test('a failed refresh keeps the writes pending and leaves no files behind', asy
   assert.deepEqual(await searchIds(collection, 'failed'), ['f']);
 });
 
+test('while refreshes fail, the buffer a refresh has taken counts: writes cannot pile up past the bound', async (t) => {
+  const { collection, dataDir } = await newCollection(t, { ...MANUAL_REFRESH, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
+  const dir = path.join(dataDir, 'collections', 'docs');
+  await collection.upsert([{ id: 'big', text: 'x'.repeat(2048) }], NO_WAIT);
+  const manifestPath = path.join(dir, 'manifest.json');
+  const saved = fs.readFileSync(manifestPath);
+  fs.rmSync(manifestPath);
+  fs.mkdirSync(path.join(manifestPath, 'blocker'), { recursive: true });
+  await assert.rejects(collection.refresh());
+  // A retry has taken the buffer and is building it: the buffer itself is empty now, but what
+  // the failing retry will put back still counts.
+  const retry = collection.refresh();
+  await new Promise((resolve) => setImmediate(resolve));
+  await assert.rejects(collection.upsert([{ id: 'late', text: 'one more' }], NO_WAIT), assertFolioError('overloaded'));
+  await assert.rejects(retry);
+  assert.throws(() => collection.getDocument('late'), assertFolioError('document_not_found'));
+  fs.rmSync(manifestPath, { recursive: true });
+  fs.writeFileSync(manifestPath, saved);
+  await collection.refresh();
+  await collection.upsert([{ id: 'late', text: 'one more' }], NO_WAIT);
+  assert.equal(collection.getDocument('late').text, 'one more');
+});
+
 test('a torn record at the end of the WAL is dropped; acknowledged ones replay', async (t) => {
   const dataDir = tempDir(t);
   const crashed = await openRegistry(t, dataDir);

@@ -36,6 +36,8 @@ export class PendingWrites {
   private current = new Map<string, Entry>();
   private taken: Map<string, Entry> | null = null;
   private currentBytes = 0;
+  /** What the taken buffer held when a refresh took it. */
+  private takenBytesHeld = 0;
   /** Batch bodies with documents in the current buffer, and how many. */
   private bodies = new Map<BatchBody, number>();
 
@@ -47,6 +49,11 @@ export class PendingWrites {
   /** Bytes the documents in the buffer hold (the taken buffer is not counted). */
   get bytes(): number {
     return this.currentBytes;
+  }
+
+  /** Bytes the taken buffer holds (0 when no refresh has it). */
+  get takenBytes(): number {
+    return this.takenBytesHeld;
   }
 
   get refreshing(): boolean {
@@ -93,6 +100,7 @@ export class PendingWrites {
     if (this.taken !== null) throw new Error('a refresh is already in progress');
     this.taken = this.current;
     this.current = new Map();
+    this.takenBytesHeld = this.currentBytes;
     this.currentBytes = 0;
     this.bodies = new Map();
     return new Map([...this.taken].map(([id, entry]) => [id, entry.change]));
@@ -101,6 +109,7 @@ export class PendingWrites {
   /** The refresh committed the taken buffer: forget it. */
   commitTaken(): void {
     this.taken = null;
+    this.takenBytesHeld = 0;
   }
 
   /** The refresh failed: put the taken changes back under any newer ones. */
@@ -112,6 +121,7 @@ export class PendingWrites {
       this.retain(entry.change);
     }
     this.taken = null;
+    this.takenBytesHeld = 0;
   }
 
   /** Counts what a change entering the buffer holds. */

@@ -40,6 +40,11 @@ export class RefreshScheduler {
     this.options = options;
   }
 
+  /** True from a failed refresh until one succeeds. */
+  get failing(): boolean {
+    return this.consecutiveFailures > 0;
+  }
+
   /** Makes sure a background refresh will run within the interval (or the retry delay). */
   schedule(): void {
     if (this.timer !== null || this.stopped !== null) return;
