@@ -25,33 +25,27 @@ import { collectWand } from './wand.ts';
  */
 export function searchSegment(view: SegmentView, prepared: readonly PreparedClause[], filter: FilterNode | null, sink: HitSink): DocBitSet | null {
   const { reader } = view;
-  // The common case — ranking a disjunction where every doc is admissible (no filter, no
-  // deletes, no exclusions) for a sink that needs no match set — needs no bit set at all.
-  if (
-    filter === null &&
-    sink.needsMatchSet === false &&
-    deletedDocs(view) === null &&
-    prepared.length > 0 &&
-    prepared.every((p) => p.clause.occur === 'should')
-  ) {
-    collectWand(prepared.flatMap((p) => rankingScorers(p, reader)), acceptEvery, sink);
-    return null;
-  }
-  const admissible = filter === null ? DocBitSet.full(reader.docCount) : evaluateFilter(filter, reader);
+  // null while every doc is admissible (no filter, deletes or exclusions): no bit set is built
+  // until a restriction needs one, so the common ranking path allocates none.
+  let admissible: DocBitSet | null = filter === null ? null : evaluateFilter(filter, reader);
   const deleted = deletedDocs(view);
-  if (deleted !== null) admissible.removeAll(deleted);
+  if (deleted !== null) (admissible ??= DocBitSet.full(reader.docCount)).removeAll(deleted);
   for (const p of prepared) {
     if (p.clause.occur !== 'must_not') continue;
     const scorer = clauseScorer(p, reader);
-    if (scorer !== null) for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) admissible.remove(doc);
+    if (scorer === null) continue;
+    const excluded = (admissible ??= DocBitSet.full(reader.docCount));
+    for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) excluded.remove(doc);
   }
 
   const positives = prepared.filter((p) => p.clause.occur !== 'must_not');
-  if (positives.length === 0) return matchAll(view, admissible, sink);
-  if (sink.needsMatchSet === false && positives.every((p) => p.clause.occur !== 'must')) {
-    collectWand(positives.flatMap((p) => rankingScorers(p, reader)), (doc) => admissible.has(doc), sink);
+  if (sink.needsMatchSet === false && positives.length > 0 && positives.every((p) => p.clause.occur !== 'must')) {
+    const restricted = admissible;
+    collectWand(positives.flatMap((p) => rankingScorers(p, reader)), restricted === null ? acceptEvery : (doc) => restricted.has(doc), sink);
     return null;
   }
+  admissible ??= DocBitSet.full(reader.docCount);
+  if (positives.length === 0) return matchAll(view, admissible, sink);
 
   const required: Scorer[] = [];
   const optional: Scorer[] = [];

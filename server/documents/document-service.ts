@@ -60,8 +60,9 @@ export class DocumentService {
   }
 
   /**
-   * Parses and checks a batch body (NDJSON) in the ingest thread (a small one here); rejects with
-   * the 400 naming the bad lines, or the 413 of a batch over MAX_BATCH_DOCUMENTS.
+   * Parses and checks a batch body (NDJSON or a JSON array) in the ingest thread (a small one
+   * here); rejects with the 400 naming the bad documents, or the 413 of a batch over
+   * MAX_BATCH_DOCUMENTS.
    */
   parseBody(bytes: Uint8Array, format: BatchFormat): Promise<BatchBody> {
     return this.options.ingest.parse(bytes, format);

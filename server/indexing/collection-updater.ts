@@ -2,8 +2,9 @@
 // segments and merges segments, committing each change as a new snapshot.
 //  - A refresh rotates the WAL and takes the pending buffer in one synchronous step, so the
 //    buffer holds exactly the records of the generations before the rotation; the index pool
-//    builds them into segment files (documents of batch bodies go as their bytes), and the main thread commits them (manifest last), installs
-//    the snapshot, then drops the old WAL files. The scheduler never runs two refreshes at once.
+//    builds them into segment files (documents of batch bodies go as their bytes), and the main
+//    thread commits them (manifest last), installs the snapshot, then drops the old WAL files.
+//    The scheduler never runs two refreshes at once.
 //  - After a refresh, the merge policy may merge segments in the index pool too. Merges run
 //    beside refreshes (one merge at a time per collection); each commit is one synchronous
 //    step on the current snapshot, so they never interleave.

@@ -33,6 +33,11 @@ export function bodyDocumentInput(bytes: Uint8Array, spans: Uint32Array, index: 
   return JSON.parse(utf8.decode(bytes.subarray(spans[2 * index], spans[2 * index + 1]))) as DocumentInput;
 }
 
+/** The IndexDocument of the document at `index` of `spans`, of canonical size `size`. */
+function spanIndexDocument(bytes: Uint8Array, spans: Uint32Array, index: number, indexedAt: string, size: number): IndexDocument {
+  return buildIndexDocument(bodyDocumentInput(bytes, spans, index), indexedAt, size);
+}
+
 /** One document of a written batch body, pending until a refresh indexes it. */
 export class BodyDocument {
   constructor(
@@ -52,7 +57,7 @@ export class BodyDocument {
 
   /** The document as the engine's IndexDocument (parsed from its bytes now). */
   toIndexDocument(): IndexDocument {
-    return buildIndexDocument(bodyDocumentInput(this.body.bytes, this.body.spans, this.index), this.indexedAt, this.bytes);
+    return spanIndexDocument(this.body.bytes, this.body.spans, this.index, this.indexedAt, this.bytes);
   }
 }
 
@@ -93,8 +98,6 @@ export function sliceBodyDocuments(documents: readonly BodyDocument[]): BodyDocu
 /** The IndexDocuments of a slice, in its order (an index thread builds them). */
 export function sliceIndexDocuments(slice: BodyDocumentsSlice): IndexDocument[] {
   const docs: IndexDocument[] = [];
-  for (let i = 0; i < slice.sizes.length; i++) {
-    docs.push(buildIndexDocument(bodyDocumentInput(slice.bytes, slice.spans, i), slice.indexedAt, slice.sizes[i]));
-  }
+  for (let i = 0; i < slice.sizes.length; i++) docs.push(spanIndexDocument(slice.bytes, slice.spans, i, slice.indexedAt, slice.sizes[i]));
   return docs;
 }

@@ -18,6 +18,11 @@ export function jsonByteLength(doc: { id: string; title: string | null; text: st
   return 36 + jsonStringBytes(doc.id) + title + jsonStringBytes(doc.text) + Buffer.byteLength(JSON.stringify(doc.metadata), 'utf8');
 }
 
+/** The canonical size of a client document (its absent fields as their defaults). */
+export function documentInputBytes(input: DocumentInput): number {
+  return jsonByteLength({ id: input.id, title: input.title ?? null, text: input.text ?? '', metadata: input.metadata ?? {} });
+}
+
 /** Characters JSON.stringify writes as escapes (and lone surrogates, written as \uXXXX). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 

@@ -18,7 +18,7 @@ import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 import { BatchBody } from './batch-body.ts';
 import type { BatchFormat } from './batch-body.ts';
-import { jsonByteLength } from './index-document.ts';
+import { documentInputBytes } from './index-document.ts';
 import { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';
 
 const documentValidator = Compile(DocumentWithIdSchema);
@@ -54,10 +54,10 @@ function mayHoldPoisonedKey(text: string): boolean {
   return text.includes('\\u') && (ESCAPED_PROTO_KEY.test(text) || ESCAPED_CONSTRUCTOR_KEY.test(text));
 }
 
-function parseLine(line: string): unknown {
+function parseJsonText(text: string): unknown {
   // A reviver slows parsing severalfold: only texts that could hold such a key get one (the
   // check secure-json-parse, Fastify's JSON parser, makes).
-  return mayHoldPoisonedKey(line) ? JSON.parse(line, rejectPoisonedKeys) : JSON.parse(line);
+  return mayHoldPoisonedKey(text) ? JSON.parse(text, rejectPoisonedKeys) : JSON.parse(text);
 }
 
 function isBlank(bytes: Uint8Array, from: number, to: number): boolean {
@@ -73,13 +73,7 @@ export function parseBatchBody(bytes: Uint8Array, format: BatchFormat): BatchBod
   return format === 'ndjson' ? parseNdjson(bytes) : parseJsonArray(bytes);
 }
 
-/** The canonical size of a valid document. */
-function sizeOf(input: DocumentInput): number {
-  return jsonByteLength({ id: input.id, title: input.title ?? null, text: input.text ?? '', metadata: input.metadata ?? {} });
-}
-
 function parseNdjson(bytes: Uint8Array): BatchBody {
-  const format = 'ndjson';
   const ids: string[] = [];
   const sizes: number[] = [];
   const spans: number[] = [];
@@ -100,7 +94,7 @@ function parseNdjson(bytes: Uint8Array): BatchBody {
     if (documentLines > MAX_BATCH_DOCUMENTS || errors.length >= MAX_LISTED_FIELD_ERRORS) continue; // only counted now
     let value: unknown;
     try {
-      value = parseLine(line);
+      value = parseJsonText(line);
     } catch (error) {
       const reason = error instanceof SyntaxError ? error.message : 'invalid JSON';
       errors.push({ path: `/body/line/${lineNumber}`, message: `is not valid JSON: ${reason}` });
@@ -114,7 +108,7 @@ function parseNdjson(bytes: Uint8Array): BatchBody {
     if (errors.length > 0) continue;
     const input = value as DocumentInput;
     ids.push(input.id);
-    sizes.push(sizeOf(input));
+    sizes.push(documentInputBytes(input));
     spans.push(from, end);
   }
   if (documentLines > MAX_BATCH_DOCUMENTS) throw batchTooLarge(documentLines);
@@ -122,7 +116,7 @@ function parseNdjson(bytes: Uint8Array): BatchBody {
     throw new FolioError('validation_failed', 'the NDJSON body holds no documents', [{ path: '/body', message: 'must hold at least one document' }]);
   }
   if (errors.length > 0) throw new FolioError('validation_failed', 'invalid NDJSON body; nothing was written', errors.slice(0, MAX_LISTED_FIELD_ERRORS));
-  return new BatchBody(format, bytes, ids, sizes, Uint32Array.from(spans));
+  return new BatchBody('ndjson', bytes, ids, sizes, Uint32Array.from(spans));
 }
 
 /** What the server's JSON parser answers for any body it cannot parse. */
@@ -140,7 +134,7 @@ function parseJsonArray(bytes: Uint8Array): BatchBody {
     if (text.charCodeAt(0) === BYTE_ORDER_MARK) throw notValidJson();
     let value: unknown;
     try {
-      value = parseLine(text);
+      value = parseJsonText(text);
     } catch {
       throw notValidJson();
     }
@@ -161,5 +155,5 @@ function parseJsonArray(bytes: Uint8Array): BatchBody {
     throw new FolioError('validation_failed', 'invalid request body', toFieldErrors('body', raw));
   }
   const inputs = values as DocumentInput[];
-  return new BatchBody('json-array', bytes, inputs.map((input) => input.id), inputs.map(sizeOf), Uint32Array.from(spans));
+  return new BatchBody('json-array', bytes, inputs.map((input) => input.id), inputs.map(documentInputBytes), Uint32Array.from(spans));
 }

@@ -1,7 +1,7 @@
-// The ingest pool: one worker thread that parses and checks batch bodies (NDJSON), so the main
-// thread never parses a large batch: it hands the body's bytes over and gets back each
-// document's id, size and byte span (server/ingest/batch-body.ts), or the 400/413 naming the
-// bad lines. A body under INLINE_PARSE_BYTES is parsed on the calling thread, where a thread
+// The ingest pool: one worker thread that parses and checks batch bodies (NDJSON or a JSON
+// array), so the main thread never parses a large batch: it hands the body's bytes over and gets back each
+// document's id, size and byte span (server/ingest/batch-body.ts), or the 400/413 its client
+// gets. A body under INLINE_PARSE_BYTES is parsed on the calling thread, where a thread
 // round trip would cost more than the parse. The thread starts with the first large body
 // (lazy-piscina.ts) and then stays, ready for the next.
 
