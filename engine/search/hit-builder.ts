@@ -6,6 +6,7 @@
 // may ask for fewer members: ids and titles alone come from the segment's columns.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
+import type { IndexDocument } from '../document.ts';
 import { SNIPPET_MAX_CHARS, snippetOfMatches } from '../highlight/snippet.ts';
 import type { SnippetMatch } from '../highlight/snippet.ts';
 import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
@@ -26,6 +27,15 @@ export interface HitOptions {
   bestPage?: number;
   /** The members to fill besides id and score; absent: all. */
   fields?: ReadonlySet<HitField>;
+  /** A semantic or hybrid hit: the passage that matched by meaning (its page, its snippet when no word matched). */
+  passage?: HitPassage;
+}
+
+/** A passage of the hit's document: its page index (-1: none) and UTF-16 span in the text. */
+export interface HitPassage {
+  page: number;
+  start: number;
+  end: number;
 }
 
 /** Members that need the stored document, and those that need the query's evidence in it. */
@@ -79,11 +89,17 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
     textStart,
     pageStarts: paged ? pageStarts : null,
   }, MAX_HIT_POSITIONS, paged ? options.bestPage : undefined);
+  const passage = options.passage;
+  if (passage !== undefined && evidence.marks.size === 0) return passageHit(hit, document, passage, options, wants);
   // The snippet's text, and the position of its first token.
   let base = textStart;
   if (paged) {
     const best = evidence.bestPage;
     matchedPages = evidence.matchedPages.map((i) => pages[i].number);
+    // A hybrid hit's page that matched by meaning is a matched page too.
+    if (passage !== undefined && passage.page >= 0 && passage.page < pages.length && !matchedPages.includes(pages[passage.page].number)) {
+      matchedPages = [...matchedPages, pages[passage.page].number].sort((a, b) => a - b);
+    }
     page = pages[best].number;
     pageLabel = pages[best].label;
     snippetText = document.text.slice(pages[best].offset, best + 1 < pages.length ? pages[best + 1].offset : undefined);
@@ -104,6 +120,21 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
     if (marks.get(base + position) === term) matches.push({ term, position, start, end });
   });
   const { snippet, highlight } = snippetOfMatches(snippetText, matches, { maxChars: SNIPPET_MAX_CHARS, tag: options.highlightTag });
+  hit.snippet = snippet;
+  hit.highlight = highlight;
+  return hit;
+}
+
+/** A hit that matched by meaning alone: the passage's page, and a snippet from the passage's start. */
+function passageHit(hit: SearchHit, document: IndexDocument, passage: HitPassage, options: HitOptions, wants: (field: HitField) => boolean): SearchHit {
+  const pages = document.pages;
+  const page = pages !== null && passage.page >= 0 && passage.page < pages.length ? pages[passage.page] : null;
+  hit.page = page?.number ?? null;
+  hit.pageLabel = page?.label ?? null;
+  hit.matchedPages = page === null ? [] : [page.number];
+  if (!wants('snippet') && !wants('highlight')) return hit;
+  const text = document.text.slice(Math.min(passage.start, document.text.length), Math.min(passage.end, document.text.length));
+  const { snippet, highlight } = snippetOfMatches(text, [], { maxChars: SNIPPET_MAX_CHARS, tag: options.highlightTag });
   hit.snippet = snippet;
   hit.highlight = highlight;
   return hit;

@@ -54,6 +54,26 @@ export interface SearchRequest {
    * only, without reading the stored document.
    */
   hitFields?: readonly HitField[];
+  /**
+   * `keyword` (default): the query's words. `semantic`: the documents nearest to
+   * `semantic.vector` (the query's words are not matched). `hybrid`: both rankings fused.
+   */
+  mode?: SearchMode;
+  /** The query vector and how to use it; required for `semantic` and `hybrid`. */
+  semantic?: SemanticRequest;
+}
+
+export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
+
+export interface SemanticRequest {
+  /** The embedder whose vector files to search (the query vector is of its dimensions). */
+  embedder: string;
+  /** The query's vector (normalised by the engine). */
+  vector: readonly number[] | Float32Array;
+  /** Weight of the semantic side in a hybrid search, 0–1. */
+  ratio: number;
+  /** `convex` (default): normalised scores combined; `rrf`: reciprocal rank fusion. */
+  fusion?: 'convex' | 'rrf';
 }
 
 export type PrefixMode = 'none' | 'last';
@@ -111,4 +131,6 @@ export interface SearchResult {
   facetStats: Record<string, { min: number; max: number }>;
   /** Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries. */
   suggestions?: Suggestion[];
+  /** Semantic and hybrid searches: the share of live documents whose vectors are searchable (0–1). */
+  semanticCoverage?: number;
 }

@@ -11,10 +11,16 @@ import type { PreparedClause } from './clause-weights.ts';
 import type { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
 import { buildHit, evidenceClauses } from './hit-builder.ts';
+import type { HitPassage } from './hit-builder.ts';
+import { RRF_RANK_CONSTANT, fuseRankings } from './hybrid-fusion.ts';
+import type { FusionMethod } from './hybrid-fusion.ts';
+import { EngineError } from '../errors.ts';
+import { normalizeVector } from '../vectors/quantization.ts';
+import { segmentVectors, semanticSearch } from '../vectors/vector-search.ts';
 import { CONTENTS_PAGE_FACTOR, DOCUMENT_SHARE, PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
 import type { HitSink } from './hit-sink.ts';
 import { TOTAL_EXACT_UP_TO } from './search-types.ts';
-import type { ScoreExplanation, SearchRequest, SearchResult, TotalRelation } from './search-types.ts';
+import type { ScoreExplanation, SearchMode, SearchRequest, SearchResult, TotalRelation } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';
 import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
@@ -28,7 +34,14 @@ interface RankedDoc {
   doc: number;
   score: number;
   bestPage?: number;
+  /** Semantic and hybrid hits: the best passage's row in the segment's vector file. */
+  passage?: number;
+  keywordScore?: number;
+  semanticScore?: number;
 }
+
+/** Candidates taken from each side of a hybrid search before fusion (at least the hits wanted). */
+export const HYBRID_CANDIDATES = 100;
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
   try {
@@ -41,12 +54,102 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
 
 function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
   const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
-  const query = parseQuery(request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none');
+  const mode = request.mode ?? 'keyword';
+  const semantic = mode === 'keyword' ? undefined : request.semantic;
+  if (mode !== 'keyword' && semantic === undefined) throw new EngineError('invalid_query', `mode ${mode} needs a query vector`);
+  // A semantic search embeds the whole query text: its words are not keyword clauses.
+  const query = parseQuery(mode === 'semantic' ? '' : request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none');
   const stats = collectionStatistics(views);
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
   const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
+
+  let keyword: KeywordRanking;
+  let ranked: RankedDoc[];
+  let semanticCoverage: number | undefined;
+  let total: number;
+  let totalRelation: TotalRelation;
+  if (semantic === undefined) {
+    keyword = rankByKeywords(views, request, prepared, stats, facets, k);
+    ({ ranked, total, totalRelation } = keyword);
+  } else {
+    const vector = normalizeVector(semantic.vector);
+    const window = Math.max(k, HYBRID_CANDIDATES);
+    const nearest = semanticSearch(views, semantic.embedder, vector, mode === 'semantic' ? k : window, filter);
+    semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
+    // Keyword side: the query's own ranking (hybrid), or the filter's matches for facets (semantic).
+    const keywordNeeded = mode === 'hybrid' || facets.length > 0;
+    keyword = keywordNeeded ? rankByKeywords(views, request, prepared, stats, facets, mode === 'hybrid' ? window : 1) : { ranked: [], total: 0, totalRelation: 'eq' };
+    if (mode === 'semantic') {
+      ranked = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: hit.score, passage: hit.passage, semanticScore: hit.score }));
+      total = nearest.candidates;
+      totalRelation = 'eq';
+    } else {
+      const fused = fuseRankings(keyword.ranked, nearest.hits, semantic.ratio, semantic.fusion ?? 'convex');
+      ranked = fused.slice(0, k).map((doc) => {
+        const fromKeyword = doc.keywordRank < 0 ? undefined : keyword.ranked[doc.keywordRank];
+        const fromSemantic = doc.semanticRank < 0 ? undefined : nearest.hits[doc.semanticRank];
+        return {
+          segment: doc.segment,
+          doc: doc.doc,
+          score: doc.score,
+          bestPage: fromKeyword?.bestPage,
+          passage: fromSemantic?.passage,
+          keywordScore: fromKeyword?.score,
+          semanticScore: fromSemantic?.score,
+        };
+      });
+      // The keyword matches, and the semantic candidates that match no keyword.
+      const semanticOnly = fused.filter((doc) => doc.keywordRank < 0).length;
+      total = keyword.total + semanticOnly;
+      totalRelation = keyword.totalRelation;
+    }
+  }
+
+  const options = {
+    analyzer,
+    highlightTag: request.highlightTag,
+    clauses: evidenceClauses(prepared),
+    fields: request.hitFields === undefined ? undefined : new Set(request.hitFields),
+  };
+  const hits = ranked.slice(request.offset).map((hit) => {
+    const view = views[hit.segment];
+    let explanation: ScoreExplanation | undefined;
+    if (request.explain) {
+      explanation = semantic === undefined ? explainHit(view, hit.doc, hit.score, prepared, hit.bestPage) : explainFusedHit(view, hit, prepared, mode, semantic.ratio, semantic.fusion ?? 'convex');
+    }
+    const passage = semantic === undefined || hit.passage === undefined ? undefined : passageOf(view, semantic.embedder, hit.passage);
+    return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage, passage }, explanation);
+  });
+  const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
+  const result: SearchResult = { hits, total, totalRelation, facets: {}, facetStats: {} };
+  for (const facet of facets) {
+    result.facets[facet.field] = facet.top(facetLimit);
+    const stats = facet.stats();
+    if (stats !== null) result.facetStats[facet.field] = stats;
+  }
+  if (semanticCoverage !== undefined) result.semanticCoverage = semanticCoverage;
+  if (total === 0 && query.clauses.length > 0) result.suggestions = suggestQueries(request.q, analyzer, views);
+  return result;
+}
+
+interface KeywordRanking {
+  ranked: RankedDoc[];
+  total: number;
+  totalRelation: TotalRelation;
+}
+
+/** The keyword ranking's top `k` (by relevance or the request's sort), the total and the facets. */
+function rankByKeywords(
+  views: readonly SegmentView[],
+  request: SearchRequest,
+  prepared: readonly PreparedClause[],
+  stats: ReturnType<typeof collectionStatistics>,
+  facets: readonly FacetAccumulator[],
+  k: number,
+): KeywordRanking {
+  const filter = request.filter ?? null;
   const sortKeys = request.sort ?? [];
   let total = 0;
   let totalRelation = 'eq' as TotalRelation;
@@ -65,7 +168,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   let ranked: RankedDoc[];
   if (isRelevanceSort(sortKeys)) {
     // With paged documents, the best documents are rescored by their best page (page-ranking.ts).
-    const byPages = views.some((view) => view.reader.hasPages) && query.clauses.some((clause) => clause.occur !== 'must_not');
+    const byPages = views.some((view) => view.reader.hasPages) && prepared.some((p) => p.clause.occur !== 'must_not');
     const window = byPages ? Math.max(k, PAGE_RANKING_WINDOW) : k;
     const idRanks = views.map((view) => view.reader.idRanks());
     const collector = new TopKCollector(window, (segmentA, docA, segmentB, docB) =>
@@ -111,27 +214,35 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     });
     ranked = perSegment.flat().sort((a, b) => compareSortedHits(keys, a, b)).slice(0, k);
   }
+  return { ranked, total, totalRelation };
+}
 
-  const options = {
-    analyzer,
-    highlightTag: request.highlightTag,
-    clauses: evidenceClauses(prepared),
-    fields: request.hitFields === undefined ? undefined : new Set(request.hitFields),
-  };
-  const hits = ranked.slice(request.offset).map((hit) => {
-    const view = views[hit.segment];
-    const explanation = request.explain ? explainHit(view, hit.doc, hit.score, prepared, hit.bestPage) : undefined;
-    return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage }, explanation);
-  });
-  const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
-  const result: SearchResult = { hits, total, totalRelation, facets: {}, facetStats: {} };
-  for (const facet of facets) {
-    result.facets[facet.field] = facet.top(facetLimit);
-    const stats = facet.stats();
-    if (stats !== null) result.facetStats[facet.field] = stats;
-  }
-  if (total === 0 && query.clauses.length > 0) result.suggestions = suggestQueries(request.q, analyzer, views);
-  return result;
+/** The passage a semantic hit came from: its page and text span. */
+function passageOf(view: SegmentView, embedder: string, row: number): HitPassage | undefined {
+  const vectors = segmentVectors(view, embedder);
+  if (vectors === null) return undefined;
+  return { page: vectors.passagePages[row], start: vectors.passageSpans[row * 2], end: vectors.passageSpans[row * 2 + 1] };
+}
+
+/** How a semantic or hybrid hit's score was made. */
+function explainFusedHit(
+  view: SegmentView,
+  hit: RankedDoc,
+  prepared: readonly PreparedClause[],
+  mode: SearchMode,
+  ratio: number,
+  fusion: FusionMethod,
+): ScoreExplanation {
+  const semanticDetail: ScoreExplanation[] =
+    hit.semanticScore === undefined ? [] : [{ value: hit.semanticScore, description: 'cosine similarity of the query and the best passage', details: [] }];
+  if (mode === 'semantic') return { value: hit.score, description: 'semantic: cosine similarity of the query and the best passage', details: semanticDetail };
+  const keywordDetail: ScoreExplanation[] =
+    hit.keywordScore === undefined ? [] : [explainHit(view, hit.doc, hit.keywordScore, prepared, hit.bestPage)];
+  const how =
+    fusion === 'rrf'
+      ? `reciprocal rank fusion: ${1 - ratio} / (${RRF_RANK_CONSTANT} + keyword rank) + ${ratio} / (${RRF_RANK_CONSTANT} + semantic rank)`
+      : `convex fusion: ${1 - ratio} × keyword score + ${ratio} × semantic score, each min-max normalised over its candidates (absent: 0)`;
+  return { value: hit.score, description: `hybrid, ${how}`, details: [...keywordDetail, ...semanticDetail] };
 }
 
 /**

@@ -3,11 +3,14 @@
 
 import type { RoaringBitmap32 } from '../../storage/index.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
+import type { VectorReader } from '../vectors/vector-file.ts';
 import { DocBitSet } from './doc-bitset.ts';
 
 export interface SegmentView {
   reader: SegmentReader;
   deleted: RoaringBitmap32 | null;
+  /** The segment's vector files by embedder name (search by meaning); absent or missing: not embedded. */
+  vectors?: ReadonlyMap<string, VectorReader>;
 }
 
 const deletedSets = new WeakMap<RoaringBitmap32, DocBitSet>();

@@ -1,0 +1,74 @@
+// Hybrid ranking: one list of documents from a keyword ranking and a semantic one. The default
+// is a convex combination of min-max normalised scores, (1 − r)·keyword + r·semantic, a
+// document missing from one list scoring 0 on that side (Bruch et al. 2022: robust, and better
+// than reciprocal rank fusion when one side is weak); RRF, Σ weight / (60 + rank), is the option.
+
+export type FusionMethod = 'convex' | 'rrf';
+
+/** The constant of reciprocal rank fusion (Cormack et al. 2009). */
+export const RRF_RANK_CONSTANT = 60;
+
+export interface FusionInput {
+  segment: number;
+  doc: number;
+  score: number;
+}
+
+export interface FusedDoc {
+  segment: number;
+  doc: number;
+  score: number;
+  /** Index in the keyword list, or -1. */
+  keywordRank: number;
+  /** Index in the semantic list, or -1. */
+  semanticRank: number;
+  /** The side's normalised score (convex) or reciprocal rank (rrf), 0 when absent. */
+  keywordPart: number;
+  semanticPart: number;
+}
+
+/** Both lists best first; `ratio` is the semantic side's weight (0–1). Best first, ties by segment and doc. */
+export function fuseRankings(keyword: readonly FusionInput[], semantic: readonly FusionInput[], ratio: number, method: FusionMethod): FusedDoc[] {
+  const fused = new Map<string, FusedDoc>();
+  const entry = (item: FusionInput): FusedDoc => {
+    const key = `${item.segment}:${item.doc}`;
+    let doc = fused.get(key);
+    if (doc === undefined) {
+      doc = { segment: item.segment, doc: item.doc, score: 0, keywordRank: -1, semanticRank: -1, keywordPart: 0, semanticPart: 0 };
+      fused.set(key, doc);
+    }
+    return doc;
+  };
+  const keywordParts = method === 'rrf' ? reciprocalRanks(keyword.length) : minMaxNormalised(keyword);
+  const semanticParts = method === 'rrf' ? reciprocalRanks(semantic.length) : minMaxNormalised(semantic);
+  keyword.forEach((item, rank) => {
+    const doc = entry(item);
+    doc.keywordRank = rank;
+    doc.keywordPart = keywordParts[rank];
+  });
+  semantic.forEach((item, rank) => {
+    const doc = entry(item);
+    doc.semanticRank = rank;
+    doc.semanticPart = semanticParts[rank];
+  });
+  const docs = [...fused.values()];
+  for (const doc of docs) doc.score = (1 - ratio) * doc.keywordPart + ratio * doc.semanticPart;
+  return docs.sort((a, b) => b.score - a.score || a.segment - b.segment || a.doc - b.doc);
+}
+
+/** Scores mapped to 0…1 over the list (all 1 when they are equal). */
+function minMaxNormalised(items: readonly FusionInput[]): number[] {
+  if (items.length === 0) return [];
+  let min = Infinity;
+  let max = -Infinity;
+  for (const item of items) {
+    min = Math.min(min, item.score);
+    max = Math.max(max, item.score);
+  }
+  const range = max - min;
+  return items.map((item) => (range > 0 ? (item.score - min) / range : 1));
+}
+
+function reciprocalRanks(count: number): number[] {
+  return Array.from({ length: count }, (_, rank) => 1 / (RRF_RANK_CONSTANT + rank + 1));
+}

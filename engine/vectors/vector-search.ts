@@ -1,0 +1,162 @@
+// Search by meaning over a snapshot's segments: the nearest documents to a query vector, a
+// document scoring as its best passage. Filters and deletes are applied before ranking (a
+// document outside them is never a candidate, so no hit is lost to a post-filter). Each segment
+// is scanned exactly on its int8 codes — every admissible passage scored — and the best
+// candidates are then rescored on their float vectors, so the order of the top hits is exact.
+
+import type { FilterNode } from '../filter/filter-types.ts';
+import { DocBitSet } from '../search/doc-bitset.ts';
+import { evaluateFilter } from '../search/filter-evaluator.ts';
+import { deletedDocs } from '../search/segment-view.ts';
+import type { SegmentView } from '../search/segment-view.ts';
+import { floatDot, quantizedDot } from './quantization.ts';
+import type { VectorReader } from './vector-file.ts';
+
+/** Candidates rescored exactly per segment: this many times the hits wanted (at least RESCORE_MIN). */
+export const RESCORE_FACTOR = 4;
+export const RESCORE_MIN = 50;
+
+export interface SemanticHit {
+  segment: number;
+  doc: number;
+  /** Cosine similarity of the query and the document's best passage (−1…1). */
+  score: number;
+  /** The best passage's row in the segment's vector file. */
+  passage: number;
+}
+
+export interface SemanticResult {
+  /** Best first; ties by segment then doc. */
+  hits: SemanticHit[];
+  /** Admissible live docs that have vectors: the documents a semantic search ranks. */
+  candidates: number;
+  /** Live docs (admissible or not) in segments with vectors, and in all segments: `semantic_coverage`. */
+  embeddedDocs: number;
+  liveDocs: number;
+}
+
+/** The segment's vectors for `embedder`, or null while the segment is not embedded. */
+export function segmentVectors(view: SegmentView, embedder: string): VectorReader | null {
+  return view.vectors?.get(embedder) ?? null;
+}
+
+/** The `k` documents nearest to `query` (normalised, of the embedder's dimensions). */
+export function semanticSearch(views: readonly SegmentView[], embedder: string, query: Float32Array, k: number, filter: FilterNode | null): SemanticResult {
+  const heap = new HitHeap(k);
+  let candidates = 0;
+  let embeddedDocs = 0;
+  let liveDocs = 0;
+  views.forEach((view, segment) => {
+    const deleted = deletedDocs(view);
+    const live = view.reader.docCount - (deleted === null ? 0 : deleted.count());
+    liveDocs += live;
+    const vectors = segmentVectors(view, embedder);
+    if (vectors === null) return;
+    if (vectors.dims !== query.length) return;
+    embeddedDocs += live;
+    let admissible: DocBitSet | null = filter === null ? null : evaluateFilter(filter, view.reader);
+    if (deleted !== null) {
+      admissible ??= DocBitSet.full(view.reader.docCount);
+      admissible.removeAll(deleted);
+    }
+    candidates += admissible === null ? live : admissible.count();
+    for (const hit of scanSegment(vectors, query, Math.max(k * RESCORE_FACTOR, RESCORE_MIN), admissible)) {
+      heap.offer(segment, hit.doc, hit.score, hit.passage);
+    }
+  });
+  return { hits: heap.sorted(), candidates, embeddedDocs, liveDocs };
+}
+
+/**
+ * One segment: every admissible passage scored on its codes, the best `window` documents kept,
+ * then each of those rescored on the float vectors of all its passages.
+ */
+function scanSegment(vectors: VectorReader, query: Float32Array, window: number, admissible: DocBitSet | null): { doc: number; score: number; passage: number }[] {
+  const { passageDocs, codes, scales, passageCount } = vectors;
+  const heap = new HitHeap(window);
+  let row = 0;
+  while (row < passageCount) {
+    const doc = passageDocs[row];
+    if (admissible !== null && !admissible.has(doc)) {
+      while (row < passageCount && passageDocs[row] === doc) row++;
+      continue;
+    }
+    let best = -Infinity;
+    let bestRow = row;
+    for (; row < passageCount && passageDocs[row] === doc; row++) {
+      const score = quantizedDot(query, codes, scales, row);
+      if (score > best) {
+        best = score;
+        bestRow = row;
+      }
+    }
+    heap.offer(0, doc, best, bestRow);
+  }
+  return heap.sorted().map(({ doc }) => {
+    const [first, end] = vectors.passagesOf(doc);
+    let best = -Infinity;
+    let passage = first;
+    for (let r = first; r < end; r++) {
+      const score = floatDot(query, vectors.floats, r);
+      if (score > best) {
+        best = score;
+        passage = r;
+      }
+    }
+    return { doc, score: best, passage };
+  });
+}
+
+/** A bounded min-heap of the best hits (score, then segment and doc ascending). */
+class HitHeap {
+  private readonly capacity: number;
+  private readonly items: SemanticHit[] = [];
+
+  constructor(capacity: number) {
+    this.capacity = Math.max(0, capacity);
+  }
+
+  offer(segment: number, doc: number, score: number, passage: number): void {
+    if (this.capacity === 0) return;
+    const items = this.items;
+    if (items.length === this.capacity) {
+      if (!better(score, segment, doc, items[0])) return;
+      items[0] = { segment, doc, score, passage };
+      this.siftDown(0);
+      return;
+    }
+    items.push({ segment, doc, score, passage });
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!better(items[parent].score, items[parent].segment, items[parent].doc, items[i])) break;
+      [items[parent], items[i]] = [items[i], items[parent]];
+      i = parent;
+    }
+  }
+
+  sorted(): SemanticHit[] {
+    return [...this.items].sort((a, b) => b.score - a.score || a.segment - b.segment || a.doc - b.doc);
+  }
+
+  private siftDown(i: number): void {
+    const items = this.items;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < items.length && better(items[worst].score, items[worst].segment, items[worst].doc, items[left])) worst = left;
+      if (right < items.length && better(items[worst].score, items[worst].segment, items[worst].doc, items[right])) worst = right;
+      if (worst === i) return;
+      [items[worst], items[i]] = [items[i], items[worst]];
+      i = worst;
+    }
+  }
+}
+
+/** Whether (score, segment, doc) ranks above `other`. */
+function better(score: number, segment: number, doc: number, other: SemanticHit): boolean {
+  if (score !== other.score) return score > other.score;
+  if (segment !== other.segment) return segment < other.segment;
+  return doc < other.doc;
+}
