@@ -31,4 +31,5 @@ export { VectorReader, mergeVectorFiles, writeVectorFile } from './vectors/vecto
 export type { EmbeddedPassage, VectorFileInput, VectorMergeSource } from './vectors/vector-file.ts';
 export { normalizeVector } from './vectors/quantization.ts';
 export { HYBRID_CANDIDATES } from './search/searcher.ts';
+export { isRelevanceSort } from './search/sort-collector.ts';
 export type { FusionMethod } from './search/hybrid-fusion.ts';

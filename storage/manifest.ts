@@ -20,6 +20,11 @@ export interface ManifestSegment {
   /** File name of the roaring deletes bitmap, or null when nothing is deleted. */
   deletes: string | null;
   byteLength: number;
+  /**
+   * The segment's vector files by embedder name (search by meaning), absent when it has none.
+   * Written once a segment's passages are embedded; a manifest without any omits the member.
+   */
+  vectors?: Record<string, string>;
 }
 
 export interface Manifest {
@@ -51,6 +56,7 @@ function canonical(manifest: Manifest): Manifest {
       deletedCount: segment.deletedCount,
       deletes: segment.deletes,
       byteLength: segment.byteLength,
+      ...(segment.vectors !== undefined && Object.keys(segment.vectors).length > 0 && { vectors: sortedRecord(segment.vectors) }),
     })),
   };
 }
@@ -60,6 +66,12 @@ export function writeManifest(dir: string, manifest: Manifest): void {
   const body = canonical(manifest);
   const json = JSON.stringify({ crc32: checksumOf(body), body }, null, 1);
   writeFileAtomic(path.join(dir, MANIFEST_FILE_NAME), json + '\n');
+}
+
+function sortedRecord(record: Record<string, string>): Record<string, string> {
+  const sorted: Record<string, string> = {};
+  for (const key of Object.keys(record).sort()) sorted[key] = record[key];
+  return sorted;
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -73,7 +85,9 @@ function validSegment(value: unknown): boolean {
     isCount(segment.docCount) &&
     isCount(segment.deletedCount) &&
     (segment.deletes === null || typeof segment.deletes === 'string') &&
-    isCount(segment.byteLength)
+    isCount(segment.byteLength) &&
+    (segment.vectors === undefined ||
+      (typeof segment.vectors === 'object' && segment.vectors !== null && Object.values(segment.vectors).every((name) => typeof name === 'string' && name.length > 0)))
   );
 }
 

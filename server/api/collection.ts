@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { DEFAULT_TYPO_TOLERANCE, MAX_TYPO_WORD_SIZE, TYPO_FIELDS } from '../../engine/index.ts';
+import { EmbedderSettingsSchema, EmbeddersPatchSchema, EmbeddingProgressSchema } from './embedder.ts';
 
 /** Lowercase letters, digits, `_` and `-`; starts with a letter or digit; 1–64 characters. */
 export const COLLECTION_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
@@ -71,14 +72,14 @@ export type TypoTolerancePatch = Static<typeof TypoTolerancePatchSchema>;
 
 /** A collection's settings as returned. */
 export const CollectionSettingsSchema = Type.Object(
-  { typo_tolerance: TypoToleranceSchema },
+  { typo_tolerance: TypoToleranceSchema, embedders: Type.Record(Type.String(), EmbedderSettingsSchema) },
   { additionalProperties: false, title: 'CollectionSettings' },
 );
 export type CollectionSettings = Static<typeof CollectionSettingsSchema>;
 
 /** `PATCH /v1/collections/{c}`: settings only; what is left out is kept. */
 export const UpdateCollectionBodySchema = Type.Object(
-  { typo_tolerance: Type.Optional(TypoTolerancePatchSchema) },
+  { typo_tolerance: Type.Optional(TypoTolerancePatchSchema), embedders: Type.Optional(EmbeddersPatchSchema) },
   { additionalProperties: false },
 );
 export type CollectionSettingsPatch = Static<typeof UpdateCollectionBodySchema>;
@@ -87,6 +88,7 @@ export const CreateCollectionBodySchema = Type.Object(
   {
     name: CollectionNameSchema,
     typo_tolerance: Type.Optional(TypoTolerancePatchSchema),
+    embedders: Type.Optional(EmbeddersPatchSchema),
     language: Type.Optional(
       Type.String({
         minLength: 1,
@@ -108,6 +110,7 @@ export const CollectionInfoSchema = Type.Object(
     size_bytes: Type.Integer({ minimum: 0 }),
     segments: Type.Integer({ minimum: 0 }),
     settings: CollectionSettingsSchema,
+    embedding: Type.Record(Type.String(), EmbeddingProgressSchema, { description: 'Per embedder: documents embedded, waiting and failed.' }),
   },
   { additionalProperties: false, title: 'Collection' },
 );

@@ -6,6 +6,7 @@
 export * from './limits.ts';
 export * from './problem.ts';
 export * from './no-content.ts';
+export * from './embedder.ts';
 export * from './collection.ts';
 export * from './document.ts';
 export * from './delete-by-filter.ts';

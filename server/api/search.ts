@@ -4,8 +4,10 @@
 // facet names by server/http/routes/search/search-request.ts.
 
 import { Type } from 'typebox';
+import type { Static } from 'typebox';
 import { MAX_SORT_KEYS, TOTAL_EXACT_UP_TO } from '../../engine/index.ts';
 import { MetadataSchema } from './document.ts';
+import { EMBEDDER_NAME_PATTERN, MAX_VECTOR_DIMENSIONS } from './embedder.ts';
 import {
   DEFAULT_FACET_LIMIT,
   DEFAULT_HIGHLIGHT_TAG,
@@ -66,6 +68,29 @@ const searchFields = {
         `Count every match. By default \`total\` is exact up to ${TOTAL_EXACT_UP_TO.toLocaleString('en')} matches; past that, a search ranked by `
         + `relevance stops counting, skips documents that cannot reach the top hits, and answers \`total\` ${TOTAL_EXACT_UP_TO} with `
         + '`total_relation` `gte`. Searches with facets or a sort always count exactly.',
+    }),
+  ),
+  mode: Type.Optional(
+    Type.Union([Type.Literal('keyword'), Type.Literal('semantic'), Type.Literal('hybrid')], {
+      default: 'keyword',
+      description:
+        '`keyword` (default): documents with the query\'s words, ranked by BM25. `semantic`: documents nearest in meaning to '
+        + '`q` (embedded by the collection\'s embedder) or to `vector`. `hybrid`: both rankings fused (see `semantic_ratio`). '
+        + 'Needs an embedder on the collection; a semantic or hybrid search answers `semantic_coverage`.',
+    }),
+  ),
+  semantic_ratio: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`).",
+    }),
+  ),
+  embedder: Type.Optional(Type.String({ pattern: EMBEDDER_NAME_PATTERN, description: 'Which embedder, when the collection has several.' })),
+  fusion: Type.Optional(
+    Type.Union([Type.Literal('convex'), Type.Literal('rrf')], {
+      default: 'convex',
+      description: 'Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion.',
     }),
   ),
   facet_limit: Type.Optional(
@@ -139,6 +164,13 @@ export const SearchBodySchema = Type.Object(
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`["a","b"]\` or \`"a,b"\`.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`"year:desc,title:asc"\` or \`["year:desc"]\`.`)),
     fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`["id","title"]\` or \`"id,title"\`.`)),
+    vector: Type.Optional(
+      Type.Array(Type.Number(), {
+        minItems: 1,
+        maxItems: MAX_VECTOR_DIMENSIONS,
+        description: "Semantic or hybrid: the query's vector, of the embedder's dimensions (then `q` is not embedded). A wrong length: 400 `invalid_vector`.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -178,6 +210,12 @@ export const SuggestionSchema = Type.Object(
   { additionalProperties: false, title: 'Suggestion' },
 );
 
+export const SearchWarningSchema = Type.Object(
+  { code: Type.String(), message: Type.String() },
+  { additionalProperties: false, title: 'SearchWarning' },
+);
+export type SearchWarning = Static<typeof SearchWarningSchema>;
+
 export const SearchResponseSchema = Type.Object(
   {
     hits: Type.Array(SearchHitSchema),
@@ -212,6 +250,14 @@ export const SearchResponseSchema = Type.Object(
         description: 'Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries, '
           + 'each the query with its unknown words replaced by close words the collection contains ("did you mean"). '
           + 'Empty when no word could be corrected.',
+      }),
+    ),
+    semantic_coverage: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'Semantic and hybrid searches: the share of live documents whose embeddings are searchable yet.' }),
+    ),
+    warnings: Type.Optional(
+      Type.Array(SearchWarningSchema, {
+        description: '`semantic_incomplete`: some documents are not embedded yet; `semantic_fallback`: the query could not be embedded in time, keyword results are returned.',
       }),
     ),
     offset: Type.Integer({ minimum: 0 }),

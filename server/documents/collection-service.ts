@@ -17,10 +17,10 @@ export class CollectionService {
 
   /**
    * Throws FolioError `collection_exists`, or `validation_failed` for an unknown language or bad
-   * typo tolerance.
+   * settings.
    */
-  async create(name: string, language: string, typoTolerance?: TypoTolerancePatch): Promise<CollectionInfo> {
-    const collection = await this.collections.create(name, language, typoTolerance);
+  async create(name: string, language: string, settings?: CollectionSettingsPatch): Promise<CollectionInfo> {
+    const collection = await this.collections.create(name, language, settings);
     await this.events.emit('collection.created', { collection });
     return collection;
   }

@@ -22,6 +22,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'overloaded'
+  | 'invalid_vector'
+  | 'embedder_failed'
   | 'internal';
 
 /** One field-level validation problem, listed in the problem body's `errors`. */

@@ -6,9 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TypoTolerance } from '../../engine/index.ts';
-import { CorruptFileError, writeFileAtomic } from '../../storage/index.ts';
+import { CorruptFileError, writePrivateJsonFile } from '../../storage/index.ts';
 import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
-import { defaultTypoTolerance, settingsToWire, typoToleranceFromStored } from './collection-settings.ts';
+import { defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
+import { embeddersFromStored, embeddersToStored } from './embedder-settings.ts';
+import type { EmbedderConfig } from './embedder-settings.ts';
 
 export interface CollectionConfig {
   name: string;
@@ -16,11 +18,14 @@ export interface CollectionConfig {
   /** RFC 3339 UTC. */
   created_at: string;
   typoTolerance: TypoTolerance;
+  embedders: Record<string, EmbedderConfig>;
 }
 
+/** Written private to the server's user: an embedder's API key is in it. */
 export function writeCollectionConfig(dir: string, config: CollectionConfig): void {
-  const body = { name: config.name, language: config.language, created_at: config.created_at, settings: settingsToWire(config.typoTolerance) };
-  writeFileAtomic(path.join(dir, COLLECTION_CONFIG_FILE), JSON.stringify(body, null, 2) + '\n');
+  const settings = { typo_tolerance: typoToleranceToWire(config.typoTolerance), embedders: embeddersToStored(config.embedders) };
+  const body = { name: config.name, language: config.language, created_at: config.created_at, settings };
+  writePrivateJsonFile(path.join(dir, COLLECTION_CONFIG_FILE), body);
 }
 
 /** Reads `<dir>/collection.json`; a missing or malformed file is a CorruptFileError naming it. */
@@ -50,5 +55,7 @@ export function readCollectionConfig(dir: string): CollectionConfig {
     if (stored === null) throw new CorruptFileError(filePath, 'settings.typo_tolerance is not a valid typo tolerance');
     typoTolerance = stored;
   }
-  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance };
+  const embedders = embeddersFromStored((settings as Record<string, unknown> | undefined)?.embedders);
+  if (embedders === null) throw new CorruptFileError(filePath, 'settings.embedders is not a valid set of embedders');
+  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders };
 }

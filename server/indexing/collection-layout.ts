@@ -3,12 +3,14 @@
 //   …/manifest.json                                which segments and deletes are live
 //   …/seg-<n>.fseg                                 immutable segments
 //   …/seg-<n>.del-<manifest generation>           roaring deletes bitmap of segment n
+//   …/seg-<n>.vec-<embedder>-<generation>          vectors of segment n's passages (search by meaning)
 //   …/wal/wal-<generation>.log                     write-ahead log
 // Also: removing index files the manifest no longer references, and bytes on disk.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { ATOMIC_TEMP_PREFIX } from '../../storage/index.ts';
+import type { ManifestSegment } from '../../storage/index.ts';
 
 export const COLLECTIONS_DIR_NAME = 'collections';
 export const COLLECTION_CONFIG_FILE = 'collection.json';
@@ -20,6 +22,7 @@ export const DELETING_PREFIX = '.deleting-';
 const SEGMENT_SUFFIX = '.fseg';
 const SEGMENT_FILE_PATTERN = /^seg-\d+\.fseg$/;
 const DELETES_FILE_PATTERN = /^seg-\d+\.del-\d+$/;
+const VECTORS_FILE_PATTERN = /^seg-\d+\.vec-[A-Za-z0-9_-]+-\d+$/;
 
 export function segmentFileName(segmentNumber: number): string {
   return `seg-${segmentNumber}${SEGMENT_SUFFIX}`;
@@ -31,9 +34,23 @@ export function deletesFileName(segmentName: string, generation: number): string
   return `${base}.del-${generation}`;
 }
 
-/** Segment and deletes files (and atomic-write temporaries) that a collection directory may hold. */
+/** Vectors of segment `segmentName` for `embedder`, written while manifest generation `generation` was current. */
+export function vectorsFileName(segmentName: string, embedder: string, generation: number): string {
+  const base = segmentName.endsWith(SEGMENT_SUFFIX) ? segmentName.slice(0, -SEGMENT_SUFFIX.length) : segmentName;
+  return `${base}.vec-${embedder}-${generation}`;
+}
+
+/** Segment, deletes and vector files (and atomic-write temporaries) that a collection directory may hold. */
 export function isIndexFileName(name: string): boolean {
-  return SEGMENT_FILE_PATTERN.test(name) || DELETES_FILE_PATTERN.test(name) || name.startsWith(ATOMIC_TEMP_PREFIX);
+  return SEGMENT_FILE_PATTERN.test(name) || DELETES_FILE_PATTERN.test(name) || VECTORS_FILE_PATTERN.test(name) || name.startsWith(ATOMIC_TEMP_PREFIX);
+}
+
+/** Every file a manifest's segment refers to: the segment, its deletes and its vector files. */
+export function segmentFiles(segment: ManifestSegment): string[] {
+  const files = [segment.name];
+  if (segment.deletes !== null) files.push(segment.deletes);
+  if (segment.vectors !== undefined) files.push(...Object.values(segment.vectors));
+  return files;
 }
 
 /** Deletes index files in `dir` that are not in `referenced` (leftovers of a crash); returns them. */

@@ -27,6 +27,8 @@ export interface CollectionReaderOptions {
   searchCache: SearchCache | null;
   /** Told when a retired file cannot be removed (the next opening removes it). */
   onBackgroundError: (error: unknown) => void;
+  /** Called after each new snapshot is installed. */
+  onInstall?: () => void;
 }
 
 export class CollectionReader {
@@ -89,6 +91,7 @@ export class CollectionReader {
     this.currentRef = this.refOf(result.snapshot);
     for (const segment of result.retired) segment.reader.close();
     this.removeFiles(this.pins.retire(result.obsoleteFiles, previousGeneration));
+    this.options.onInstall?.();
   }
 
   /** Removes files of the collection's directory; a failure is reported, never thrown. */
@@ -116,7 +119,7 @@ export class CollectionReader {
       dir: this.options.dir,
       language: this.options.language,
       generation: snapshot.manifest.generation,
-      segments: snapshot.manifest.segments.map(({ name, deletes }) => ({ name, deletes })),
+      segments: snapshot.manifest.segments.map(({ name, deletes, vectors }) => ({ name, deletes, ...(vectors !== undefined && { vectors }) })),
     };
   }
 }

@@ -10,15 +10,16 @@ import { randomBytes } from 'node:crypto';
 import { SUPPORTED_LANGUAGES, isSupportedLanguage } from '../../engine/index.ts';
 import { fsyncDirectory, writeManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
-import { IndexPool, SearchPool } from '../pools/index.ts';
+import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
 import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
 import { FolioCollection } from './collection.ts';
 import type { CollectionOptions, CollectionWorkers } from './collection.ts';
 import type { Backpressure } from './collection-writer.ts';
 import { writeCollectionConfig } from './collection-config.ts';
 import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
+import { applyEmbeddersPatch } from './embedder-settings.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
-import type { Collection, CollectionInfo, CollectionRegistry, TypoTolerancePatch } from './collection-types.ts';
+import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
 import { emptyManifest } from './segment-set.ts';
 
@@ -91,10 +92,11 @@ class FolioCollectionRegistry implements CollectionRegistry {
     if (this.collections.size > 0) this.workers.search.start();
   }
 
-  async create(name: string, language: string, typoTolerancePatch?: TypoTolerancePatch): Promise<CollectionInfo> {
+  async create(name: string, language: string, settings: CollectionSettingsPatch = {}): Promise<CollectionInfo> {
     validateName(name);
     validateLanguage(language);
-    const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), typoTolerancePatch, '/body/typo_tolerance');
+    const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance');
+    const embedders = applyEmbeddersPatch({}, settings.embedders, '/body/embedders');
     const deletion = this.deletions.get(name);
     if (deletion !== undefined) await deletion.catch(() => {});
     // From here on everything is synchronous, so two creates of one name cannot interleave.
@@ -106,7 +108,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     try {
       fs.mkdirSync(staging);
       fs.mkdirSync(path.join(staging, WAL_DIR_NAME));
-      writeCollectionConfig(staging, { name, language, created_at: new Date().toISOString(), typoTolerance });
+      writeCollectionConfig(staging, { name, language, created_at: new Date().toISOString(), typoTolerance, embedders });
       writeManifest(staging, emptyManifest());
       fsyncDirectory(staging);
       fs.renameSync(staging, finalDir);
@@ -153,7 +155,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     this.collections.clear();
     await Promise.all([...this.deletions.values()].map((deletion) => deletion.catch(() => {})));
     const results = await Promise.allSettled(open.map((collection) => collection.close()));
-    await Promise.allSettled([this.workers.search.close(), this.workers.index.close()]);
+    await Promise.allSettled([this.workers.search.close(), this.workers.index.close(), this.workers.embedding.close()]);
     const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }
@@ -186,6 +188,7 @@ export async function openCollectionRegistry(
   const workers: CollectionWorkers = {
     search: new SearchPool({ threads: options.searchThreads }),
     index: new IndexPool({ threads: options.indexThreads }),
+    embedding: new EmbeddingPool(),
   };
   const registry = new FolioCollectionRegistry(root, workers, collectionOptions);
   try {

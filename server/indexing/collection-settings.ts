@@ -9,6 +9,8 @@ import type { TypoTolerance } from '../../engine/index.ts';
 import { TypoToleranceSchema } from '../api/index.ts';
 import type { CollectionSettings, TypoTolerancePatch, TypoToleranceWire } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { embeddersToWire } from './embedder-settings.ts';
+import type { EmbedderConfig } from './embedder-settings.ts';
 
 const storedTypoTolerance = Compile(TypoToleranceSchema);
 
@@ -21,8 +23,8 @@ export function typoToleranceToWire(tolerance: TypoTolerance): TypoToleranceWire
   };
 }
 
-export function settingsToWire(tolerance: TypoTolerance): CollectionSettings {
-  return { typo_tolerance: typoToleranceToWire(tolerance) };
+export function settingsToWire(tolerance: TypoTolerance, embedders: Readonly<Record<string, EmbedderConfig>>): CollectionSettings {
+  return { typo_tolerance: typoToleranceToWire(tolerance), embedders: embeddersToWire(embedders) };
 }
 
 /** The typo tolerance stored in collection.json, or null when it is not a valid one. */

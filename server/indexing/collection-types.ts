@@ -16,6 +16,7 @@ import type {
 import type { FilterNode } from '../../engine/index.ts';
 import type { SearchRequest, SearchResult } from '../../engine/index.ts';
 import type { SearchPage } from '../pools/index.ts';
+import type { SemanticParams } from './semantic-query.ts';
 
 /** Wire shapes, each declared once as a TypeBox schema in server/api. */
 export type {
@@ -75,7 +76,7 @@ export interface Collection {
   refresh(): Promise<void>;
   search(request: SearchRequest): Promise<SearchResult>;
   /** The same search, answered as JSON text ready for the HTTP body (see pools/search-page.ts). */
-  searchPage(request: SearchRequest): Promise<SearchPage>;
+  searchPage(request: SearchRequest, semantic?: SemanticParams, part?: string): Promise<SearchPage>;
 }
 
 export interface CollectionRegistry {
@@ -83,7 +84,7 @@ export interface CollectionRegistry {
    * Throws FolioError `collection_exists`, or `validation_failed` for an unknown language or bad
    * typo tolerance (fields left out take the defaults).
    */
-  create(name: string, language: string, typoTolerance?: TypoTolerancePatch): Promise<CollectionInfo>;
+  create(name: string, language: string, settings?: CollectionSettingsPatch): Promise<CollectionInfo>;
   list(): CollectionInfo[];
   /** Throws FolioError `collection_not_found`. */
   get(name: string): Collection;

@@ -16,7 +16,7 @@ import { BodyDocument, sliceBodyDocuments } from '../ingest/index.ts';
 import type { BatchBody, BodyDocumentsSlice } from '../ingest/index.ts';
 import type { IndexPool } from '../pools/index.ts';
 import type { CollectionReader } from './collection-reader.ts';
-import { segmentFileName } from './collection-layout.ts';
+import { segmentFileName, vectorsFileName } from './collection-layout.ts';
 import { commitMerge, commitRefresh } from './index-commit.ts';
 import type { CommitResult, WrittenSegment } from './index-commit.ts';
 import { selectMerge } from './merge-policy.ts';
@@ -135,19 +135,23 @@ export class CollectionUpdater {
     const chosen = new Set(names);
     const sources: LiveSegment[] = start.segments.filter((segment) => chosen.has(segment.meta.name));
     const name = segmentFileName(this.nextSegmentNumber++);
-    const refs = sources.map(({ meta }) => ({ name: meta.name, deletes: meta.deletes }));
+    const refs = sources.map(({ meta }) => ({ name: meta.name, deletes: meta.deletes, ...(meta.vectors !== undefined && { vectors: meta.vectors }) }));
+    // Embedders every source has vectors for: the merged segment gets theirs, without embedding again.
+    const embedders = Object.keys(sources[0]?.meta.vectors ?? {}).filter((embedder) => sources.every(({ meta }) => meta.vectors?.[embedder] !== undefined));
+    const vectors = embedders.map((embedder) => ({ embedder, fileName: vectorsFileName(name, embedder, start.manifest.generation) }));
+    const created = [name, ...vectors.map((v) => v.fileName)];
     let written: WrittenSegment;
     try {
       written = await reader.whilePinned(start.manifest.generation, async () => ({
         name,
-        ...(await indexPool.mergeSegments(dir, language, refs, path.join(dir, name), this.mergeAbort.signal)),
+        ...(await indexPool.mergeSegments(dir, language, refs, path.join(dir, name), vectors, this.mergeAbort.signal)),
       }));
     } catch (error) {
-      reader.removeFiles([name]);
+      reader.removeFiles(created);
       throw error;
     }
     if (this.closed) {
-      reader.removeFiles([name]);
+      reader.removeFiles(created);
       return;
     }
     reader.install(commitMerge(dir, reader.snapshot, sources, written, this.nextSegmentNumber));

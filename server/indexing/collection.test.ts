@@ -15,7 +15,7 @@ import { openCollectionRegistry } from './collection-registry.ts';
 import type { CollectionRegistryOptions } from './collection-registry.ts';
 import { FolioCollection } from './collection.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
-import { IndexPool, SearchPool } from '../pools/index.ts';
+import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
 import { parseBatchBody } from '../ingest/index.ts';
 import type { BatchBody } from '../ingest/index.ts';
 
@@ -322,8 +322,8 @@ test('a collection opened with more segments than the policy allows merges them 
   await registry.create('docs', 'english');
   await registry.close();
   const dir = path.join(dataDir, 'collections', 'docs');
-  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }) };
-  t.after(() => Promise.all([workers.search.close(), workers.index.close()]));
+  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
+  t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
   // Twelve refreshes under a policy that never merges, as a server stopped mid-merge leaves them.
   const lax = FolioCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100 } });
   for (let round = 0; round < 12; round++) {

@@ -17,10 +17,15 @@ import { FolioError } from '../errors/index.ts';
 import { buildIndexDocument } from '../ingest/index.ts';
 import type { BatchBody } from '../ingest/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
-import type { IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
+import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
 import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
-import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles } from './collection-layout.ts';
+import { CollectionEmbedder } from './collection-embedder.ts';
+import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
+import type { EmbedderConfig } from './embedder-settings.ts';
+import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
+import type { SemanticParams } from './semantic-query.ts';
+import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles, segmentFiles } from './collection-layout.ts';
 import { CollectionReader } from './collection-reader.ts';
 import type {
   Collection,
@@ -54,6 +59,7 @@ export const DEFAULT_REFRESH_INTERVAL_MS = 500;
 export interface CollectionWorkers {
   search: SearchPool;
   index: IndexPool;
+  embedding: EmbeddingPool;
 }
 
 export interface CollectionOptions {
@@ -86,6 +92,10 @@ export class FolioCollection implements Collection {
   readonly dir: string;
   /** Typo tolerance of the collection's searches (its settings; collection.json). */
   private typoTolerance: TypoTolerance;
+  /** Embedders (search by meaning; collection.json). Replaced whole by a settings change. */
+  private embedders: Readonly<Record<string, EmbedderConfig>>;
+  private readonly embeddingPool: EmbeddingPool;
+  private readonly embedder: CollectionEmbedder;
   /** Unique to this opening of the collection (workers key their readers by it). */
   readonly instanceId = randomUUID();
   private readonly wal: WriteAheadLog;
@@ -104,6 +114,8 @@ export class FolioCollection implements Collection {
     this.language = config.language;
     this.createdAt = config.created_at;
     this.typoTolerance = config.typoTolerance;
+    this.embedders = config.embedders;
+    this.embeddingPool = workers.embedding;
     this.wal = wal;
     const pending = this.pending;
     this.reader = new CollectionReader(snapshot, {
@@ -113,6 +125,16 @@ export class FolioCollection implements Collection {
       pending,
       searchPool: workers.search,
       searchCache: options.searchCache,
+      onBackgroundError: options.onBackgroundError,
+      // Every new snapshot may hold segments to embed.
+      onInstall: () => this.embedder.schedule(),
+    });
+    this.embedder = new CollectionEmbedder({
+      dir,
+      reader: this.reader,
+      pool: workers.embedding,
+      embedders: () => this.embedders,
+      documents: () => this.writer.documents,
       onBackgroundError: options.onBackgroundError,
     });
     this.scheduler = new RefreshScheduler({
@@ -154,11 +176,7 @@ export class FolioCollection implements Collection {
     const snapshot = SegmentSet.load(dir, manifest);
     let wal: WriteAheadLog | null = null;
     try {
-      const referenced = new Set<string>();
-      for (const segment of manifest.segments) {
-        referenced.add(segment.name);
-        if (segment.deletes !== null) referenced.add(segment.deletes);
-      }
+      const referenced = new Set<string>(manifest.segments.flatMap(segmentFiles));
       removeUnreferencedFiles(dir, referenced);
       const walDir = path.join(dir, WAL_DIR_NAME);
       const records = WriteAheadLog.replay(walDir, manifest.walGeneration);
@@ -175,6 +193,8 @@ export class FolioCollection implements Collection {
         }
         collection.writer.apply(record);
       }
+      // Segments committed before a crash without their vectors are embedded again now.
+      collection.embedder.schedule();
       if (collection.pending.size > 0) collection.scheduler.schedule();
       // Segments a server left over the policy (stopped mid-merge, or an older policy) are
       // merged now, not only after the next write.
@@ -195,7 +215,8 @@ export class FolioCollection implements Collection {
       documents: this.writer.documents,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
-      settings: settingsToWire(this.typoTolerance),
+      settings: settingsToWire(this.typoTolerance, this.embedders),
+      embedding: this.embedder.progress(),
     };
   }
 
@@ -206,8 +227,17 @@ export class FolioCollection implements Collection {
   updateSettings(patch: CollectionSettingsPatch): CollectionInfo {
     this.assertOpen();
     const typoTolerance = applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance');
-    writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, typoTolerance });
+    const embedders = applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders');
+    writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, typoTolerance, embedders });
+    const previous = this.embedders;
     this.typoTolerance = typoTolerance;
+    this.embedders = embedders;
+    // An embedder removed, or changed so that its vectors differ, loses its vector files.
+    for (const [name, config] of Object.entries(previous)) {
+      const now = embedders[name];
+      if (now === undefined || !sameVectors(now, config)) this.embedder.dropVectors(name);
+    }
+    this.embedder.schedule();
     return this.info();
   }
 
@@ -295,9 +325,17 @@ export class FolioCollection implements Collection {
    * Runs in the search pool over the current snapshot, which stays on disk until it ends, with
    * the collection's typo tolerance settings.
    */
-  async searchPage(request: SearchRequest): Promise<SearchPage> {
+  async searchPage(request: SearchRequest, semantic: SemanticParams = { mode: 'keyword' }, part = 'query'): Promise<SearchPage> {
     this.assertOpen();
-    return this.reader.searchPage({ ...request, typoTolerance: this.typoTolerance });
+    const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part);
+    const page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance });
+    const warnings = [...prepared.warnings, ...coverageWarning(page.semanticCoverage)];
+    return warnings.length === 0 ? page : { ...page, warnings };
+  }
+
+  /** Resolves once nothing is being embedded (for tests and tools). */
+  async embeddingSettled(): Promise<void> {
+    await this.embedder.idle();
   }
 
   /** Resolves once no merge runs (merges start in the background after refreshes). */
@@ -319,6 +357,7 @@ export class FolioCollection implements Collection {
     if (this.closed) return;
     this.closed = true;
     const updaterClosed = this.updater.close();
+    await this.embedder.close();
     await this.scheduler.stop(new FolioError('collection_not_found', `collection '${this.name}' does not exist`));
     await updaterClosed;
     await this.reader.close();

@@ -15,8 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SegmentReader } from '../../engine/index.ts';
 import { RoaringBitmap32, readManifest, writeBitmapFile, writeManifest } from '../../storage/index.ts';
-import type { Manifest } from '../../storage/index.ts';
-import { deletesFileName } from './collection-layout.ts';
+import type { Manifest, ManifestSegment } from '../../storage/index.ts';
+import { deletesFileName, segmentFiles } from './collection-layout.ts';
 import type { PendingChange } from './pending-writes.ts';
 import { SegmentSet } from './segment-set.ts';
 import type { LiveSegment } from './segment-set.ts';
@@ -35,6 +35,8 @@ export interface WrittenSegment {
   name: string;
   docCount: number;
   byteLength: number;
+  /** Vector files written with it (a merge carries its sources'), by embedder. */
+  vectors?: Record<string, string>;
 }
 
 /** Collects what a commit writes, and undoes it if the commit does not happen. */
@@ -49,9 +51,10 @@ class CommitBuilder {
 
   /** Opens a written segment (the pool wrote and checksummed it, so it is not re-read). */
   openWritten(written: WrittenSegment): LiveSegment {
-    this.created.push(written.name);
+    this.created.push(written.name, ...Object.values(written.vectors ?? {}));
     const reader = SegmentReader.open(this.filePath(written.name), { verifyChecksum: false });
-    const meta = { name: written.name, docCount: written.docCount, deletedCount: 0, deletes: null, byteLength: written.byteLength };
+    const meta: ManifestSegment = { name: written.name, docCount: written.docCount, deletedCount: 0, deletes: null, byteLength: written.byteLength };
+    if (written.vectors !== undefined && Object.keys(written.vectors).length > 0) meta.vectors = written.vectors;
     return { meta, reader, deleted: null };
   }
 
@@ -130,7 +133,7 @@ export function commitRefresh(
       if (segment.meta.deletes !== null) obsoleteFiles.push(segment.meta.deletes);
       if (deleted.size >= segment.reader.docCount) {
         // Nothing left alive: drop the segment instead of writing an all-deleted bitmap.
-        obsoleteFiles.push(segment.meta.name);
+        obsoleteFiles.push(segment.meta.name, ...Object.values(segment.meta.vectors ?? {}));
         retired.push(segment);
         return;
       }
@@ -200,14 +203,14 @@ export function commitMerge(
       // The merged segment takes the place of its first source still listed.
       if (added !== null) segments.push(added);
       added = null;
-      obsoleteFiles.push(segment.meta.name);
-      if (segment.meta.deletes !== null) obsoleteFiles.push(segment.meta.deletes);
+      obsoleteFiles.push(...segmentFiles(segment.meta));
       retired.push(segment);
     }
     if (added !== null) segments.push(added);
     // A merged segment left out (empty, or everything deleted since) is obsolete at once.
-    for (const name of builder.created) if (!segments.some((s) => s.meta.name === name || s.meta.deletes === name)) obsoleteFiles.push(name);
-    if (merged.docCount === 0) obsoleteFiles.push(merged.name);
+    const listed = new Set(segments.flatMap((s) => segmentFiles(s.meta)));
+    for (const name of builder.created) if (!listed.has(name)) obsoleteFiles.push(name);
+    if (merged.docCount === 0) obsoleteFiles.push(merged.name, ...Object.values(merged.vectors ?? {}));
 
     const manifest = manifestFor(current, segments, { nextSegmentNumber });
     builder.commit(manifest);
@@ -216,4 +219,47 @@ export function commitMerge(
     builder.abandon();
     throw error;
   }
+}
+
+/** A segment's vector file for one embedder: set (`file`), or dropped (null). */
+export interface VectorsChange {
+  segment: string;
+  embedder: string;
+  file: string | null;
+}
+
+/**
+ * Commits vector files (written beforehand) to segments of `current`, or drops them. A change
+ * to a segment no longer live is left out and its file is obsolete at once; null when nothing
+ * is left to commit (the caller then removes the files).
+ */
+export function commitVectors(dir: string, current: SegmentSet, changes: readonly VectorsChange[]): CommitResult | null {
+  const builder = new CommitBuilder(dir);
+  const byName = new Map(current.segments.map((segment, index) => [segment.meta.name, index]));
+  const segments = [...current.segments];
+  const obsoleteFiles: string[] = [];
+  let changed = false;
+  for (const change of changes) {
+    const index = byName.get(change.segment);
+    if (index === undefined) {
+      if (change.file !== null) obsoleteFiles.push(change.file);
+      continue;
+    }
+    const segment = segments[index];
+    const vectors = { ...segment.meta.vectors };
+    const previous = vectors[change.embedder];
+    if (previous === change.file || (previous === undefined && change.file === null)) continue;
+    if (previous !== undefined) obsoleteFiles.push(previous);
+    if (change.file === null) delete vectors[change.embedder];
+    else vectors[change.embedder] = change.file;
+    const meta = { ...segment.meta };
+    if (Object.keys(vectors).length > 0) meta.vectors = vectors;
+    else delete meta.vectors;
+    segments[index] = { ...segment, meta };
+    changed = true;
+  }
+  if (!changed) return null;
+  const manifest = manifestFor(current, segments, {});
+  builder.commit(manifest);
+  return { snapshot: new SegmentSet(manifest, segments), obsoleteFiles, retired: [] };
 }

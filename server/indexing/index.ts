@@ -5,5 +5,6 @@
 export { openCollectionRegistry } from './collection-registry.ts';
 export type { Collection, CollectionRegistry, DocumentPatch, DocumentSummary, WriteOptions } from './collection-types.ts';
 export type { CollectionWorkers } from './collection.ts';
+export type { SemanticParams } from './semantic-query.ts';
 export type { Backpressure } from './collection-writer.ts';
 export { validateFileFields } from './document-validation.ts';

@@ -59,11 +59,18 @@ export class IndexPool {
   }
 
   /** Merges the live documents of `sources` (files in `dir`) into the segment file `filePath`. */
-  async mergeSegments(dir: string, language: string, sources: SegmentRef[], filePath: string, signal?: AbortSignal): Promise<SegmentWritten> {
+  async mergeSegments(
+    dir: string,
+    language: string,
+    sources: SegmentRef[],
+    filePath: string,
+    vectors: { embedder: string; fileName: string }[],
+    signal?: AbortSignal,
+  ): Promise<SegmentWritten> {
     await this.acquireMergeSlot();
     try {
       if (signal?.aborted) throw abandoned();
-      return await this.run({ kind: 'merge-segments', filePath, dir, language, sources }, signal);
+      return await this.run({ kind: 'merge-segments', filePath, dir, language, sources, vectors }, signal);
     } finally {
       this.releaseMergeSlot();
     }

@@ -1,11 +1,12 @@
 // The index pool's worker entry (Piscina): builds segment files off the main thread. A refresh
 // sends the buffered documents (those of batch bodies as their bytes, parsed here) and gets back
 // the new segment's size; a merge names the source
-// segments and their deletes files, which this worker maps and verifies itself. Either way the
+// segments and their deletes files, which this worker maps and verifies itself, and carries
+// their vector files over to the merged segment. Either way the
 // file is written atomically (temporary name, fsync, rename); the main thread commits it.
 
 import path from 'node:path';
-import { Analyzer, SegmentReader, mergeSegments, readDeletesFile, writeSegment } from '../../engine/index.ts';
+import { Analyzer, SegmentReader, VectorReader, mergeSegments, mergeVectorFiles, readDeletesFile, writeSegment } from '../../engine/index.ts';
 import { sliceIndexDocuments } from '../ingest/index.ts';
 import { replyOf } from './worker-protocol.ts';
 import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply, WriteSegmentTask } from './worker-protocol.ts';
@@ -23,7 +24,18 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
     deleted: deletes === null ? null : readDeletesFile(path.join(task.dir, deletes)),
   }));
   try {
-    return mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language));
+    const written: SegmentWritten = mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language));
+    // The sources' vectors follow their documents: nothing is embedded again.
+    const vectors: Record<string, string> = {};
+    for (const { embedder, fileName } of task.vectors) {
+      const sources = task.sources.map((source, i) => ({
+        vectors: source.vectors?.[embedder] === undefined ? null : VectorReader.open(path.join(task.dir, source.vectors[embedder])),
+        docCount: views[i].reader.docCount,
+        isDeleted: (doc: number) => views[i].deleted?.has(doc) ?? false,
+      }));
+      if (mergeVectorFiles(path.join(task.dir, fileName), embedder, sources)) vectors[embedder] = fileName;
+    }
+    return Object.keys(vectors).length === 0 ? written : { ...written, vectors };
   } finally {
     // Every source page was read: give them back now rather than when the maps are collected.
     for (const { reader } of views) reader.releaseResidentPages();

@@ -13,6 +13,8 @@ export {
   ExtractionPool,
 } from './extraction-pool.ts';
 export type { ExtractionPoolOptions } from './extraction-pool.ts';
-export type { SegmentRef, SnapshotRef } from './worker-protocol.ts';
+export { EmbeddingPool } from './embedding-pool.ts';
+export type { EmbedderRuntime } from './text-embedders.ts';
+export type { SegmentEmbedded, SegmentRef, SnapshotRef } from './worker-protocol.ts';
 export { engineHitFields, parseSearchPage } from './search-page.ts';
 export type { SearchPage } from './search-page.ts';

@@ -1,5 +1,5 @@
 // A search worker's open segments: per collection, a reader (memory map) per segment file and a
-// deletes bitmap per deletes file, opened the first time a task's snapshot names them. Tasks
+// deletes bitmap per deletes file and a vector reader per vector file, opened the first time a task's snapshot names them. Tasks
 // tell the worker about new manifests, so it never needs a restart. After each task the cache
 // keeps only what the newest snapshot it has seen uses; a retired segment's reader is dropped
 // then (no search is running in this thread between tasks) and its map is released by the
@@ -7,7 +7,7 @@
 // names them is in flight, so opening an older snapshot's file always succeeds.
 
 import path from 'node:path';
-import { Analyzer, SegmentReader, readDeletesFile } from '../../engine/index.ts';
+import { Analyzer, SegmentReader, VectorReader, readDeletesFile } from '../../engine/index.ts';
 import type { DeletesBitmap, SegmentView } from '../../engine/index.ts';
 import type { SnapshotRef } from './worker-protocol.ts';
 
@@ -15,6 +15,7 @@ interface CachedCollection {
   analyzer: Analyzer;
   readers: Map<string, SegmentReader>;
   deletes: Map<string, DeletesBitmap>;
+  vectors: Map<string, VectorReader>;
   newestGeneration: number;
   /** Files the newest snapshot seen uses (segments and deletes). */
   newestFiles: Set<string>;
@@ -31,7 +32,7 @@ export class ReaderCache {
   /** The snapshot's segments, opening what this worker has not opened yet. */
   open(snapshot: SnapshotRef): OpenedSnapshot {
     const cached = this.collection(snapshot);
-    const views = snapshot.segments.map(({ name, deletes }) => {
+    const views = snapshot.segments.map(({ name, deletes, vectors }): SegmentView => {
       let reader = cached.readers.get(name);
       if (reader === undefined) {
         // The main thread verified the checksum when the segment joined the collection.
@@ -46,7 +47,18 @@ export class ReaderCache {
           cached.deletes.set(deletes, deleted);
         }
       }
-      return { reader, deleted };
+      if (vectors === undefined) return { reader, deleted };
+      const byEmbedder = new Map<string, VectorReader>();
+      for (const [embedder, file] of Object.entries(vectors)) {
+        let vectorReader = cached.vectors.get(file);
+        if (vectorReader === undefined) {
+          // Verified by the main thread when the file joined the collection, like segments.
+          vectorReader = VectorReader.open(path.join(snapshot.dir, file), { verifyChecksum: false });
+          cached.vectors.set(file, vectorReader);
+        }
+        byEmbedder.set(embedder, vectorReader);
+      }
+      return { reader, deleted, vectors: byEmbedder };
     });
     return { analyzer: cached.analyzer, views };
   }
@@ -65,6 +77,7 @@ export class ReaderCache {
       cached.readers.delete(name);
     }
     for (const name of cached.deletes.keys()) if (!cached.newestFiles.has(name)) cached.deletes.delete(name);
+    for (const name of cached.vectors.keys()) if (!cached.newestFiles.has(name)) cached.vectors.delete(name);
   }
 
   /** Drops every reader of a deleted (or closed) collection. */
@@ -89,6 +102,7 @@ export class ReaderCache {
         analyzer: Analyzer.for(snapshot.language),
         readers: new Map(),
         deletes: new Map(),
+        vectors: new Map(),
         newestGeneration: snapshot.generation,
         newestFiles: filesOf(snapshot),
       };
@@ -100,9 +114,10 @@ export class ReaderCache {
 
 function filesOf(snapshot: SnapshotRef): Set<string> {
   const files = new Set<string>();
-  for (const { name, deletes } of snapshot.segments) {
+  for (const { name, deletes, vectors } of snapshot.segments) {
     files.add(name);
     if (deletes !== null) files.add(deletes);
+    if (vectors !== undefined) for (const file of Object.values(vectors)) files.add(file);
   }
   return files;
 }

@@ -22,6 +22,9 @@ export const INDEX_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share:
 /** The ingest worker parses one batch body (at most MAX_BODY_BYTES) at a time. */
 export const INGEST_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 16, floorMb: 256, ceilingMb: 1024 });
 
+/** The embedding worker holds a model and one segment's passages and vectors at a time. */
+export const EMBEDDING_WORKER_HEAP: Readonly<HeapLimitRule> = Object.freeze({ share: 1 / 8, floorMb: 512, ceilingMb: 2048 });
+
 /** The old-generation limit in MiB for a worker under `rule` on a machine of `machineBytes`. */
 export function heapLimitMb(rule: HeapLimitRule, machineBytes: number = totalmem()): number {
   const share = Math.floor((machineBytes * rule.share) / MIB);

@@ -9,12 +9,15 @@ import type { ExtractionLimits } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { BatchFormat, BodyDocumentsSlice } from '../ingest/index.ts';
 import type { ErrorCode, FieldError } from '../errors/index.ts';
+import type { EmbedderRuntime } from './text-embedders.ts';
 
 /** A segment of a snapshot, as the manifest lists it. */
 export interface SegmentRef {
   name: string;
   /** The deletes bitmap file of this snapshot's version of the segment, if any. */
   deletes: string | null;
+  /** Its vector files by embedder name (search by meaning), when it has any. */
+  vectors?: Record<string, string>;
 }
 
 /** One committed snapshot of a collection, enough for a worker to open it itself. */
@@ -49,12 +52,44 @@ export interface MergeSegmentsTask {
   dir: string;
   language: string;
   sources: SegmentRef[];
+  /** Embedders every source has vectors for: their vectors are merged into these files (in `dir`). */
+  vectors: { embedder: string; fileName: string }[];
 }
 
 export type IndexTask = WriteSegmentTask | MergeSegmentsTask;
 
 export interface SegmentWritten {
   docCount: number;
+  byteLength: number;
+  /** A merge's vector files, by embedder (file names in the collection directory). */
+  vectors?: Record<string, string>;
+}
+
+/** Embeds a query's text with an embedder (builtin model, or an OpenAI-compatible endpoint). */
+export interface EmbedQueryTask {
+  kind: 'embed-query';
+  runtime: EmbedderRuntime;
+  text: string;
+}
+
+/** Embeds the live documents of one segment and writes its vector file for `embedder`. */
+export interface EmbedSegmentTask {
+  kind: 'embed-segment';
+  runtime: EmbedderRuntime;
+  embedder: string;
+  documentTemplate: string;
+  segmentPath: string;
+  /** Docs deleted in the snapshot the task was made from (not embedded). */
+  deletedDocs: number[];
+  outPath: string;
+}
+
+export type EmbeddingTask = EmbedQueryTask | EmbedSegmentTask;
+
+export interface SegmentEmbedded {
+  /** Live docs embedded, passages embedded, bytes of the vector file. */
+  docs: number;
+  passages: number;
   byteLength: number;
 }
 
@@ -111,6 +146,7 @@ const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'payload_too_large',
   'unsupported_file_type',
   'extraction_failed',
+  'embedder_failed',
 ]);
 
 /** Runs `work` and packs its outcome as a reply (used inside workers). */

@@ -20,6 +20,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   invalid_query: 400,
   invalid_filter: 400,
   invalid_sort: 400,
+  invalid_vector: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
@@ -35,6 +36,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   extraction_failed: 422,
   rate_limited: 429,
   internal: 500,
+  embedder_failed: 502,
   overloaded: 503,
 };
 

@@ -27,8 +27,8 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, language = DEFAULT_LANGUAGE, typo_tolerance: typoTolerance } = request.body;
-      return reply.code(201).send(await app.collections.create(name, language, typoTolerance));
+      const { name, language = DEFAULT_LANGUAGE, typo_tolerance, embedders } = request.body;
+      return reply.code(201).send(await app.collections.create(name, language, { typo_tolerance, embedders }));
     },
   );
 

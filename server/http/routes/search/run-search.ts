@@ -7,15 +7,16 @@
 
 import type { FastifyReply } from 'fastify';
 import type { Collection } from '../../../indexing/index.ts';
-import { toSearchRequest } from './search-request.ts';
+import { toSearchRequest, toSemanticParams } from './search-request.ts';
 import type { RequestPart, SearchParams } from './search-request.ts';
 
 export async function runSearch(collection: Collection, params: SearchParams, part: RequestPart, reply: FastifyReply): Promise<FastifyReply> {
   const request = toSearchRequest(params, part);
   const started = performance.now();
-  const page = await collection.searchPage(request);
+  const page = await collection.searchPage(request, toSemanticParams(params), part);
   const tookMs = Math.round(performance.now() - started);
   const hasMore = request.offset + page.hitCount < page.total;
-  const body = `{${page.members},"offset":${request.offset},"limit":${request.limit},"has_more":${hasMore},"took_ms":${tookMs}}`;
+  const warnings = page.warnings === undefined ? '' : `,"warnings":${JSON.stringify(page.warnings)}`;
+  const body = `{${page.members}${warnings},"offset":${request.offset},"limit":${request.limit},"has_more":${hasMore},"took_ms":${tookMs}}`;
   return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -10,6 +10,7 @@ import { FIELD_NAME_RULE, isAllowedFieldName, parseFilter, parseSort } from '../
 import type { FilterNode, SearchRequest, TypoMode } from '../../../../engine/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
+import type { SemanticParams } from '../../../indexing/index.ts';
 import { engineHitFields } from '../../../pools/index.ts';
 import {
   DEFAULT_FACET_LIMIT,
@@ -76,6 +77,16 @@ function toHitFields(value: string | string[] | undefined, part: RequestPart): H
     .map((name) => ({ path: `/${part}/fields`, message: `${JSON.stringify(name)} is not a hit member (one of ${HIT_FIELD_NAMES.join(', ')})` }));
   if (errors.length > 0) throw new FolioError('validation_failed', 'fields: not a hit member', errors);
   return names as HitFieldName[];
+}
+
+/** What the parameters ask of search by meaning (the collection checks them against its embedders). */
+export function toSemanticParams(params: SearchParams): SemanticParams {
+  const semantic: SemanticParams = { mode: params.mode ?? 'keyword' };
+  if (params.embedder !== undefined) semantic.embedder = params.embedder;
+  if (params.semantic_ratio !== undefined) semantic.ratio = params.semantic_ratio;
+  if (params.fusion !== undefined) semantic.fusion = params.fusion;
+  if ('vector' in params && params.vector !== undefined) semantic.vector = params.vector;
+  return semantic;
 }
 
 /** Validates and completes the parameters; `part` names where they came from, for errors. */

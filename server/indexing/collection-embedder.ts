@@ -1,0 +1,194 @@
+// Embedding off the request path, for one collection: after every commit (and at open), each
+// committed segment that lacks a vector file for one of the collection's embedders is embedded
+// in the embedding pool, one segment at a time, and its vector file is committed to the manifest
+// like a deletes file (a new snapshot; searches in flight keep theirs). Writes are acknowledged
+// and keyword-searchable before any of this happens. Progress is durable per segment: after a
+// crash, the segments already embedded keep their vectors and the others are embedded again.
+// A segment whose embedding fails is retried after a growing delay (its documents count as
+// `failed` meanwhile); merges carry vectors over (collection-updater.ts), so a merged segment
+// is embedded again only when one of its sources was not embedded yet.
+
+import path from 'node:path';
+import type { EmbeddingPool, SegmentEmbedded } from '../pools/index.ts';
+import type { EmbeddingProgress } from '../api/index.ts';
+import { vectorsFileName } from './collection-layout.ts';
+import type { CollectionReader } from './collection-reader.ts';
+import { sameVectors } from './embedder-settings.ts';
+import type { EmbedderConfig } from './embedder-settings.ts';
+import { commitVectors } from './index-commit.ts';
+import type { LiveSegment } from './segment-set.ts';
+
+/** First delay before a failed segment is embedded again; doubled each failure up to the maximum. */
+export const EMBEDDING_RETRY_MS = 5_000;
+export const MAX_EMBEDDING_RETRY_MS = 10 * 60_000;
+
+export interface CollectionEmbedderOptions {
+  dir: string;
+  reader: CollectionReader;
+  pool: EmbeddingPool;
+  /** The collection's embedders as they are now. */
+  embedders: () => Readonly<Record<string, EmbedderConfig>>;
+  /** Live documents of the collection, unrefreshed writes included. */
+  documents: () => number;
+  onBackgroundError: (error: unknown) => void;
+}
+
+interface Failure {
+  attempts: number;
+  retryAt: number;
+}
+
+export class CollectionEmbedder {
+  private readonly options: CollectionEmbedderOptions;
+  private running: Promise<void> | null = null;
+  private again = false;
+  /** Failures by `segment embedder`. */
+  private readonly failures = new Map<string, Failure>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly abort = new AbortController();
+  private closed = false;
+
+  constructor(options: CollectionEmbedderOptions) {
+    this.options = options;
+  }
+
+  /** Embeds what the current snapshot lacks, in the background (a call while running runs again after). */
+  schedule(): void {
+    if (this.closed) return;
+    if (this.running !== null) {
+      this.again = true;
+      return;
+    }
+    this.running = this.embedWhileNeeded()
+      .catch((error: unknown) => {
+        if (!this.closed) this.options.onBackgroundError(error);
+      })
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.schedule();
+        }
+      });
+  }
+
+  /** Resolves once nothing is being embedded (segments waiting for a retry do not count). */
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  /** Drops every vector file of `embedder` (removed, or changed so that its vectors differ). */
+  dropVectors(embedder: string): void {
+    const { dir, reader } = this.options;
+    const changes = reader.snapshot.segments
+      .filter((segment) => segment.meta.vectors?.[embedder] !== undefined)
+      .map((segment) => ({ segment: segment.meta.name, embedder, file: null }));
+    for (const key of this.failures.keys()) if (key.endsWith(` ${embedder}`)) this.failures.delete(key);
+    const result = commitVectors(dir, reader.snapshot, changes);
+    if (result !== null) reader.install(result);
+  }
+
+  /** Per embedder: live documents embedded, waiting, and whose embedding failed. */
+  progress(): Record<string, EmbeddingProgress> {
+    const snapshot = this.options.reader.snapshot;
+    const documents = this.options.documents();
+    const progress: Record<string, EmbeddingProgress> = {};
+    for (const embedder of Object.keys(this.options.embedders())) {
+      let embedded = 0;
+      let failed = 0;
+      for (const segment of snapshot.segments) {
+        const live = segment.reader.docCount - (segment.deleted?.size ?? 0);
+        if (segment.meta.vectors?.[embedder] !== undefined) embedded += live;
+        else if (this.failures.has(failureKey(segment, embedder))) failed += live;
+      }
+      progress[embedder] = { embedded, failed, pending: Math.max(0, documents - embedded - failed) };
+    }
+    return progress;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.abort.abort();
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    await this.running?.catch(() => {});
+  }
+
+  private async embedWhileNeeded(): Promise<void> {
+    while (!this.closed) {
+      const next = this.nextWork();
+      if (next === null) return;
+      await this.embedOne(next.segment, next.embedder);
+    }
+  }
+
+  /** The first committed segment without vectors for an embedder (not waiting for a retry). */
+  private nextWork(): { segment: LiveSegment; embedder: string } | null {
+    const now = Date.now();
+    let nextRetry = Infinity;
+    for (const segment of this.options.reader.snapshot.segments) {
+      for (const embedder of Object.keys(this.options.embedders())) {
+        if (segment.meta.vectors?.[embedder] !== undefined) continue;
+        const failure = this.failures.get(failureKey(segment, embedder));
+        if (failure !== undefined && failure.retryAt > now) {
+          nextRetry = Math.min(nextRetry, failure.retryAt);
+          continue;
+        }
+        return { segment, embedder };
+      }
+    }
+    if (nextRetry !== Infinity && this.retryTimer === null && !this.closed) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = null;
+        this.schedule();
+      }, nextRetry - now);
+      this.retryTimer.unref();
+    }
+    return null;
+  }
+
+  private async embedOne(segment: LiveSegment, embedder: string): Promise<void> {
+    const { dir, reader, pool } = this.options;
+    const config = this.options.embedders()[embedder];
+    const start = reader.snapshot;
+    const fileName = vectorsFileName(segment.meta.name, embedder, start.manifest.generation);
+    const key = failureKey(segment, embedder);
+    let embedded: SegmentEmbedded;
+    try {
+      embedded = await reader.whilePinned(start.manifest.generation, () =>
+        pool.embedSegment(
+          {
+            runtime: { source: config.source as 'builtin' | 'openai', model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions },
+            embedder,
+            documentTemplate: config.documentTemplate,
+            segmentPath: path.join(dir, segment.meta.name),
+            deletedDocs: segment.deleted === null ? [] : segment.deleted.toArray(),
+            outPath: path.join(dir, fileName),
+          },
+          this.abort.signal,
+        ),
+      );
+    } catch (error) {
+      reader.removeFiles([fileName]);
+      if (this.closed) return;
+      const attempts = (this.failures.get(key)?.attempts ?? 0) + 1;
+      this.failures.set(key, { attempts, retryAt: Date.now() + Math.min(MAX_EMBEDDING_RETRY_MS, EMBEDDING_RETRY_MS * 2 ** (attempts - 1)) });
+      this.options.onBackgroundError(error);
+      return;
+    }
+    this.failures.delete(key);
+    // The embedder may have been removed or changed meanwhile: then these vectors are stale.
+    const now = this.options.embedders()[embedder];
+    if (this.closed || now === undefined || !sameVectors(now, config)) {
+      reader.removeFiles([fileName]);
+      return;
+    }
+    void embedded;
+    const result = commitVectors(dir, reader.snapshot, [{ segment: segment.meta.name, embedder, file: fileName }]);
+    if (result === null) reader.removeFiles([fileName]);
+    else reader.install(result);
+  }
+}
+
+function failureKey(segment: LiveSegment, embedder: string): string {
+  return `${segment.meta.name} ${embedder}`;
+}

