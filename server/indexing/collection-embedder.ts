@@ -1,6 +1,6 @@
 // Embedding off the request path, for one collection: after every commit (and at open), each
 // committed segment that lacks a vector file for one of the collection's embedders is embedded
-// in the embedding pool, one segment at a time, and its vector file is committed to the manifest
+// in the embedding pool, as many segments at once as it has threads, and its vector file is committed to the manifest
 // like a deletes file (a new snapshot; searches in flight keep theirs). Writes are acknowledged
 // and keyword-searchable before any of this happens. Progress is durable per segment: after a
 // crash, the segments already embedded keep their vectors and the others are embedded again.
@@ -40,8 +40,8 @@ interface Failure {
 
 export class CollectionEmbedder {
   private readonly options: CollectionEmbedderOptions;
-  private running: Promise<void> | null = null;
-  private again = false;
+  /** Segments being embedded, by `segment embedder`, with the promise that ends each. */
+  private readonly inProgress = new Map<string, Promise<void>>();
   /** Failures by `segment embedder`. */
   private readonly failures = new Map<string, Failure>();
   private retryTimer: NodeJS.Timeout | null = null;
@@ -52,29 +52,27 @@ export class CollectionEmbedder {
     this.options = options;
   }
 
-  /** Embeds what the current snapshot lacks, in the background (a call while running runs again after). */
+  /** Starts embedding what the current snapshot lacks, up to the pool's threads segments at once. */
   schedule(): void {
-    if (this.closed) return;
-    if (this.running !== null) {
-      this.again = true;
-      return;
-    }
-    this.running = this.embedWhileNeeded()
-      .catch((error: unknown) => {
-        if (!this.closed) this.options.onBackgroundError(error);
-      })
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
+    while (!this.closed && this.inProgress.size < this.options.pool.threadCount) {
+      const next = this.nextWork();
+      if (next === null) return;
+      const key = failureKey(next.segment, next.embedder);
+      const running = this.embedOne(next.segment, next.embedder)
+        .catch((error: unknown) => {
+          if (!this.closed) this.options.onBackgroundError(error);
+        })
+        .finally(() => {
+          this.inProgress.delete(key);
           this.schedule();
-        }
-      });
+        });
+      this.inProgress.set(key, running);
+    }
   }
 
   /** Resolves once nothing is being embedded (segments waiting for a retry do not count). */
   async idle(): Promise<void> {
-    while (this.running !== null) await this.running;
+    while (this.inProgress.size > 0) await Promise.all(this.inProgress.values());
   }
 
   /** Drops every vector file of `embedder` (removed, or changed so that its vectors differ). */
@@ -110,15 +108,7 @@ export class CollectionEmbedder {
     this.closed = true;
     this.abort.abort();
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
-    await this.running?.catch(() => {});
-  }
-
-  private async embedWhileNeeded(): Promise<void> {
-    while (!this.closed) {
-      const next = this.nextWork();
-      if (next === null) return;
-      await this.embedOne(next.segment, next.embedder);
-    }
+    await Promise.all(this.inProgress.values());
   }
 
   /** The first committed segment without vectors for an embedder (not waiting for a retry). */
@@ -127,7 +117,7 @@ export class CollectionEmbedder {
     let nextRetry = Infinity;
     for (const segment of this.options.reader.snapshot.segments) {
       for (const embedder of Object.keys(this.options.embedders())) {
-        if (segment.meta.vectors?.[embedder] !== undefined) continue;
+        if (segment.meta.vectors?.[embedder] !== undefined || this.inProgress.has(failureKey(segment, embedder))) continue;
         const failure = this.failures.get(failureKey(segment, embedder));
         if (failure !== undefined && failure.retryAt > now) {
           nextRetry = Math.min(nextRetry, failure.retryAt);

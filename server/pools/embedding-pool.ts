@@ -1,9 +1,11 @@
-// The embedding pool: one worker thread (started with the first embedding task, then kept)
+// The embedding pool: one worker thread per core, at most two (started with the first
+// embedding task, then kept)
 // that runs embedding models off the main thread and off the search threads — a query's text
 // for a semantic search, or a whole segment's passages, written as the segment's vector file.
 // Several tasks run on the thread at once, so a query never queues behind a segment: the
 // segment's embedding yields to it between batches (embedding-worker.ts).
 
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { FolioError } from '../errors/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
@@ -16,16 +18,28 @@ import type { EmbedSegmentTask, EmbeddingTask, SegmentEmbedded, WorkerReply } fr
 /** Tasks one thread runs at once: segments being embedded, and the queries that pass them. */
 const CONCURRENT_TASKS = 16;
 
+/** Embedding threads by default: one per core, at most two (each holds its own copy of a model). */
+export function defaultEmbeddingThreads(): number {
+  return Math.max(1, Math.min(2, availableParallelism()));
+}
+
 export class EmbeddingPool {
-  private readonly workers = new LazyPiscina<EmbeddingTask, WorkerReply<number[] | SegmentEmbedded>>({
-    ...workerEntry('embedding-worker', import.meta.url),
-    minThreads: 1,
-    maxThreads: 1,
-    idleTimeout: Infinity,
-    atomics: 'disabled',
-    concurrentTasksPerWorker: CONCURRENT_TASKS,
-    resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(EMBEDDING_WORKER_HEAP) },
-  });
+  /** Threads the pool runs once started: segments a collection embeds at once. */
+  readonly threadCount: number;
+  private readonly workers: LazyPiscina<EmbeddingTask, WorkerReply<number[] | SegmentEmbedded>>;
+
+  constructor(options: { threads?: number } = {}) {
+    this.threadCount = options.threads ?? defaultEmbeddingThreads();
+    this.workers = new LazyPiscina({
+      ...workerEntry('embedding-worker', import.meta.url),
+      minThreads: this.threadCount,
+      maxThreads: this.threadCount,
+      idleTimeout: Infinity,
+      atomics: 'disabled',
+      concurrentTasksPerWorker: CONCURRENT_TASKS,
+      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(EMBEDDING_WORKER_HEAP) },
+    });
+  }
 
   /** The query's vector; rejects with `embedder_failed` (or when `signal` aborts: the caller gave up waiting). */
   async embedQuery(runtime: EmbedderRuntime, text: string, signal?: AbortSignal): Promise<number[]> {
