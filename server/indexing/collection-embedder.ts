@@ -45,7 +45,6 @@ export class CollectionEmbedder {
   /** Failures by `segment embedder`. */
   private readonly failures = new Map<string, Failure>();
   private retryTimer: NodeJS.Timeout | null = null;
-  private readonly abort = new AbortController();
   private closed = false;
 
   constructor(options: CollectionEmbedderOptions) {
@@ -104,11 +103,13 @@ export class CollectionEmbedder {
     return progress;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Starts nothing more. A segment being embedded is not waited for (it may take minutes): its
+   * thread finishes it and the file is removed, never committed.
+   */
+  close(): void {
     this.closed = true;
-    this.abort.abort();
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
-    await Promise.all(this.inProgress.values());
   }
 
   /** The first committed segment without vectors for an embedder (not waiting for a retry). */
@@ -144,22 +145,20 @@ export class CollectionEmbedder {
     const key = failureKey(segment, embedder);
     let embedded: SegmentEmbedded;
     try {
-      embedded = await reader.whilePinned(start.manifest.generation, () =>
-        pool.embedSegment(
-          {
-            runtime: { source: config.source as 'builtin' | 'openai', model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions },
-            embedder,
-            documentTemplate: config.documentTemplate,
-            segmentPath: path.join(dir, segment.meta.name),
-            deletedDocs: segment.deleted === null ? [] : segment.deleted.toArray(),
-            outPath: path.join(dir, fileName),
-          },
-          this.abort.signal,
-        ),
-      );
+      // Not pinned: a close must not wait minutes for an embedding. The thread maps the segment
+      // when it starts; a segment a merge retires before that fails here and is not retried.
+      embedded = await pool.embedSegment({
+        runtime: { source: config.source as 'builtin' | 'openai', model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions },
+        embedder,
+        documentTemplate: config.documentTemplate,
+        segmentPath: path.join(dir, segment.meta.name),
+        deletedDocs: segment.deleted === null ? [] : segment.deleted.toArray(),
+        outPath: path.join(dir, fileName),
+      });
     } catch (error) {
       reader.removeFiles([fileName]);
-      if (this.closed) return;
+      const stillLive = reader.snapshot.segments.some((live) => live.meta.name === segment.meta.name);
+      if (this.closed || !stillLive) return;
       const attempts = (this.failures.get(key)?.attempts ?? 0) + 1;
       this.failures.set(key, { attempts, retryAt: Date.now() + Math.min(MAX_EMBEDDING_RETRY_MS, EMBEDDING_RETRY_MS * 2 ** (attempts - 1)) });
       this.options.onBackgroundError(error);

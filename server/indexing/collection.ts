@@ -357,7 +357,7 @@ export class FolioCollection implements Collection {
     if (this.closed) return;
     this.closed = true;
     const updaterClosed = this.updater.close();
-    await this.embedder.close();
+    this.embedder.close();
     await this.scheduler.stop(new FolioError('collection_not_found', `collection '${this.name}' does not exist`));
     await updaterClosed;
     await this.reader.close();

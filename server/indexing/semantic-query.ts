@@ -63,9 +63,9 @@ export async function prepareSemanticSearch(
   let vector: number[];
   try {
     const runtime = { source: config.source, model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions };
-    vector = await pool.embedQuery(runtime, request.q, AbortSignal.timeout(QUERY_EMBEDDING_TIMEOUT_MS));
+    vector = await pool.embedQuery(runtime, request.q, QUERY_EMBEDDING_TIMEOUT_MS);
   } catch (error) {
-    const reason = error instanceof FolioError && error.message === 'embedding was abandoned' ? `no answer in ${QUERY_EMBEDDING_TIMEOUT_MS} ms` : (error as Error).message;
+    const reason = (error as Error).message;
     return { request, warnings: [{ code: 'semantic_fallback', message: `the query could not be embedded (${reason}); these are keyword results` }] };
   }
   return { request: { ...request, mode: params.mode, semantic: { ...semantic, vector } }, warnings: [] };

@@ -41,22 +41,33 @@ export class EmbeddingPool {
     });
   }
 
-  /** The query's vector; rejects with `embedder_failed` (or when `signal` aborts: the caller gave up waiting). */
-  async embedQuery(runtime: EmbedderRuntime, text: string, signal?: AbortSignal): Promise<number[]> {
-    return (await this.run({ kind: 'embed-query', runtime, text }, signal)) as number[];
+  /**
+   * The query's vector within `timeoutMs`; rejects with `embedder_failed` when the embedder
+   * fails or has not answered by then (the thread is never interrupted: an endpoint's request
+   * ends at the same deadline, a model's computation finishes and is dropped).
+   */
+  async embedQuery(runtime: EmbedderRuntime, text: string, timeoutMs: number): Promise<number[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new FolioError('embedder_failed', `no answer in ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return (await Promise.race([this.run({ kind: 'embed-query', runtime, text, timeoutMs }), timeout])) as number[];
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Embeds a segment's live documents and writes its vector file. */
-  async embedSegment(task: Omit<EmbedSegmentTask, 'kind'>, signal?: AbortSignal): Promise<SegmentEmbedded> {
-    return (await this.run({ kind: 'embed-segment', ...task }, signal)) as SegmentEmbedded;
+  async embedSegment(task: Omit<EmbedSegmentTask, 'kind'>): Promise<SegmentEmbedded> {
+    return (await this.run({ kind: 'embed-segment', ...task })) as SegmentEmbedded;
   }
 
-  private async run(task: EmbeddingTask, signal?: AbortSignal): Promise<number[] | SegmentEmbedded> {
+  private async run(task: EmbeddingTask): Promise<number[] | SegmentEmbedded> {
     let reply: WorkerReply<number[] | SegmentEmbedded>;
     try {
-      reply = await this.workers.pool.run(task, signal === undefined ? {} : { signal });
+      reply = await this.workers.pool.run(task);
     } catch (error) {
-      if (signal?.aborted === true) throw new FolioError('embedder_failed', 'embedding was abandoned');
       throw workerCrashed(error);
     }
     return unwrapReply(reply);

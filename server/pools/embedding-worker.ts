@@ -23,7 +23,7 @@ export default async function embed(task: EmbeddingTask): Promise<WorkerReply<nu
 async function embedQuery(task: EmbedQueryTask): Promise<number[]> {
   queriesRunning++;
   try {
-    const [vector] = await embedTexts(task.runtime, [task.text]);
+    const [vector] = await embedTexts(task.runtime, [task.text], task.timeoutMs);
     checkDimensions(vector, task.runtime.dimensions);
     return vector;
   } finally {

@@ -33,7 +33,8 @@ async function loadBuiltin(): Promise<BuiltinModel> {
 }
 
 /** One vector per text, as the model gives it (not normalised). */
-export async function embedTexts(runtime: EmbedderRuntime, texts: readonly string[]): Promise<number[][]> {
+/** `timeoutMs`: the whole call's limit for an endpoint (a query's); absent: OPENAI_TIMEOUT_MS per request, with retries. */
+export async function embedTexts(runtime: EmbedderRuntime, texts: readonly string[], timeoutMs?: number): Promise<number[][]> {
   if (texts.length === 0) return [];
   if (runtime.source === 'builtin') {
     builtin ??= loadBuiltin();
@@ -42,7 +43,8 @@ export async function embedTexts(runtime: EmbedderRuntime, texts: readonly strin
     return model.embed(texts.map((text) => (text.length === 0 ? ' ' : text)));
   }
   const vectors: number[][] = [];
-  for (let i = 0; i < texts.length; i += OPENAI_BATCH) vectors.push(...(await openaiEmbeddings(runtime, texts.slice(i, i + OPENAI_BATCH))));
+  const deadline = timeoutMs === undefined ? Infinity : performance.now() + timeoutMs;
+  for (let i = 0; i < texts.length; i += OPENAI_BATCH) vectors.push(...(await openaiEmbeddings(runtime, texts.slice(i, i + OPENAI_BATCH), deadline)));
   return vectors;
 }
 
@@ -54,16 +56,19 @@ class EmbedderError extends Error {
   }
 }
 
-async function openaiEmbeddings(runtime: EmbedderRuntime, input: readonly string[]): Promise<number[][]> {
+async function openaiEmbeddings(runtime: EmbedderRuntime, input: readonly string[], deadline: number): Promise<number[][]> {
   const body = JSON.stringify({ model: runtime.model, input, ...(runtime.dimensions !== null && { dimensions: runtime.dimensions }) });
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (runtime.apiKey !== null) headers.authorization = `Bearer ${runtime.apiKey}`;
   let lastError = '';
   for (let attempt = 0; attempt < OPENAI_ATTEMPTS; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 250 * 4 ** (attempt - 1)));
+    const left = deadline - performance.now();
+    if (left <= 0) break;
     let response: Response;
     try {
-      response = await fetch(`${runtime.url}/embeddings`, { method: 'POST', headers, body, signal: AbortSignal.timeout(OPENAI_TIMEOUT_MS), redirect: 'error' });
+      const signal = AbortSignal.timeout(Math.min(OPENAI_TIMEOUT_MS, Math.ceil(left)));
+      response = await fetch(`${runtime.url}/embeddings`, { method: 'POST', headers, body, signal, redirect: 'error' });
     } catch (error) {
       lastError = `request failed: ${(error as Error).name === 'TimeoutError' ? `no answer in ${OPENAI_TIMEOUT_MS} ms` : (error as Error).message}`;
       continue;

@@ -70,6 +70,8 @@ export interface EmbedQueryTask {
   kind: 'embed-query';
   runtime: EmbedderRuntime;
   text: string;
+  /** An endpoint's request is abandoned after this long (the caller stops waiting then). */
+  timeoutMs: number;
 }
 
 /** Embeds the live documents of one segment and writes its vector file for `embedder`. */
