@@ -1,15 +1,16 @@
 // `folio search <collection> <query>`: a readable list of hits (rank, title or path or id,
 // page and its label, score, and the highlighted snippet, matched words bold yellow on a
 // terminal), then the facet counts; with no hits, the server's suggestions ("did you mean");
-// `--typos` sets typo tolerance for the search, `--prefix last` searches as you type; `--json` prints the server's answer as it is,
-// for scripts.
+// `--typos` sets typo tolerance for the search, `--prefix last` searches as you type,
+// `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
+// embedded); `--json` prints the server's answer as it is, for scripts.
 
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import type { SearchHit, SearchResponse } from '../../clients/typescript/index.ts';
 import { integerArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
-import { action } from '../errors.ts';
+import { UsageError, action } from '../errors.ts';
 import { clean, colorEnabled, paint, printJson, renderHighlight, say } from '../output.ts';
 
 /** Largest `limit` and `offset` the server takes (docs/api.md, Limits). */
@@ -24,6 +25,10 @@ interface SearchOptions {
   sort?: string;
   typos?: TypoOption;
   prefix?: PrefixOption;
+  semantic?: boolean;
+  hybrid?: boolean;
+  ratio?: number;
+  embedder?: string;
   json?: boolean;
 }
 
@@ -89,7 +94,17 @@ export function renderFacets(answer: SearchResponse): string {
     .join('\n');
 }
 
+/** `--ratio`: a number from 0 to 1. */
+export function ratioArgument(value: string): number {
+  const ratio = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(ratio) || ratio < 0 || ratio > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
+  return ratio;
+}
+
 async function search(collection: string, query: string, options: SearchOptions): Promise<void> {
+  if (options.semantic === true && options.hybrid === true) throw new UsageError('choose --semantic or --hybrid, not both');
+  if (options.ratio !== undefined && options.hybrid !== true) throw new UsageError('--ratio applies to --hybrid searches');
+  const mode = options.semantic === true ? 'semantic' : options.hybrid === true ? 'hybrid' : undefined;
   const client = await connect();
   const answer = await client.search(collection, query, {
     ...(options.filter !== undefined && { filter: options.filter }),
@@ -99,6 +114,9 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.sort !== undefined && { sort: options.sort }),
     ...(options.typos !== undefined && { typos: options.typos }),
     ...(options.prefix !== undefined && { prefix: options.prefix }),
+    ...(mode !== undefined && { mode }),
+    ...(options.ratio !== undefined && { semantic_ratio: options.ratio }),
+    ...(options.embedder !== undefined && { embedder: options.embedder }),
   });
   if (options.json) return printJson(answer);
 
@@ -115,6 +133,7 @@ async function search(collection: string, query: string, options: SearchOptions)
     say(renderHits(answer, color));
     if (answer.has_more) say(`\nMore: --offset ${last}`);
   }
+  for (const warning of answer.warnings ?? []) say(paint(`Note: ${clean(warning.message)}`, 'dim', color));
   if (Object.keys(answer.facets).length > 0) say(`\n${paint('Facets', 'bold', color)}\n${renderFacets(answer)}`);
 }
 
@@ -131,6 +150,10 @@ export function registerSearch(program: Command): void {
     .option('--sort <keys>', 'e.g. year:desc,title:asc (default: relevance)')
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
+    .option('--semantic', "search by meaning (the collection's embedder) instead of by words")
+    .option('--hybrid', 'rank by words and meaning together')
+    .option('--ratio <r>', "with --hybrid: weight of meaning, 0-1 (default: the embedder's)", ratioArgument)
+    .option('--embedder <name>', 'which embedder, when the collection has several')
     .option('--json', "print the server's JSON answer")
     .action(action(search));
 }

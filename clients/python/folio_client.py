@@ -455,27 +455,36 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # Collections
 
-    def create_collection(self, name, language=None, typo_tolerance=None):
+    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None):
         """Creates a collection → its record (409 ``collection_exists`` if taken).
 
         ``typo_tolerance``: a dict with any of ``enabled``, ``min_word_size`` (``{"one_typo",
         "two_typos"}``), ``disable_on_numbers``, ``disable_on_fields``; the rest are defaults.
+        ``embedders``: search by meaning, a dict of name → ``{"source": "builtin"}`` (the offline
+        model) or ``{"source": "openai", "url", "model", "api_key"?, "dimensions"?}``, each with an
+        optional ``document_template`` and ``default_semantic_ratio``.
         """
         body = {"name": name}
         if language is not None:
             body["language"] = language
         if typo_tolerance is not None:
             body["typo_tolerance"] = typo_tolerance
+        if embedders is not None:
+            body["embedders"] = embedders
         return self._request("POST", "/v1/collections", json_body=body)
 
-    def update_collection(self, name, typo_tolerance=None):
-        """Changes a collection's settings (``PATCH``) → its record, with ``settings``.
+    def update_collection(self, name, typo_tolerance=None, embedders=None):
+        """Changes a collection's settings (``PATCH``) → its record, with ``settings`` and
+        ``embedding`` (per embedder: documents ``embedded``, ``pending``, ``failed``).
 
         ``typo_tolerance`` is a dict like :meth:`create_collection`'s; what it leaves out is kept.
+        ``embedders`` adds or replaces the embedders it names; ``None`` as a value removes one.
         """
         body = {}
         if typo_tolerance is not None:
             body["typo_tolerance"] = typo_tolerance
+        if embedders is not None:
+            body["embedders"] = embedders
         return self._request("PATCH", "/v1/collections/" + _quote(name), json_body=body)
 
     def list_collections(self):
@@ -586,7 +595,8 @@ class FolioClient:
 
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
                match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
-               fields=None, track_total=None):
+               fields=None, track_total=None, mode=None, semantic_ratio=None, embedder=None, vector=None,
+               fusion=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
         "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
         numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
@@ -598,12 +608,21 @@ class FolioClient:
         ``fields`` lists the hit members wanted besides ``id`` and ``score`` (``["id"]``: ids and
         scores only, the fastest); ``total`` is exact up to 10,000 matches (``total_relation``
         ``"eq"``), past that ``10000`` with ``"gte"`` unless ``track_total=True``.
+
+        Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
+        ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;
+        ``embedder`` names one when there are several; ``vector`` is your own query vector;
+        ``fusion`` is ``"convex"`` (default) or ``"rrf"``. The answer then has
+        ``semantic_coverage`` and, when some documents are not embedded yet or the query could not
+        be embedded, ``warnings`` (``[{"code", "message"}]``).
         """
         body = {"q": q}
         for name, value in (("filter", filter), ("facets", facets), ("sort", sort), ("offset", offset),
                             ("limit", limit), ("match", match), ("highlight_tag", highlight_tag),
                             ("facet_limit", facet_limit), ("explain", explain), ("typos", typos),
-                            ("prefix", prefix), ("fields", fields), ("track_total", track_total)):
+                            ("prefix", prefix), ("fields", fields), ("track_total", track_total),
+                            ("mode", mode), ("semantic_ratio", semantic_ratio), ("embedder", embedder),
+                            ("vector", vector), ("fusion", fusion)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

@@ -313,6 +313,28 @@ class SearchTests(FolioTestCase):
         self.assertEqual((exact["total"], exact["total_relation"]), (25, "eq"))
         self.assertEqual(len(list(self.folio.search_all(self.coll, "common", fields=["id"]))), 25)
 
+    def test_semantic_and_hybrid(self):
+        name = unique("py-meaning")
+        created = self.folio.create_collection(name, embedders={"use": {"source": "builtin"}})
+        self.addCleanup(self._drop_collection, name)
+        self.assertEqual(created["settings"]["embedders"]["use"]["dimensions"], 512)
+        self.folio.upsert_many(name, [{"id": "cat", "text": "The cat sat on the mat."},
+                                      {"id": "stocks", "text": "Stock markets fell sharply on Monday."}], refresh=True)
+        deadline = time.time() + 60
+        while self.folio.get_collection(name)["embedding"]["use"]["embedded"] < 2:
+            self.assertLess(time.time(), deadline, "documents embedded within a minute")
+            time.sleep(0.05)
+        semantic = self.folio.search(name, "feline resting on a rug", mode="semantic")
+        self.assertEqual(semantic["hits"][0]["id"], "cat")
+        self.assertEqual(semantic["semantic_coverage"], 1)
+        hybrid = self.folio.search(name, "markets", mode="hybrid", semantic_ratio=0.5, fusion="rrf")
+        self.assertEqual(hybrid["hits"][0]["id"], "stocks")
+        own = self.folio.search(name, mode="semantic", vector=[1.0] + [0.0] * 511, limit=1)
+        self.assertEqual(len(own["hits"]), 1)
+        self.assertFolioError(lambda: self.folio.search(name, mode="semantic", vector=[1.0, 2.0]), 400, "invalid_vector")
+        removed = self.folio.update_collection(name, embedders={"use": None})
+        self.assertEqual(removed["settings"]["embedders"], {})
+
     def test_search_all_pages(self):
         calls = []
         original = self.folio.search

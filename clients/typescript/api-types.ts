@@ -26,9 +26,14 @@ export interface Collection {
   size_bytes: number;
   segments: number;
   settings: CollectionSettings;
+  /** Per embedder: documents embedded, waiting and failed. */
+  embedding: { [key: string]: EmbeddingProgress };
 }
 
-export interface CollectionSettings { typo_tolerance: TypoTolerance }
+export interface CollectionSettings {
+  typo_tolerance: TypoTolerance;
+  embedders: { [key: string]: Embedder };
+}
 
 export interface CreatedApiKey extends ApiKey {
   /** The key itself, shown this once. */
@@ -64,6 +69,30 @@ export interface DocumentSummary {
   /** Flat object; every field is filterable, facetable and sortable. */
   metadata: { [key: string]: string | number | boolean | string[] | number[] };
   indexed_at: string;
+}
+
+export interface Embedder {
+  /** `builtin`: the offline model shipped with Folio (Universal Sentence Encoder lite, 512 dimensions). `local`, `openai`, `user`: see docs/api.md. */
+  source: "builtin" | "local" | "openai" | "user";
+  /** Model name (the source's default when left out). */
+  model: string;
+  url: string | null;
+  /** Whether an API key is stored (it is never returned). */
+  api_key_set: boolean;
+  dimensions: number | null;
+  /** What is embedded for each passage: `{{title}}`, `{{text}}` (the passage), `{{metadata.FIELD}}`. Default `{{title}}\n{{text}}`. */
+  document_template: string;
+  /** Weight of meaning in a hybrid search when the request gives none. */
+  default_semantic_ratio: number;
+}
+
+export interface EmbeddingProgress {
+  /** Live documents whose passages are embedded and searchable by meaning. */
+  embedded: number;
+  /** Live documents waiting to be embedded. */
+  pending: number;
+  /** Documents whose embedding failed (retried later). */
+  failed: number;
 }
 
 export interface Health { status: "ok"; version: string }
@@ -124,11 +153,17 @@ export interface SearchResponse {
   total_relation: "eq" | "gte";
   /** Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries, each the query with its unknown words replaced by close words the collection contains ("did you mean"). Empty when no word could be corrected. */
   suggestions?: Suggestion[];
+  /** Semantic and hybrid searches: the share of live documents whose embeddings are searchable yet. */
+  semantic_coverage?: number;
+  /** `semantic_incomplete`: some documents are not embedded yet; `semantic_fallback`: the query could not be embedded in time, keyword results are returned. */
+  warnings?: SearchWarning[];
   offset: number;
   limit: number;
   has_more: boolean;
   took_ms: number;
 }
+
+export interface SearchWarning { code: string; message: string }
 
 export interface Session { token: string; expires_at: string }
 
@@ -220,6 +255,25 @@ export interface CreateCollectionBody {
     /** Fields where only exact words match: `title`, `text`. */
     disable_on_fields?: ("title" | "text")[];
   };
+  /** Embedders by name (`^[A-Za-z0-9_-]{1,64}$`, at most 4); in a PATCH, `null` removes one. */
+  embedders?: {
+    [key: string]: {
+      /** `builtin`: the offline model shipped with Folio (Universal Sentence Encoder lite, 512 dimensions). `local`, `openai`, `user`: see docs/api.md. */
+      source: "builtin" | "local" | "openai" | "user";
+      /** Model name (the source's default when left out). */
+      model?: string;
+      /** `openai`: the base URL of an OpenAI-compatible API. */
+      url?: string;
+      /** Write-only: never returned. */
+      api_key?: string;
+      /** Vector dimensions (`user`, `openai`). */
+      dimensions?: number;
+      /** What is embedded for each passage: `{{title}}`, `{{text}}` (the passage), `{{metadata.FIELD}}`. Default `{{title}}\n{{text}}`. */
+      document_template?: string;
+      /** Weight of meaning in a hybrid search when the request gives none. */
+      default_semantic_ratio?: number;
+    } | null;
+  };
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
 }
@@ -240,6 +294,25 @@ export interface UpdateCollectionBody {
     disable_on_numbers?: boolean;
     /** Fields where only exact words match: `title`, `text`. */
     disable_on_fields?: ("title" | "text")[];
+  };
+  /** Embedders by name (`^[A-Za-z0-9_-]{1,64}$`, at most 4); in a PATCH, `null` removes one. */
+  embedders?: {
+    [key: string]: {
+      /** `builtin`: the offline model shipped with Folio (Universal Sentence Encoder lite, 512 dimensions). `local`, `openai`, `user`: see docs/api.md. */
+      source: "builtin" | "local" | "openai" | "user";
+      /** Model name (the source's default when left out). */
+      model?: string;
+      /** `openai`: the base URL of an OpenAI-compatible API. */
+      url?: string;
+      /** Write-only: never returned. */
+      api_key?: string;
+      /** Vector dimensions (`user`, `openai`). */
+      dimensions?: number;
+      /** What is embedded for each passage: `{{title}}`, `{{text}}` (the passage), `{{metadata.FIELD}}`. Default `{{title}}\n{{text}}`. */
+      document_template?: string;
+      /** Weight of meaning in a hybrid search when the request gives none. */
+      default_semantic_ratio?: number;
+    } | null;
   };
 }
 
@@ -299,6 +372,8 @@ export interface RefreshResponse { refreshed: true }
 
 /** Query of GET /v1/collections/{name}/search: Search a collection */
 export interface SearchGetQuery {
+  /** Which embedder, when the collection has several. */
+  embedder?: string;
   /** Attach a score explanation to each hit. */
   explain?: boolean;
   /** Values returned per facet field (the most frequent). */
@@ -309,17 +384,23 @@ export interface SearchGetQuery {
   fields?: string | string[];
   /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. URL-encoded JSON; empty means none. */
   filter?: string;
+  /** Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion. */
+  fusion?: "convex" | "rrf";
   /** Element wrapped round matched terms in `highlight`. */
   highlight_tag?: string;
   limit?: number;
   /** Whether any (default) or every term must match. */
   match?: "any" | "all";
+  /** `keyword` (default): documents with the query's words, ranked by BM25. `semantic`: documents nearest in meaning to `q` (embedded by the collection's embedder) or to `vector`. `hybrid`: both rankings fused (see `semantic_ratio`). Needs an embedder on the collection; a semantic or hybrid search answers `semantic_coverage`. */
+  mode?: "keyword" | "semantic" | "hybrid";
   /** Hits to skip; `offset + limit` may not exceed 10000. */
   offset?: number;
   /** Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes. */
   prefix?: "none" | "last";
   /** Search text; empty matches every document. Supports `"phrases"`, `-exclusion`, `+required`, `prefix*`, `title:word`. */
   q?: string;
+  /** Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`). */
+  semantic_ratio?: number;
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `sort=year:desc,title:asc`, or repeated. */
   sort?: string | string[];
   /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
@@ -345,6 +426,14 @@ export interface SearchBody {
   prefix?: "none" | "last";
   /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
   track_total?: boolean;
+  /** `keyword` (default): documents with the query's words, ranked by BM25. `semantic`: documents nearest in meaning to `q` (embedded by the collection's embedder) or to `vector`. `hybrid`: both rankings fused (see `semantic_ratio`). Needs an embedder on the collection; a semantic or hybrid search answers `semantic_coverage`. */
+  mode?: "keyword" | "semantic" | "hybrid";
+  /** Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`). */
+  semantic_ratio?: number;
+  /** Which embedder, when the collection has several. */
+  embedder?: string;
+  /** Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion. */
+  fusion?: "convex" | "rrf";
   /** Values returned per facet field (the most frequent). */
   facet_limit?: number;
   /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
@@ -357,6 +446,8 @@ export interface SearchBody {
   sort?: string | string[];
   /** Members each hit carries: any of `id`, `score`, `title`, `format`, `page`, `page_label`, `snippet`, `highlight`, `metadata`, `matched_pages`. `id` and `score` are always returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`. `["id","title"]` or `"id,title"`. */
   fields?: string | string[];
+  /** Semantic or hybrid: the query's vector, of the embedder's dimensions (then `q` is not embedded). A wrong length: 400 `invalid_vector`. */
+  vector?: number[];
 }
 
 /** Answer to GET /v1/formats: List the file types the server reads */

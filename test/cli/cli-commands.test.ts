@@ -257,6 +257,30 @@ describe('folio commands against a live server', () => {
     assert.match(badFilter.stderr, /^folio: invalid_filter: /);
   });
 
+  test('search --semantic and --hybrid search by meaning', async () => {
+    const created = await server.request('POST', '/v1/collections', { name: 'meaning', embedders: { use: { source: 'builtin' } } });
+    assert.equal(created.status, 201, created.text);
+    const docs = [{ id: 'cat', title: 'Cat', text: 'The cat sat on the mat.' }, { id: 'stocks', title: 'Markets', text: 'Stock markets fell sharply on Monday.' }];
+    assert.equal((await server.request('POST', '/v1/collections/meaning/documents?refresh=wait_for', docs)).status, 200);
+    const deadline = Date.now() + 60_000;
+    while ((await server.request('GET', '/v1/collections/meaning')).body.embedding.use.embedded < 2) {
+      assert.ok(Date.now() < deadline, 'embedded within a minute');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const semantic = ok(await folio(['search', 'meaning', 'feline resting on a rug', '--semantic', '--limit', '1']));
+    assert.match(semantic.stdout, /\n1\. Cat\n/);
+    const hybrid = JSON.parse(ok(await folio(['search', 'meaning', 'markets', '--hybrid', '--ratio', '0.5', '--json'])).stdout);
+    assert.equal(hybrid.hits[0].id, 'stocks');
+    assert.equal(hybrid.semantic_coverage, 1);
+    const both = await folio(['search', 'meaning', 'cat', '--semantic', '--hybrid']);
+    assert.equal(both.code, 2);
+    assert.equal((await folio(['search', 'meaning', 'cat', '--ratio', '0.5'])).code, 2);
+    assert.equal((await folio(['search', 'meaning', 'cat', '--hybrid', '--ratio', '2'])).code, 2);
+    const noEmbedder = await folio(['search', 'docs', 'quince', '--semantic']);
+    assert.equal(noEmbedder.code, 1);
+    assert.match(noEmbedder.stderr, /validation_failed: .*embedder/);
+  });
+
   test('webhooks add prints the secret once; list and delete', async () => {
     const added = ok(
       await folio(['webhooks', 'add', 'https://hooks.example.com/folio', '--events', 'collection.deleted', '--description', 'sync']),

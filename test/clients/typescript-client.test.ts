@@ -209,6 +209,25 @@ describe('TypeScript client', () => {
     assert.deepEqual(strict.suggestions, [{ text: 'tomato' }]);
   });
 
+  test('search by meaning: an embedder on the collection, semantic and hybrid searches, a caller vector', async () => {
+    const created = await client.createCollection('meaning', { embedders: { use: { source: 'builtin' } } });
+    assert.equal(created.settings.embedders.use.source, 'builtin');
+    await client.upsertMany('meaning', [{ id: 'cat', text: 'The cat sat on the mat.' }, { id: 'stocks', text: 'Stock markets fell sharply on Monday.' }], { refresh: true });
+    const deadline = Date.now() + 60_000;
+    while ((await client.getCollection('meaning')).embedding.use.embedded < 2) {
+      assert.ok(Date.now() < deadline, 'documents embedded within a minute');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const semantic = await client.search('meaning', 'feline resting on a rug', { mode: 'semantic' });
+    assert.equal(semantic.hits[0].id, 'cat');
+    assert.equal(semantic.semantic_coverage, 1);
+    const hybrid = await client.search('meaning', 'markets', { mode: 'hybrid', semantic_ratio: 0.5 });
+    assert.equal(hybrid.hits[0].id, 'stocks');
+    const own = await client.search('meaning', '', { mode: 'semantic', vector: [1, ...new Array(511).fill(0)], limit: 1 });
+    assert.equal(own.hits.length, 1);
+    await assert.rejects(client.search('meaning', '', { mode: 'semantic', vector: [1, 2] }), (error: FolioError) => error.code === 'invalid_vector');
+  });
+
   test('API keys: create, use, list, delete', async () => {
     await client.createCollection('keyed');
     const created = await client.createKey({ name: 'ci', scopes: ['search'], collections: ['keyed'] });
