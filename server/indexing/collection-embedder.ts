@@ -152,6 +152,7 @@ export class CollectionEmbedder {
         embedder,
         documentTemplate: config.documentTemplate,
         segmentPath: path.join(dir, segment.meta.name),
+        docCount: segment.reader.docCount,
         deletedDocs: segment.deleted === null ? [] : segment.deleted.toArray(),
         outPath: path.join(dir, fileName),
       });

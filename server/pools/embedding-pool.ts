@@ -13,7 +13,7 @@ import type { EmbedderRuntime } from './text-embedders.ts';
 import { workerEntry } from './worker-file.ts';
 import { EMBEDDING_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
-import type { EmbedSegmentTask, EmbeddingTask, SegmentEmbedded, WorkerReply } from './worker-protocol.ts';
+import type { EmbeddedRange, EmbeddingResult, EmbeddingTask, SegmentEmbedded, SegmentEmbedding, WorkerReply } from './worker-protocol.ts';
 
 /** Tasks one thread runs at once: segments being embedded, and the queries that pass them. */
 const CONCURRENT_TASKS = 16;
@@ -26,7 +26,7 @@ export function defaultEmbeddingThreads(): number {
 export class EmbeddingPool {
   /** Threads the pool runs once started: segments a collection embeds at once. */
   readonly threadCount: number;
-  private readonly workers: LazyPiscina<EmbeddingTask, WorkerReply<number[] | SegmentEmbedded>>;
+  private readonly workers: LazyPiscina<EmbeddingTask, WorkerReply<EmbeddingResult>>;
 
   constructor(options: { threads?: number } = {}) {
     this.threadCount = options.threads ?? defaultEmbeddingThreads();
@@ -58,13 +58,29 @@ export class EmbeddingPool {
     }
   }
 
-  /** Embeds a segment's live documents and writes its vector file. */
-  async embedSegment(task: Omit<EmbedSegmentTask, 'kind'>): Promise<SegmentEmbedded> {
-    return (await this.run({ kind: 'embed-segment', ...task })) as SegmentEmbedded;
+  /**
+   * Embeds a segment's live documents and writes its vector file: the documents are split in
+   * one range per thread, embedded at once, and the file is written from the ranges.
+   */
+  async embedSegment(task: SegmentEmbedding): Promise<SegmentEmbedded> {
+    const { runtime, documentTemplate, segmentPath, docCount, deletedDocs } = task;
+    // The least busy thread takes each task: with every thread up, the ranges go one a thread.
+    await this.workers.started();
+    const parts = Math.max(1, Math.min(this.threadCount, docCount));
+    const ranges = await Promise.all(
+      Array.from({ length: parts }, (_, part) => {
+        const fromDoc = Math.floor((docCount * part) / parts);
+        const toDoc = Math.floor((docCount * (part + 1)) / parts);
+        const deleted = deletedDocs.filter((doc) => doc >= fromDoc && doc < toDoc);
+        return this.run({ kind: 'embed-docs', runtime, documentTemplate, segmentPath, fromDoc, toDoc, deletedDocs: deleted }) as Promise<EmbeddedRange>;
+      }),
+    );
+    const model = `${runtime.source}:${runtime.model}`;
+    return (await this.run({ kind: 'write-vectors', outPath: task.outPath, embedder: task.embedder, model, docCount, ranges })) as SegmentEmbedded;
   }
 
-  private async run(task: EmbeddingTask): Promise<number[] | SegmentEmbedded> {
-    let reply: WorkerReply<number[] | SegmentEmbedded>;
+  private async run(task: EmbeddingTask): Promise<EmbeddingResult> {
+    let reply: WorkerReply<EmbeddingResult>;
     try {
       reply = await this.workers.pool.run(task);
     } catch (error) {

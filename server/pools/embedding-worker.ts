@@ -1,7 +1,7 @@
 // The embedding pool's worker entry (Piscina, several tasks at once on one thread): embeds a
-// query's text, or every live document of a segment — its passages cut (never across pages),
-// the collection's template filled for each, embedded in small batches — and writes the
-// segment's vector file. Query tasks go first: a segment's embedding waits between batches while
+// query's text, or the live documents of a range of a segment — their passages cut (never
+// across pages), the collection's template filled for each, embedded in small batches — and
+// writes a segment's vector file from its embedded ranges. Query tasks go first: a segment's embedding waits between batches while
 // a query is being embedded, so a search waits at most one batch.
 
 import { SegmentReader, cutPassages, passageText, writeVectorFile } from '../../engine/index.ts';
@@ -9,15 +9,28 @@ import type { EmbeddedPassage } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { embedTexts } from './text-embedders.ts';
 import { replyOfAsync } from './worker-protocol.ts';
-import type { EmbedQueryTask, EmbedSegmentTask, EmbeddingTask, SegmentEmbedded, WorkerReply } from './worker-protocol.ts';
+import type {
+  EmbedDocsTask,
+  EmbedQueryTask,
+  EmbeddedRange,
+  EmbeddingResult,
+  EmbeddingTask,
+  SegmentEmbedded,
+  WorkerReply,
+  WriteVectorsTask,
+} from './worker-protocol.ts';
 
 /** Passages embedded per call, per source: small for the builtin model, so queries wait little. */
 const BATCH_PASSAGES = { builtin: 8, openai: 64 } as const;
 
 let queriesRunning = 0;
 
-export default async function embed(task: EmbeddingTask): Promise<WorkerReply<number[] | SegmentEmbedded>> {
-  return replyOfAsync<number[] | SegmentEmbedded>(() => (task.kind === 'embed-query' ? embedQuery(task) : embedSegment(task)));
+export default async function embed(task: EmbeddingTask): Promise<WorkerReply<EmbeddingResult>> {
+  return replyOfAsync<EmbeddingResult>(async () => {
+    if (task.kind === 'embed-query') return embedQuery(task);
+    if (task.kind === 'embed-docs') return embedDocs(task);
+    return writeVectors(task);
+  });
 }
 
 async function embedQuery(task: EmbedQueryTask): Promise<number[]> {
@@ -31,39 +44,69 @@ async function embedQuery(task: EmbedQueryTask): Promise<number[]> {
   }
 }
 
-async function embedSegment(task: EmbedSegmentTask): Promise<SegmentEmbedded> {
+/** The passages of the live documents in [fromDoc, toDoc) of a segment, embedded. */
+async function embedDocs(task: EmbedDocsTask): Promise<EmbeddedRange> {
   const reader = SegmentReader.open(task.segmentPath, { verifyChecksum: false });
   try {
     const deleted = new Set(task.deletedDocs);
-    const passages: EmbeddedPassage[] = [];
+    const docs: number[] = [];
+    const pages: number[] = [];
+    const spans: number[] = [];
     const texts: string[] = [];
-    let docs = 0;
-    for (let doc = 0; doc < reader.docCount; doc++) {
+    let liveDocs = 0;
+    for (let doc = task.fromDoc; doc < task.toDoc; doc++) {
       if (deleted.has(doc)) continue;
-      docs++;
+      liveDocs++;
       const document = reader.document(doc);
       for (const passage of cutPassages(document)) {
-        passages.push({ doc, ...passage, vector: [] });
+        docs.push(doc);
+        pages.push(passage.page);
+        spans.push(passage.start, passage.end);
         texts.push(passageText(task.documentTemplate, document, passage));
       }
     }
     const batch = BATCH_PASSAGES[task.runtime.source];
     let dims = task.runtime.dimensions;
+    let vectors = new Float32Array(0);
     for (let start = 0; start < texts.length; start += batch) {
       // Queries first: wait while one is being embedded.
       while (queriesRunning > 0) await new Promise((resolve) => setTimeout(resolve, 1));
-      const vectors = await embedTexts(task.runtime, texts.slice(start, start + batch));
-      for (let i = 0; i < vectors.length; i++) {
-        dims ??= vectors[i].length;
-        checkDimensions(vectors[i], dims);
-        passages[start + i].vector = Float32Array.from(vectors[i]);
+      const embedded = await embedTexts(task.runtime, texts.slice(start, start + batch));
+      for (let i = 0; i < embedded.length; i++) {
+        dims ??= embedded[i].length;
+        checkDimensions(embedded[i], dims);
+        if (vectors.length === 0) vectors = new Float32Array(texts.length * dims);
+        vectors.set(embedded[i], (start + i) * dims);
       }
     }
-    const byteLength = writeVectorFile(task.outPath, { embedder: task.embedder, model: `${task.runtime.source}:${task.runtime.model}`, dims: dims ?? 1, docCount: reader.docCount, passages });
-    return { docs, passages: passages.length, byteLength };
+    return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors, dims: dims ?? 0 };
   } finally {
     reader.close();
   }
+}
+
+/** One vector file from the embedded ranges of a segment (in doc order). */
+function writeVectors(task: WriteVectorsTask): SegmentEmbedded {
+  const passages: EmbeddedPassage[] = [];
+  let dims = 0;
+  let docs = 0;
+  for (const range of task.ranges) {
+    docs += range.liveDocs;
+    if (range.docs.length === 0) continue;
+    if (dims !== 0 && range.dims !== dims) throw new FolioError('embedder_failed', `the embedder answered vectors of ${range.dims} and ${dims} dimensions`);
+    dims = range.dims;
+    for (let row = 0; row < range.docs.length; row++) {
+      passages.push({
+        doc: range.docs[row],
+        page: range.pages[row],
+        start: range.spans[row * 2],
+        end: range.spans[row * 2 + 1],
+        vector: range.vectors.subarray(row * dims, (row + 1) * dims),
+      });
+    }
+  }
+  const byteLength = writeVectorFile(task.outPath, { embedder: task.embedder, model: task.model, dims: Math.max(1, dims), docCount: task.docCount, passages });
+  return { docs, passages: passages.length, byteLength };
 }
 
 function checkDimensions(vector: readonly number[], dims: number | null): void {

@@ -41,6 +41,12 @@ export class LazyPiscina<Task, Result> {
     return this.created?.pool.threads ?? [];
   }
 
+  /** Creates the pool if needed and resolves once its threads have loaded (so work spreads over all of them). */
+  async started(): Promise<void> {
+    void this.pool;
+    await this.created?.starts.allStarted();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.created === null) return;

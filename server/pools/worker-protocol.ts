@@ -74,19 +74,52 @@ export interface EmbedQueryTask {
   timeoutMs: number;
 }
 
-/** Embeds the live documents of one segment and writes its vector file for `embedder`. */
-export interface EmbedSegmentTask {
-  kind: 'embed-segment';
+/** What the embedding pool is asked to do for one segment: embed its live documents, write the file. */
+export interface SegmentEmbedding {
   runtime: EmbedderRuntime;
   embedder: string;
   documentTemplate: string;
   segmentPath: string;
+  docCount: number;
   /** Docs deleted in the snapshot the task was made from (not embedded). */
   deletedDocs: number[];
   outPath: string;
 }
 
-export type EmbeddingTask = EmbedQueryTask | EmbedSegmentTask;
+/** Embeds the passages of the live documents in [fromDoc, toDoc) of a segment. */
+export interface EmbedDocsTask {
+  kind: 'embed-docs';
+  runtime: EmbedderRuntime;
+  documentTemplate: string;
+  segmentPath: string;
+  fromDoc: number;
+  toDoc: number;
+  deletedDocs: number[];
+}
+
+/** The passages of a range, in doc order, with their vectors (`dims` each, row after row). */
+export interface EmbeddedRange {
+  liveDocs: number;
+  docs: Uint32Array;
+  pages: Int32Array;
+  /** start, end per passage. */
+  spans: Uint32Array;
+  vectors: Float32Array;
+  dims: number;
+}
+
+/** Writes a segment's vector file from its embedded ranges, in doc order. */
+export interface WriteVectorsTask {
+  kind: 'write-vectors';
+  outPath: string;
+  embedder: string;
+  model: string;
+  docCount: number;
+  ranges: EmbeddedRange[];
+}
+
+export type EmbeddingTask = EmbedQueryTask | EmbedDocsTask | WriteVectorsTask;
+export type EmbeddingResult = number[] | EmbeddedRange | SegmentEmbedded;
 
 export interface SegmentEmbedded {
   /** Live docs embedded, passages embedded, bytes of the vector file. */
