@@ -33,4 +33,6 @@ export interface IndexDocument {
   bytes: number;
   /** RFC 3339 UTC time the document was accepted. */
   indexedAt: string;
+  /** The document's own vectors, by `user` embedder (absent: none). */
+  vectors?: Record<string, number[]>;
 }

@@ -57,6 +57,8 @@ export interface DocumentInput {
   text?: string;
   /** Flat object; every field is filterable, facetable and sortable. */
   metadata?: { [key: string]: string | number | boolean | string[] | number[] };
+  /** Vectors for the collection's `user` embedders: name → numbers, of its dimensions. */
+  vectors?: { [key: string]: number[] };
 }
 
 export interface DocumentSummary {
@@ -169,6 +171,8 @@ export interface Session { token: string; expires_at: string }
 
 export interface StoredDocument extends DocumentSummary {
   text: string;
+  /** Vectors for the collection's `user` embedders: name → numbers, of its dimensions. */
+  vectors?: { [key: string]: number[] };
   page_list: { number: number; label: string | null }[] | null;
 }
 
@@ -346,6 +350,8 @@ export interface UpsertDocumentBody {
   text?: string;
   /** Flat object; every field is filterable, facetable and sortable. */
   metadata?: { [key: string]: string | number | boolean | string[] | number[] };
+  /** Vectors for the collection's `user` embedders: name → numbers, of its dimensions. */
+  vectors?: { [key: string]: number[] };
 }
 
 /** Query of PATCH /v1/collections/{name}/documents/{id}: Update title and merge metadata (text is kept) */

@@ -8,6 +8,8 @@
 //   string indexedAt | varint pages + 1 (0 = null), per page: varint number,
 //   u8 hasLabel, [string label], varint offset | varint pageStarts + 1 (0 = null), varints
 //   varint metadata fields, per field: string name, value
+//   [varint vectors, per vector: string embedder, varint dims, f64 × dims] — only when the
+//   document has vectors (`user` embedders); a record ends after its metadata otherwise
 // A value: u8 tag, then TAG_STRING string | TAG_UINT varint | TAG_NUMBER f64 | TAG_FALSE |
 // TAG_TRUE | TAG_ARRAY varint count, tagged values.
 
@@ -101,6 +103,18 @@ export function writeStoredRecord(out: ByteWriter, { document, pageStarts }: Sto
     writeString(out, name);
     writeValue(out, document.metadata[name]);
   }
+  // Optional, last: records without vectors end here (as every record before them did).
+  const vectors = document.vectors;
+  if (vectors !== undefined && Object.keys(vectors).length > 0) {
+    const embedders = Object.keys(vectors);
+    out.writeVarint(embedders.length);
+    for (const embedder of embedders) {
+      writeString(out, embedder);
+      const vector = vectors[embedder];
+      out.writeVarint(vector.length);
+      for (const value of vector) out.writeF64(value);
+    }
+  }
 }
 
 function readString(reader: ByteReader): string {
@@ -169,5 +183,17 @@ export function readStoredRecord(bytes: Uint8Array): StoredRecord {
   }
   // The key order of documents as the server builds them.
   const document: IndexDocument = { id, title, text, metadata, pages, format, bytes: byteLength, indexedAt };
+  if (reader.pos < bytes.length) {
+    const vectors: Record<string, number[]> = {};
+    const count = reader.readVarint();
+    for (let i = 0; i < count; i++) {
+      const embedder = readString(reader);
+      const dims = reader.readVarint();
+      const vector = new Array<number>(dims);
+      for (let d = 0; d < dims; d++) vector[d] = reader.readF64();
+      vectors[embedder] = vector;
+    }
+    document.vectors = vectors;
+  }
   return { document, pageStarts };
 }

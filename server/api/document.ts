@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { Metadata } from '../../engine/index.ts';
 import { CollectionNameSchema } from './collection.ts';
+import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS, MAX_VECTOR_DIMENSIONS } from './embedder.ts';
 import { MAX_BATCH_DOCUMENTS, MAX_DOCUMENT_ID_LENGTH, MAX_METADATA_FIELD_LENGTH } from './limits.ts';
 
 export const DOCUMENT_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
@@ -48,10 +49,18 @@ export const MetadataPatchSchema = Type.Unsafe<Record<string, Metadata[string] |
   description: 'Merged into the stored metadata; a null value removes that field.',
 });
 
+/** A document's own vectors, by `user` embedder (checked against the collection's embedders). */
+export const DocumentVectorsSchema = Type.Record(
+  Type.String({ pattern: EMBEDDER_NAME_PATTERN }),
+  Type.Array(Type.Number(), { minItems: 1, maxItems: MAX_VECTOR_DIMENSIONS }),
+  { maxProperties: MAX_EMBEDDERS, description: "Vectors for the collection's `user` embedders: name → numbers, of its dimensions." },
+);
+
 const documentFields = {
   title: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   text: Type.Optional(Type.String()),
   metadata: Type.Optional(MetadataSchema),
+  vectors: Type.Optional(DocumentVectorsSchema),
 };
 
 /** PUT body: the id comes from the path. */
@@ -102,6 +111,7 @@ export const StoredDocumentSchema = Type.Object(
   {
     ...DocumentSummarySchema.properties,
     text: Type.String(),
+    vectors: Type.Optional(DocumentVectorsSchema),
     page_list: Type.Union([
       Type.Array(
         Type.Object(

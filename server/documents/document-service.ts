@@ -8,7 +8,7 @@ import type { FilterNode } from '../../engine/index.ts';
 import type { DocumentInput, DocumentPatch, DocumentSummary, StoredDocument } from '../api/index.ts';
 import type { KeptOriginals } from '../files/index.ts';
 import type { CollectionRegistry, WriteOptions } from '../indexing/index.ts';
-import type { BatchBody, BatchFormat } from '../ingest/index.ts';
+import type { BatchBody, BatchFormat, VectorRules } from '../ingest/index.ts';
 import type { IngestPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 
@@ -64,8 +64,17 @@ export class DocumentService {
    * here); rejects with the 400 naming the bad documents, or the 413 of a batch over
    * MAX_BATCH_DOCUMENTS.
    */
-  parseBody(bytes: Uint8Array, format: BatchFormat): Promise<BatchBody> {
-    return this.options.ingest.parse(bytes, format);
+  parseBody(bytes: Uint8Array, format: BatchFormat, collection?: string): Promise<BatchBody> {
+    // Documents' own vectors must fit the collection's user embedders (none when it does not exist: the write is a 404 anyway).
+    let rules: VectorRules = {};
+    if (collection !== undefined) {
+      try {
+        rules = this.options.collections.get(collection).vectorRules();
+      } catch {
+        // No such collection: the write answers 404 after the parse.
+      }
+    }
+    return this.options.ingest.parse(bytes, format, rules);
   }
 
   /** Writes the documents of a parsed batch body, all or nothing; answers their ids, each once. */

@@ -3,7 +3,7 @@
 // that cross the wire are the API's (server/api), named once there.
 
 import type { IndexDocument } from '../../engine/index.ts';
-import type { BatchBody } from '../ingest/index.ts';
+import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import type {
   CollectionInfo,
   CollectionSettingsPatch,
@@ -68,6 +68,8 @@ export interface Collection {
    * filter, atomically; resolves to the ids deleted (none: nothing is written).
    */
   deleteByFilter(filter: FilterNode, options: WriteOptions): Promise<string[]>;
+  /** The collection's `user` embedders (name → dimensions): what documents' own `vectors` must fit. */
+  vectorRules(): VectorRules;
   /** Realtime: sees acknowledged writes before they are searchable. */
   getDocument(id: string): StoredDocumentView;
   /** Whether a live document has this id (acknowledged writes included). */

@@ -14,8 +14,8 @@ import { randomUUID } from 'node:crypto';
 import type { FilterNode, IndexDocument, SearchRequest, SearchResult, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
-import { buildIndexDocument } from '../ingest/index.ts';
-import type { BatchBody } from '../ingest/index.ts';
+import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
+import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
@@ -246,9 +246,18 @@ export class FolioCollection implements Collection {
     await this.writer.awaitRoom();
   }
 
+  vectorRules(): VectorRules {
+    const rules: Record<string, number> = {};
+    for (const [name, config] of Object.entries(this.embedders)) if (config.source === 'user' && config.dimensions !== null) rules[name] = config.dimensions;
+    return rules;
+  }
+
   async upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]> {
     this.assertOpen();
     validateDocumentInputs(documents);
+    const rules = this.vectorRules();
+    const wrongVectors = documents.flatMap((doc, index) => vectorErrors(doc.vectors, rules, documents.length === 1 ? '/body/vectors' : `/body/${index}/vectors`));
+    if (wrongVectors.length > 0) throw new FolioError('validation_failed', 'document vectors do not fit the collection\'s user embedders', wrongVectors);
     const indexedAt = new Date().toISOString();
     // A batch of thousands is built in slices, letting other requests (searches) run between
     // them instead of waiting behind the whole batch.

@@ -37,6 +37,7 @@ export function toStoredView(doc: IndexDocument): StoredDocumentView {
   return {
     ...toSummary(doc),
     text: doc.text,
+    ...(doc.vectors !== undefined && { vectors: doc.vectors }),
     page_list: doc.pages === null ? null : doc.pages.map(({ number, label }) => ({ number, label })),
   };
 }

@@ -3,8 +3,8 @@
 // private to the server's user) and shown without the key. Which sources this server runs:
 //  - `builtin`: Universal Sentence Encoder lite, shipped in npm packages (512 dimensions);
 //  - `openai`: any OpenAI-compatible `/v1/embeddings` endpoint (`url`, `model`, `api_key`).
-// `local` (ONNX models from a models directory) and `user` (vectors in documents) are refused
-// with a clear error until they are built.
+//  - `user`: vectors the documents carry (`vectors: { <name>: [..] }`), of its `dimensions`.
+// `local` (ONNX models from a models directory) is refused with a clear error until it is built.
 
 import { DEFAULT_DOCUMENT_TEMPLATE } from '../../engine/index.ts';
 import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS } from '../api/index.ts';
@@ -69,8 +69,12 @@ function embedderConfig(input: EmbedderSettingsInput, path: string): EmbedderCon
       if (input.model === undefined) invalid(`${path}/model`, 'an openai embedder needs a model name');
       return { source: 'openai', model: input.model!, url: url.toString().replace(/\/$/, ''), apiKey: input.api_key ?? null, dimensions: input.dimensions ?? null, ...base };
     }
+    case 'user':
+      if (input.dimensions === undefined) invalid(`${path}/dimensions`, 'a user embedder needs the dimensions of the vectors documents carry');
+      if (input.url !== undefined || input.api_key !== undefined || input.model !== undefined) invalid(path, 'a user embedder takes no url, api_key or model');
+      return { source: 'user', model: 'user', url: null, apiKey: null, dimensions: input.dimensions!, ...base };
     default:
-      return invalid(`${path}/source`, `source '${input.source}' is not available on this server yet (builtin and openai are)`);
+      return invalid(`${path}/source`, `source '${input.source}' is not available on this server yet (builtin, openai and user are)`);
   }
 }
 
@@ -123,7 +127,7 @@ export function embeddersFromStored(value: unknown): Record<string, EmbedderConf
       !namePattern.test(name) ||
       typeof e !== 'object' ||
       e === null ||
-      (e.source !== 'builtin' && e.source !== 'openai') ||
+      (e.source !== 'builtin' && e.source !== 'openai' && e.source !== 'user') ||
       typeof e.model !== 'string' ||
       (e.url !== null && typeof e.url !== 'string') ||
       (e.api_key !== null && typeof e.api_key !== 'string') ||

@@ -59,7 +59,9 @@ export async function prepareSemanticSearch(
   }
   // Nothing to embed: the search lists documents as a keyword search with no words does.
   if (request.q.trim() === '') return { request, warnings: [] };
-  if (config.source !== 'builtin' && config.source !== 'openai') invalid(`/${part}/embedder`, `embedder '${name}' cannot embed queries`);
+  if (config.source !== 'builtin' && config.source !== 'openai') {
+    invalid(`/${part}/vector`, `embedder '${name}' is a ${config.source} embedder, which embeds no text: send the query's vector (POST, \`vector\`)`);
+  }
   let vector: number[];
   try {
     const runtime = { source: config.source, model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions };

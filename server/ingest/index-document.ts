@@ -52,5 +52,6 @@ export function buildIndexDocument(input: DocumentInput, indexedAt: string, byte
     indexedAt,
   };
   if (bytes === undefined) doc.bytes = jsonByteLength(doc);
+  if (input.vectors !== undefined && Object.keys(input.vectors).length > 0) doc.vectors = input.vectors;
   return doc;
 }

@@ -6,4 +6,6 @@ export { JSON_DOCUMENT_FORMAT, buildIndexDocument, documentInputBytes, jsonByteL
 export { BatchBody, BodyDocument, bodyDocumentInput, sliceBodyDocuments, sliceIndexDocuments } from './batch-body.ts';
 export type { BatchFormat, BodyDocumentsSlice } from './batch-body.ts';
 export { batchTooLarge, parseBatchBody } from './parse-batch-body.ts';
+export { vectorErrors } from './document-vectors.ts';
+export type { VectorRules } from './document-vectors.ts';
 export { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';

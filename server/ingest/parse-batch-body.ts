@@ -10,6 +10,7 @@
 //    give for the whole body: any syntax error or poisoned key is "request body is not valid
 //    JSON"; more than MAX_BATCH_DOCUMENTS elements (all still parsed) a 413 with the count;
 //    an invalid document the request validator's errors for the whole array (`/body/3/id`).
+// Either way a document's own `vectors` must fit the collection's `user` embedders (`rules`).
 
 import { Compile } from 'typebox/compile';
 import { DocumentPostBodySchema, DocumentWithIdSchema, MAX_BATCH_DOCUMENTS, MAX_LISTED_FIELD_ERRORS, toFieldErrors } from '../api/index.ts';
@@ -18,6 +19,8 @@ import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 import { BatchBody } from './batch-body.ts';
 import type { BatchFormat } from './batch-body.ts';
+import { vectorErrors } from './document-vectors.ts';
+import type { VectorRules } from './document-vectors.ts';
 import { documentInputBytes } from './index-document.ts';
 import { JsonArrayStream, JsonArraySyntaxError } from './json-array-stream.ts';
 
@@ -69,11 +72,11 @@ function isBlank(bytes: Uint8Array, from: number, to: number): boolean {
 }
 
 /** Parses and checks a whole batch body; throws the FolioError a client gets for a bad one. */
-export function parseBatchBody(bytes: Uint8Array, format: BatchFormat): BatchBody {
-  return format === 'ndjson' ? parseNdjson(bytes) : parseJsonArray(bytes);
+export function parseBatchBody(bytes: Uint8Array, format: BatchFormat, rules: VectorRules = {}): BatchBody {
+  return format === 'ndjson' ? parseNdjson(bytes, rules) : parseJsonArray(bytes, rules);
 }
 
-function parseNdjson(bytes: Uint8Array): BatchBody {
+function parseNdjson(bytes: Uint8Array, rules: VectorRules): BatchBody {
   const ids: string[] = [];
   const sizes: number[] = [];
   const spans: number[] = [];
@@ -105,8 +108,13 @@ function parseNdjson(bytes: Uint8Array): BatchBody {
       errors.push(...toFieldErrors(`body/line/${lineNumber}`, raw));
       continue;
     }
-    if (errors.length > 0) continue;
     const input = value as DocumentInput;
+    const wrongVectors = vectorErrors(input.vectors, rules, `/body/line/${lineNumber}/vectors`);
+    if (wrongVectors.length > 0) {
+      errors.push(...wrongVectors);
+      continue;
+    }
+    if (errors.length > 0) continue;
     ids.push(input.id);
     sizes.push(documentInputBytes(input));
     spans.push(from, end);
@@ -124,7 +132,7 @@ function notValidJson(): FolioError {
   return new FolioError('validation_failed', 'request body is not valid JSON');
 }
 
-function parseJsonArray(bytes: Uint8Array): BatchBody {
+function parseJsonArray(bytes: Uint8Array, rules: VectorRules): BatchBody {
   // The server's parser skips one byte-order mark before the body (not before an element).
   const skip = UTF8_BOM.every((byte, i) => bytes[i] === byte) ? UTF8_BOM.length : 0;
   const values: unknown[] = [];
@@ -155,5 +163,7 @@ function parseJsonArray(bytes: Uint8Array): BatchBody {
     throw new FolioError('validation_failed', 'invalid request body', toFieldErrors('body', raw));
   }
   const inputs = values as DocumentInput[];
+  const wrongVectors = inputs.flatMap((input, index) => vectorErrors(input.vectors, rules, `/body/${index}/vectors`));
+  if (wrongVectors.length > 0) throw new FolioError('validation_failed', 'invalid request body', wrongVectors.slice(0, MAX_LISTED_FIELD_ERRORS));
   return new BatchBody('json-array', bytes, inputs.map((input) => input.id), inputs.map(documentInputBytes), Uint32Array.from(spans));
 }

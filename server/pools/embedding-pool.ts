@@ -72,7 +72,7 @@ export class EmbeddingPool {
         const fromDoc = Math.floor((docCount * part) / parts);
         const toDoc = Math.floor((docCount * (part + 1)) / parts);
         const deleted = deletedDocs.filter((doc) => doc >= fromDoc && doc < toDoc);
-        return this.run({ kind: 'embed-docs', runtime, documentTemplate, segmentPath, fromDoc, toDoc, deletedDocs: deleted }) as Promise<EmbeddedRange>;
+        return this.run({ kind: 'embed-docs', runtime, embedder: task.embedder, documentTemplate, segmentPath, fromDoc, toDoc, deletedDocs: deleted }) as Promise<EmbeddedRange>;
       }),
     );
     const model = `${runtime.source}:${runtime.model}`;

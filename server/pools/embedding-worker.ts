@@ -46,6 +46,7 @@ async function embedQuery(task: EmbedQueryTask): Promise<number[]> {
 
 /** The passages of the live documents in [fromDoc, toDoc) of a segment, embedded. */
 async function embedDocs(task: EmbedDocsTask): Promise<EmbeddedRange> {
+  if (task.runtime.source === 'user') return documentsOwnVectors(task);
   const reader = SegmentReader.open(task.segmentPath, { verifyChecksum: false });
   try {
     const deleted = new Set(task.deletedDocs);
@@ -80,6 +81,38 @@ async function embedDocs(task: EmbedDocsTask): Promise<EmbeddedRange> {
       }
     }
     return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors, dims: dims ?? 0 };
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * A `user` embedder: each live document's own vector, as one passage over its whole text (a
+ * document without one is not found by meaning). Nothing is embedded.
+ */
+function documentsOwnVectors(task: EmbedDocsTask): EmbeddedRange {
+  const reader = SegmentReader.open(task.segmentPath, { verifyChecksum: false });
+  try {
+    const dims = task.runtime.dimensions ?? 0;
+    const deleted = new Set(task.deletedDocs);
+    const docs: number[] = [];
+    const pages: number[] = [];
+    const spans: number[] = [];
+    const vectors: number[] = [];
+    let liveDocs = 0;
+    for (let doc = task.fromDoc; doc < task.toDoc; doc++) {
+      if (deleted.has(doc)) continue;
+      liveDocs++;
+      const document = reader.document(doc);
+      const vector = document.vectors?.[task.embedder];
+      // Checked when the document was written; a vector of other dimensions (the embedder changed since) is left out.
+      if (vector === undefined || vector.length !== dims) continue;
+      docs.push(doc);
+      pages.push(document.pages !== null && document.pages.length > 0 ? 0 : -1);
+      spans.push(0, document.text.length);
+      vectors.push(...vector);
+    }
+    return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors: Float32Array.from(vectors), dims };
   } finally {
     reader.close();
   }

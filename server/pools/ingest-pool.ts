@@ -7,7 +7,7 @@
 
 import type { Worker } from 'node:worker_threads';
 import { BatchBody, parseBatchBody } from '../ingest/index.ts';
-import type { BatchFormat } from '../ingest/index.ts';
+import type { BatchFormat, VectorRules } from '../ingest/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { INGEST_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
@@ -28,12 +28,12 @@ export class IngestPool {
   });
 
   /** Parses and checks a batch body; rejects with the FolioError its client gets. */
-  async parse(bytes: Uint8Array, format: BatchFormat): Promise<BatchBody> {
-    if (bytes.length < INLINE_PARSE_BYTES) return parseBatchBody(bytes, format);
+  async parse(bytes: Uint8Array, format: BatchFormat, rules: VectorRules = {}): Promise<BatchBody> {
+    if (bytes.length < INLINE_PARSE_BYTES) return parseBatchBody(bytes, format, rules);
     let reply: WorkerReply<ParsedBody>;
     try {
       // The bytes are copied across (structured clone); the body stays the caller's.
-      reply = await this.workers.pool.run({ bytes, format });
+      reply = await this.workers.pool.run({ bytes, format, rules });
     } catch (error) {
       throw workerCrashed(error);
     }

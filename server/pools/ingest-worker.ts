@@ -13,7 +13,7 @@ Settings.Set({ maxErrors: MAX_RAW_VALIDATION_ERRORS });
 
 export default function ingest(task: IngestTask): WorkerReply<ParsedBody> {
   return replyOf(() => {
-    const { ids, sizes, spans } = parseBatchBody(task.bytes, task.format);
+    const { ids, sizes, spans } = parseBatchBody(task.bytes, task.format, task.rules);
     return { ids, sizes, spans };
   });
 }

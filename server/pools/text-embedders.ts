@@ -7,7 +7,8 @@
 
 /** What the worker needs to know of an embedder to run it (structured-cloneable). */
 export interface EmbedderRuntime {
-  source: 'builtin' | 'openai';
+  /** `user` vectors come from the documents: nothing is embedded (embedTexts refuses). */
+  source: 'builtin' | 'openai' | 'user';
   model: string;
   url: string | null;
   apiKey: string | null;
@@ -36,6 +37,7 @@ async function loadBuiltin(): Promise<BuiltinModel> {
 /** `timeoutMs`: the whole call's limit for an endpoint (a query's); absent: OPENAI_TIMEOUT_MS per request, with retries. */
 export async function embedTexts(runtime: EmbedderRuntime, texts: readonly string[], timeoutMs?: number): Promise<number[][]> {
   if (texts.length === 0) return [];
+  if (runtime.source === 'user') throw new EmbedderError('a user embedder embeds no text: its vectors come with the documents and the queries');
   if (runtime.source === 'builtin') {
     builtin ??= loadBuiltin();
     const model = await builtin;

@@ -7,7 +7,7 @@
 import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
 import type { ExtractionLimits } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
-import type { BatchFormat, BodyDocumentsSlice } from '../ingest/index.ts';
+import type { BatchFormat, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
 import type { ErrorCode, FieldError } from '../errors/index.ts';
 import type { EmbedderRuntime } from './text-embedders.ts';
 
@@ -90,6 +90,8 @@ export interface SegmentEmbedding {
 export interface EmbedDocsTask {
   kind: 'embed-docs';
   runtime: EmbedderRuntime;
+  /** The embedder's name (a `user` embedder's vectors are the documents' own, under this name). */
+  embedder: string;
   documentTemplate: string;
   segmentPath: string;
   fromDoc: number;
@@ -132,6 +134,8 @@ export interface SegmentEmbedded {
 export interface IngestTask {
   bytes: Uint8Array;
   format: BatchFormat;
+  /** The collection's `user` embedders (name → dimensions), which documents' own vectors must fit. */
+  rules: VectorRules;
 }
 
 /** What the ingest thread found in a valid body: each document's id, canonical size and byte span. */

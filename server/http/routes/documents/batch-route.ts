@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { BatchBody, BatchFormat } from '../../../ingest/index.ts';
 
 /** Parses and checks a batch body off the main thread (the document service's `parseBody`). */
-export type ParseBatchBody = (bytes: Uint8Array, format: BatchFormat) => Promise<BatchBody>;
+export type ParseBatchBody = (bytes: Uint8Array, format: BatchFormat, collection: string | undefined) => Promise<BatchBody>;
 
 const BATCH_PATH = /\/documents\/?$/;
 

@@ -51,7 +51,7 @@ async function limitBatchSize(request: { body: unknown }): Promise<void> {
 
 const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Bodies are parsed as they stream in, within the body limit (these routes and delete-by-filter).
-  const parseBody: ParseBatchBody = (bytes, format) => app.documents.parseBody(bytes, format);
+  const parseBody: ParseBatchBody = (bytes, format, collection) => app.documents.parseBody(bytes, format, collection);
   app.addContentTypeParser(NDJSON_CONTENT_TYPE, ndjsonParser(parseBody));
   app.removeContentTypeParser(JSON_CONTENT_TYPE);
   app.addContentTypeParser(JSON_CONTENT_TYPE, jsonBodyParser(app, parseBody));

@@ -149,6 +149,6 @@ export function jsonBodyParser(app: FastifyInstance, parseBody: ParseBatchBody) 
     await readBodyStream(request, payload, (chunk) => body.write(chunk));
     const value = body.end();
     const batch = body.gathered();
-    return batch === null ? value : parseBody(batch, 'json-array');
+    return batch === null ? value : parseBody(batch, 'json-array', (request.params as { name?: string } | undefined)?.name);
   };
 }

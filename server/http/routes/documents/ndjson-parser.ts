@@ -27,6 +27,6 @@ export function ndjsonParser(parseBody: ParseBatchBody) {
     await readBodyStream(request, payload, (chunk) => {
       chunks.push(chunk);
     });
-    return parseBody(Buffer.concat(chunks), 'ndjson');
+    return parseBody(Buffer.concat(chunks), 'ndjson', (request.params as { name?: string } | undefined)?.name);
   };
 }
