@@ -596,7 +596,7 @@ class FolioClient:
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
                match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
                fields=None, track_total=None, mode=None, semantic_ratio=None, embedder=None, vector=None,
-               fusion=None):
+               fusion=None, similar_to=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
         "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
         numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
@@ -612,7 +612,8 @@ class FolioClient:
         Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
         ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;
         ``embedder`` names one when there are several; ``vector`` is your own query vector;
-        ``fusion`` is ``"convex"`` (default) or ``"rrf"``. The answer then has
+        ``fusion`` is ``"convex"`` (default) or ``"rrf"``; ``similar_to`` (a document id) finds the
+        documents most like that one. The answer then has
         ``semantic_coverage`` and, when some documents are not embedded yet or the query could not
         be embedded, ``warnings`` (``[{"code", "message"}]``).
         """
@@ -622,7 +623,7 @@ class FolioClient:
                             ("facet_limit", facet_limit), ("explain", explain), ("typos", typos),
                             ("prefix", prefix), ("fields", fields), ("track_total", track_total),
                             ("mode", mode), ("semantic_ratio", semantic_ratio), ("embedder", embedder),
-                            ("vector", vector), ("fusion", fusion)):
+                            ("vector", vector), ("fusion", fusion), ("similar_to", similar_to)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

@@ -407,6 +407,8 @@ export interface SearchGetQuery {
   q?: string;
   /** Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`). */
   semantic_ratio?: number;
+  /** More like this: the documents nearest in meaning to this document (its own vector, or its first passage embedded), itself left out; a search by meaning (`mode` `semantic` unless `hybrid` is asked). An unknown id: 404 `document_not_found`. */
+  similar_to?: string;
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `sort=year:desc,title:asc`, or repeated. */
   sort?: string | string[];
   /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
@@ -438,6 +440,8 @@ export interface SearchBody {
   semantic_ratio?: number;
   /** Which embedder, when the collection has several. */
   embedder?: string;
+  /** More like this: the documents nearest in meaning to this document (its own vector, or its first passage embedded), itself left out; a search by meaning (`mode` `semantic` unless `hybrid` is asked). An unknown id: 404 `document_not_found`. */
+  similar_to?: string;
   /** Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion. */
   fusion?: "convex" | "rrf";
   /** Values returned per facet field (the most frequent). */

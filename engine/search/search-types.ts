@@ -74,6 +74,8 @@ export interface SemanticRequest {
   ratio: number;
   /** `convex` (default): normalised scores combined; `rrf`: reciprocal rank fusion. */
   fusion?: 'convex' | 'rrf';
+  /** Ids never returned by the semantic side (a "more like this" search leaves out its document). */
+  excludeIds?: readonly string[];
 }
 
 export type PrefixMode = 'none' | 'last';

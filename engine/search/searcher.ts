@@ -76,7 +76,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   } else {
     const vector = normalizeVector(semantic.vector);
     const window = Math.max(k, HYBRID_CANDIDATES);
-    const nearest = semanticSearch(views, semantic.embedder, vector, mode === 'semantic' ? k : window, filter);
+    const nearest = semanticSearch(views, semantic.embedder, vector, mode === 'semantic' ? k : window, filter, semantic.excludeIds);
     semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
     // Keyword side: the query's own ranking (hybrid), or the filter's matches for facets (semantic).
     const keywordNeeded = mode === 'hybrid' || facets.length > 0;

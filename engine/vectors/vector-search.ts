@@ -41,7 +41,14 @@ export function segmentVectors(view: SegmentView, embedder: string): VectorReade
 }
 
 /** The `k` documents nearest to `query` (normalised, of the embedder's dimensions). */
-export function semanticSearch(views: readonly SegmentView[], embedder: string, query: Float32Array, k: number, filter: FilterNode | null): SemanticResult {
+export function semanticSearch(
+  views: readonly SegmentView[],
+  embedder: string,
+  query: Float32Array,
+  k: number,
+  filter: FilterNode | null,
+  excludeIds: readonly string[] = [],
+): SemanticResult {
   const heap = new HitHeap(k);
   let candidates = 0;
   let embeddedDocs = 0;
@@ -58,6 +65,10 @@ export function semanticSearch(views: readonly SegmentView[], embedder: string, 
     if (deleted !== null) {
       admissible ??= DocBitSet.full(view.reader.docCount);
       admissible.removeAll(deleted);
+    }
+    for (const id of excludeIds) {
+      const doc = view.reader.findDoc(id);
+      if (doc >= 0) (admissible ??= DocBitSet.full(view.reader.docCount)).remove(doc);
     }
     candidates += admissible === null ? live : admissible.count();
     for (const hit of scanSegment(vectors, query, Math.max(k * RESCORE_FACTOR, RESCORE_MIN), admissible)) {

@@ -87,6 +87,14 @@ const searchFields = {
     }),
   ),
   embedder: Type.Optional(Type.String({ pattern: EMBEDDER_NAME_PATTERN, description: 'Which embedder, when the collection has several.' })),
+  similar_to: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'More like this: the documents nearest in meaning to this document (its own vector, or its first passage embedded), '
+        + 'itself left out; a search by meaning (`mode` `semantic` unless `hybrid` is asked). An unknown id: 404 `document_not_found`.',
+    }),
+  ),
   fusion: Type.Optional(
     Type.Union([Type.Literal('convex'), Type.Literal('rrf')], {
       default: 'convex',

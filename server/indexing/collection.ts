@@ -336,7 +336,7 @@ export class FolioCollection implements Collection {
    */
   async searchPage(request: SearchRequest, semantic: SemanticParams = { mode: 'keyword' }, part = 'query'): Promise<SearchPage> {
     this.assertOpen();
-    const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part);
+    const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     const page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance });
     const warnings = [...prepared.warnings, ...coverageWarning(page.semanticCoverage)];
     return warnings.length === 0 ? page : { ...page, warnings };

@@ -5,8 +5,8 @@
 // `semantic_fallback` warning rather than an error: a search box keeps working while a remote
 // embedding service is down.
 
-import { isRelevanceSort } from '../../engine/index.ts';
-import type { SearchMode, SearchRequest } from '../../engine/index.ts';
+import { cutPassages, isRelevanceSort, passageText } from '../../engine/index.ts';
+import type { IndexDocument, SearchMode, SearchRequest } from '../../engine/index.ts';
 import type { SearchWarning } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { EmbeddingPool } from '../pools/index.ts';
@@ -22,7 +22,12 @@ export interface SemanticParams {
   ratio?: number;
   fusion?: 'convex' | 'rrf';
   vector?: number[];
+  /** More like this: the id of a live document. */
+  similarTo?: string;
 }
+
+/** A document as "more like this" needs it (the realtime view). */
+export type DocumentLookup = (id: string) => IndexDocument | null;
 
 export interface PreparedSearch {
   request: SearchRequest;
@@ -35,6 +40,7 @@ export async function prepareSemanticSearch(
   embedders: Readonly<Record<string, EmbedderConfig>>,
   pool: EmbeddingPool,
   part: string,
+  lookup: DocumentLookup,
 ): Promise<PreparedSearch> {
   if (params.mode === 'keyword') return { request, warnings: [] };
   const names = Object.keys(embedders);
@@ -49,6 +55,7 @@ export async function prepareSemanticSearch(
   const config = embedders[name];
   if (!isRelevanceSort(request.sort ?? [])) invalid(`/${part}/sort`, `sort applies to keyword searches, not mode ${params.mode}`);
   const semantic = { embedder: name, ratio: params.mode === 'semantic' ? 1 : params.ratio ?? config.defaultSemanticRatio, fusion: params.fusion ?? 'convex' };
+  if (params.similarTo !== undefined) return similarTo(request, params, semantic, config, pool, lookup, part);
   if (params.vector !== undefined) {
     if (config.dimensions !== null && params.vector.length !== config.dimensions) {
       throw new FolioError('invalid_vector', `vector has ${params.vector.length} dimensions; embedder '${name}' has ${config.dimensions}`, [
@@ -71,6 +78,38 @@ export async function prepareSemanticSearch(
     return { request, warnings: [{ code: 'semantic_fallback', message: `the query could not be embedded (${reason}); these are keyword results` }] };
   }
   return { request: { ...request, mode: params.mode, semantic: { ...semantic, vector } }, warnings: [] };
+}
+
+/**
+ * More like this: the document's own vector (a `user` embedder), or its first passage embedded
+ * like a query; the document itself is left out of the semantic side.
+ */
+async function similarTo(
+  request: SearchRequest,
+  params: SemanticParams,
+  semantic: { embedder: string; ratio: number; fusion: 'convex' | 'rrf' },
+  config: EmbedderConfig,
+  pool: EmbeddingPool,
+  lookup: DocumentLookup,
+  part: string,
+): Promise<PreparedSearch> {
+  const id = params.similarTo!;
+  const document = lookup(id);
+  if (document === null) throw new FolioError('document_not_found', `document '${id}' does not exist`, [{ path: `/${part}/similar_to`, message: 'names no document' }]);
+  let vector: number[] | undefined;
+  if (config.source === 'user') {
+    vector = document.vectors?.[semantic.embedder];
+    if (vector === undefined) invalid(`/${part}/similar_to`, `document '${id}' has no vector for embedder '${semantic.embedder}'`);
+  } else {
+    const text = passageText(config.documentTemplate, document, cutPassages(document)[0]);
+    const runtime = { source: config.source as 'builtin' | 'openai', model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions };
+    try {
+      vector = await pool.embedQuery(runtime, text, QUERY_EMBEDDING_TIMEOUT_MS);
+    } catch (error) {
+      throw new FolioError('embedder_failed', `document '${id}' could not be embedded: ${(error as Error).message}`);
+    }
+  }
+  return { request: { ...request, mode: params.mode, semantic: { ...semantic, vector, excludeIds: [id] } }, warnings: [] };
 }
 
 /** The warning a semantic or hybrid answer carries while some documents are not embedded yet. */

@@ -90,6 +90,14 @@ describe('search by meaning (builtin model)', () => {
     assert.equal(lava.hits[0].page, 3);
   });
 
+  test('similar_to finds documents like a document, itself left out', async () => {
+    const result = await search({ similar_to: 'cat' });
+    assert.equal(result.total, DOCS.length, 'every other embedded document');
+    assert.ok(!result.hits.some((hit) => hit.id === 'cat'));
+    const response = await server.request('GET', '/v1/collections/meaning/search?similar_to=absent');
+    assert.equal(response.status, 404);
+  });
+
   test('hybrid fuses keywords and meaning, and explains the fusion', async () => {
     // "kitten" is in no document: the keyword side finds nothing, meaning still finds the cat.
     const keywordOnly = await search({ q: 'kitten', typos: '0' });

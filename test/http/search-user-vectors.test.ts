@@ -109,6 +109,21 @@ describe('user embedders: documents carry their vectors', () => {
     assert.deepEqual(stored.body.vectors.mine, docs.get('d001')!.vectors.mine);
   });
 
+  test('similar_to: the nearest documents to a document’s own vector, itself left out', async () => {
+    const source = docs.get('d001')!;
+    const expected = [...docs.values()]
+      .filter((doc) => doc.id !== 'd001')
+      .map((doc) => ({ id: doc.id, score: cosine(source.vectors.mine, doc.vectors.mine) }))
+      .sort((a, b) => b.score - a.score);
+    const response = await server.request('GET', '/v1/collections/vectors/search?similar_to=d001&limit=10&fields=id');
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.body.hits.map((hit: { id: string }) => hit.id), expected.slice(0, 10).map((e) => e.id));
+    assert.equal(response.body.total, docs.size - 1);
+    const missing = await server.request('GET', '/v1/collections/vectors/search?similar_to=nope');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'document_not_found');
+  });
+
   test('a user embedder needs the caller’s vector', async () => {
     const response = await server.request('GET', '/v1/collections/vectors/search?q=document&mode=semantic');
     assert.equal(response.status, 400);

@@ -86,6 +86,10 @@ export function toSemanticParams(params: SearchParams): SemanticParams {
   if (params.semantic_ratio !== undefined) semantic.ratio = params.semantic_ratio;
   if (params.fusion !== undefined) semantic.fusion = params.fusion;
   if ('vector' in params && params.vector !== undefined) semantic.vector = params.vector;
+  if (params.similar_to !== undefined) {
+    semantic.similarTo = params.similar_to;
+    if (semantic.mode === 'keyword') semantic.mode = 'semantic';
+  }
   return semantic;
 }
 
