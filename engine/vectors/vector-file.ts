@@ -3,15 +3,19 @@
 // passages are embedded and memory-mapped by search workers like the segment. It holds, per
 // passage in doc order: its doc, page and text span, its int8 codes and scale (what searches
 // scan and the graph walks), its float32 vector (exact rescoring of the best candidates), and,
-// for larger files, an HNSW graph over the passages (hnsw-graph.ts).
+// from GRAPH_MIN_PASSAGES passages on, an HNSW graph over the passages (hnsw-graph.ts).
 
 import { CorruptFileError, mapSegmentFile, writeSegmentFile } from '../../storage/index.ts';
 import type { SegmentSection } from '../../storage/index.ts';
 import { u32Bytes, u32View } from '../segment/segment-format.ts';
+import { HNSW_SECTION, buildHnswGraph, decodeHnswGraph, encodeHnswGraph } from './hnsw-graph.ts';
+import type { HnswGraph, QuantizedVectors } from './hnsw-graph.ts';
 import type { Passage } from './passages.ts';
 import { normalizeVector, quantizeInto } from './quantization.ts';
 
 export const VECTOR_FILE_LAYOUT = 1;
+/** Files with at least this many passages get an HNSW graph; smaller ones are always scanned. */
+export const GRAPH_MIN_PASSAGES = 2_000;
 
 const SECTION = {
   meta: 'vectors.meta',
@@ -81,6 +85,7 @@ export function writeVectorFile(filePath: string, input: VectorFileInput): numbe
     [SECTION.scales, new Uint8Array(scales.buffer)],
     [SECTION.floats, new Uint8Array(floats.buffer)],
   ];
+  if (count >= GRAPH_MIN_PASSAGES) sections.push(...encodeHnswGraph(buildHnswGraph({ dims, count, codes, scales })));
   return writeSegmentFile(filePath, sections);
 }
 
@@ -101,8 +106,12 @@ export class VectorReader {
   readonly codes: Int8Array;
   readonly scales: Float32Array;
   readonly floats: Float32Array;
+  /** The passages' codes and scales as the graph and scans read them. */
+  readonly quantized: QuantizedVectors;
+  /** The HNSW graph over the passages, or null (a small file). */
+  readonly graph: HnswGraph | null;
 
-  private constructor(path: string, section: (name: string) => Uint8Array) {
+  private constructor(path: string, section: (name: string) => Uint8Array, has: (name: string) => boolean) {
     this.path = path;
     let meta: VectorFileMeta;
     try {
@@ -134,6 +143,12 @@ export class VectorReader {
       this.scales.length === count &&
       this.floats.length === count * meta.dims;
     if (!sizesAgree) throw new CorruptFileError(path, 'vector section sizes do not match its metadata');
+    this.quantized = { dims: meta.dims, count, codes: this.codes, scales: this.scales };
+    try {
+      this.graph = has(HNSW_SECTION.meta) ? decodeHnswGraph((name) => (has(name) ? section(name) : null), count) : null;
+    } catch (error) {
+      throw new CorruptFileError(path, (error as Error).message);
+    }
     for (let row = 0; row < count; row++) {
       if (this.passageDocs[row] >= meta.docCount || (row > 0 && this.passageDocs[row] < this.passageDocs[row - 1])) {
         throw new CorruptFileError(path, `passage ${row} names doc ${this.passageDocs[row]} out of order or range`);
@@ -144,7 +159,7 @@ export class VectorReader {
   /** Maps the file (the checksum verified unless the caller already did). */
   static open(filePath: string, options: { verifyChecksum?: boolean } = {}): VectorReader {
     const file = mapSegmentFile(filePath, options);
-    return new VectorReader(filePath, (name) => file.section(name));
+    return new VectorReader(filePath, (name) => file.section(name), (name) => file.has(name));
   }
 
   /** Passage rows of `doc`: [first, end). */

@@ -19,7 +19,7 @@ import { writeSegment } from '../segment/segment-writer.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
 import { PASSAGE_OVERLAP_WORDS, PASSAGE_WORDS, cutPassages, passageText } from './passages.ts';
 import { normalizeVector } from './quantization.ts';
-import { VectorReader, mergeVectorFiles, writeVectorFile } from './vector-file.ts';
+import { GRAPH_MIN_PASSAGES, VectorReader, mergeVectorFiles, writeVectorFile } from './vector-file.ts';
 import type { EmbeddedPassage } from './vector-file.ts';
 import { semanticSearch } from './vector-search.ts';
 import { fuseRankings } from '../search/hybrid-fusion.ts';
@@ -114,6 +114,51 @@ test('semantic search equals a brute-force scan of live, admissible passages; me
     const [sourceFirst] = segments[1].vectors.passagesOf(1);
     assert.deepEqual([...mergedReader.vector(first)], [...segments[1].vectors.vector(sourceFirst)]);
     assert.equal(mergeVectorFiles(join(dir, 'none.vec'), 'e', [{ vectors: null, docCount: 1, isDeleted: () => false }]), false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a segment with a graph: filtered, deleted docs never returned; high recall; a selective filter scans exactly', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-vectors-'));
+  try {
+    const random = seededRandom(11);
+    const count = GRAPH_MIN_PASSAGES + 1_000;
+    const centroids = Array.from({ length: 20 }, () => randomVector(random));
+    const docs = Array.from({ length: count }, (_, i) => doc(`g${String(i).padStart(5, '0')}`, `doc ${i}`, { group: i % 10 }));
+    const vectors = docs.map((_, i) => centroids[i % 20].map((value) => value + (random() - 0.5) * 0.6));
+    writeSegment(join(dir, 'g.fseg'), docs, analyzer);
+    writeVectorFile(join(dir, 'g.vec'), { embedder: 'e', model: 'test', dims: DIMS, docCount: count, passages: vectors.map((vector, d) => ({ doc: d, page: -1, start: 0, end: 1, vector })) });
+    const reader = VectorReader.open(join(dir, 'g.vec'));
+    assert.ok(reader.graph !== null, 'a file this large has a graph');
+    const deleted = RoaringBitmap32.from(Array.from({ length: 300 }, (_, i) => i * 7));
+    const views: SegmentView[] = [{ reader: SegmentReader.open(join(dir, 'g.fseg')), deleted, vectors: new Map([['e', reader]]) }];
+    let found = 0;
+    let wanted = 0;
+    // `group: 3` admits under 10 % of the docs (some are deleted): scanned, so exactly the brute-force answer.
+    for (const [filterText, exact] of [[null, false], ['{"group": {"lt": 4}}', false], ['{"group": 3}', true]] as const) {
+      const filter = filterText === null ? null : parseFilter(JSON.parse(filterText));
+      for (let q = 0; q < 10; q++) {
+        const query = normalizeVector(centroids[q % 20].map((value) => value + (random() - 0.5) * 0.6));
+        const expected = docs
+          .map((d, i) => ({ id: d.id, i, score: dot(query, normalizeVector(vectors[i])) }))
+          .filter(({ i }) => !deleted.has(i) && (filter === null || matchesFilter(filter, docs[i].metadata)))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 10);
+        const result = semanticSearch(views, 'e', query, 10, filter);
+        const ids = result.hits.map((hit) => views[0].reader.docId(hit.doc));
+        for (const hit of result.hits) {
+          assert.ok(!deleted.has(hit.doc), 'a deleted doc is never returned');
+          assert.ok(filter === null || matchesFilter(filter, docs[hit.doc].metadata), 'a filtered-out doc is never returned');
+          assert.ok(Math.abs(hit.score - dot(query, normalizeVector(vectors[hit.doc]))) < 1e-5, 'scores are exact');
+        }
+        const expectedIds = new Set(expected.map((e) => e.id));
+        found += ids.filter((id) => expectedIds.has(id)).length;
+        wanted += expected.length;
+        if (exact) assert.deepEqual(ids, expected.map((e) => e.id));
+      }
+    }
+    assert.ok(found / wanted >= 0.95, `recall@10 ${found / wanted}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

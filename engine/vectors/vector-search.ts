@@ -1,20 +1,32 @@
 // Search by meaning over a snapshot's segments: the nearest documents to a query vector, a
 // document scoring as its best passage. Filters and deletes are applied before ranking (a
-// document outside them is never a candidate, so no hit is lost to a post-filter). Each segment
-// is scanned exactly on its int8 codes — every admissible passage scored — and the best
-// candidates are then rescored on their float vectors, so the order of the top hits is exact.
+// document outside them is never a candidate, so no hit is lost to a post-filter). A segment
+// with an HNSW graph is searched through it (rejected passages walked through, never returned);
+// one without, or one whose filter admits few docs, is scanned exactly on its int8 codes —
+// every admissible passage scored. Either way the best candidates are rescored on their float
+// vectors, so the order of the hits found is exact.
 
 import type { FilterNode } from '../filter/filter-types.ts';
 import { DocBitSet } from '../search/doc-bitset.ts';
 import { evaluateFilter } from '../search/filter-evaluator.ts';
 import { deletedDocs } from '../search/segment-view.ts';
 import type { SegmentView } from '../search/segment-view.ts';
+import { searchHnswGraph } from './hnsw-graph.ts';
 import { floatDot, quantizedDot } from './quantization.ts';
 import type { VectorReader } from './vector-file.ts';
 
 /** Candidates rescored exactly per segment: this many times the hits wanted (at least RESCORE_MIN). */
 export const RESCORE_FACTOR = 4;
 export const RESCORE_MIN = 50;
+/**
+ * A segment with a graph is searched through it unless the filter admits less than this share
+ * of its docs: then the admissible passages are few enough to scan, and a graph walk would
+ * visit mostly rejected nodes.
+ */
+export const GRAPH_MIN_ADMISSIBLE_SHARE = 0.1;
+/** Layer-0 candidates of a graph search per passage wanted (before the share's adjustment), and the most. */
+export const GRAPH_EF_FACTOR = 2;
+export const GRAPH_MAX_EF = 2_048;
 
 export interface SemanticHit {
   segment: number;
@@ -70,19 +82,55 @@ export function semanticSearch(
       const doc = view.reader.findDoc(id);
       if (doc >= 0) (admissible ??= DocBitSet.full(view.reader.docCount)).remove(doc);
     }
-    candidates += admissible === null ? live : admissible.count();
-    for (const hit of scanSegment(vectors, query, Math.max(k * RESCORE_FACTOR, RESCORE_MIN), admissible)) {
+    const admitted = admissible === null ? live : admissible.count();
+    candidates += admitted;
+    const window = Math.max(k * RESCORE_FACTOR, RESCORE_MIN);
+    const share = view.reader.docCount === 0 ? 0 : admitted / view.reader.docCount;
+    const found =
+      vectors.graph !== null && share >= GRAPH_MIN_ADMISSIBLE_SHARE
+        ? walkGraph(vectors, query, window, admissible, share)
+        : scanSegment(vectors, query, window, admissible);
+    for (const hit of found) {
       heap.offer(segment, hit.doc, hit.score, hit.passage);
     }
   });
   return { hits: heap.sorted(), candidates, embeddedDocs, liveDocs };
 }
 
+interface SegmentHit {
+  doc: number;
+  score: number;
+  passage: number;
+}
+
+/**
+ * One segment through its graph: the best passages of admissible docs (the graph walks through
+ * the others without returning them), grouped by doc, the best `window` docs rescored.
+ */
+function walkGraph(vectors: VectorReader, query: Float32Array, window: number, admissible: DocBitSet | null, share: number): SegmentHit[] {
+  const { passageDocs } = vectors;
+  // Documents have several passages: ask for more passages than documents wanted.
+  const wanted = Math.min(vectors.passageCount, window * 2);
+  const ef = Math.min(GRAPH_MAX_EF, Math.ceil((wanted * GRAPH_EF_FACTOR) / Math.min(1, share)));
+  const accept = admissible === null ? null : (node: number) => admissible.has(passageDocs[node]);
+  const { nodes } = searchHnswGraph(vectors.graph!, vectors.quantized, query, wanted, ef, accept);
+  const docs: number[] = [];
+  const seen = new Set<number>();
+  for (const node of nodes) {
+    const doc = passageDocs[node];
+    if (seen.has(doc)) continue;
+    seen.add(doc);
+    docs.push(doc);
+    if (docs.length === window) break;
+  }
+  return rescore(vectors, query, docs);
+}
+
 /**
  * One segment: every admissible passage scored on its codes, the best `window` documents kept,
  * then each of those rescored on the float vectors of all its passages.
  */
-function scanSegment(vectors: VectorReader, query: Float32Array, window: number, admissible: DocBitSet | null): { doc: number; score: number; passage: number }[] {
+function scanSegment(vectors: VectorReader, query: Float32Array, window: number, admissible: DocBitSet | null): SegmentHit[] {
   const { passageDocs, codes, scales, passageCount } = vectors;
   const heap = new HitHeap(window);
   let row = 0;
@@ -103,7 +151,16 @@ function scanSegment(vectors: VectorReader, query: Float32Array, window: number,
     }
     heap.offer(0, doc, best, bestRow);
   }
-  return heap.sorted().map(({ doc }) => {
+  return rescore(
+    vectors,
+    query,
+    heap.sorted().map(({ doc }) => doc),
+  );
+}
+
+/** Each doc's best passage by the float vectors of all its passages. */
+function rescore(vectors: VectorReader, query: Float32Array, docs: readonly number[]): SegmentHit[] {
+  return docs.map((doc) => {
     const [first, end] = vectors.passagesOf(doc);
     let best = -Infinity;
     let passage = first;
