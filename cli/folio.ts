@@ -15,6 +15,7 @@ import { registerCollections } from './commands/collections.ts';
 import { registerConfig } from './commands/config.ts';
 import { registerIndex } from './commands/index-files.ts';
 import { registerKeys } from './commands/keys.ts';
+import { registerModels } from './commands/models.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerWebhooks } from './commands/webhooks.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './errors.ts';
@@ -67,6 +68,7 @@ program
   .option('--extraction-threads <n>', 'file extraction worker threads (env FOLIO_EXTRACTION_THREADS, default 1)')
   .option('--rate-limit <rate>', "requests per credential, e.g. '100/s' or '100/s,burst=200'; 'off' disables (env FOLIO_RATE_LIMIT, default 100/s, burst 200)")
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
+  .option('--models-dir <dir>', 'where local embedding models are (env FOLIO_MODELS_DIR, default <data>/models)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')
   .action(serve);
 
@@ -77,6 +79,7 @@ registerCollections(program);
 registerIndex(program);
 registerSearch(program);
 registerWebhooks(program);
+registerModels(program);
 program.addHelpText(
   'after',
   '\nThe commands other than serve use the server and API key saved by `folio auth login`;\n' +

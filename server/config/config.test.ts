@@ -23,6 +23,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     keepFiles: false,
     extractionTimeoutSeconds: undefined,
     extractionThreads: undefined,
+    modelsDir: resolve('./folio-data/models'),
   });
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
@@ -60,6 +61,7 @@ test('FOLIO_* variables override the defaults', () => {
     keepFiles: true,
     extractionTimeoutSeconds: 600,
     extractionThreads: 2,
+    modelsDir: '/srv/folio/models',
   });
 });
 

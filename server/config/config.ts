@@ -6,11 +6,13 @@
 // (`--host 0.0.0.0` or FOLIO_HOST=0.0.0.0, e.g. in a container).
 // The master key has no flag on purpose: command lines are visible to every local user (ps).
 
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const DEFAULT_PORT = 7700;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DATA_DIR = './folio-data';
+/** The models directory of `local` embedders, inside the data directory unless --models-dir says otherwise. */
+export const MODELS_DIR_NAME = 'models';
 export const DEFAULT_LOG_LEVEL = 'info';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -51,6 +53,8 @@ export interface FolioConfig {
   extractionTimeoutSeconds: number | undefined;
   /** Extraction worker threads; undefined means the default (1). */
   extractionThreads: number | undefined;
+  /** Absolute path of the models directory of `local` embedders (default `<dataDir>/models`). */
+  modelsDir: string;
 }
 
 /** A token bucket's rate: `perSecond` requests a second sustained, up to `burst` at once. */
@@ -79,6 +83,7 @@ export interface ConfigFlags {
   keepFiles?: boolean;
   extractionTimeout?: string | number;
   extractionThreads?: string | number;
+  modelsDir?: string;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -208,10 +213,11 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
   const logLevelFlag = nonEmpty(flags.logLevel);
   const logLevelEnv = nonEmpty(env.FOLIO_LOG_LEVEL);
   const privateWebhooksEnv = env.FOLIO_ALLOW_PRIVATE_WEBHOOKS;
+  const dataDir = resolve(nonEmpty(flags.data) ?? nonEmpty(env.FOLIO_DATA_DIR) ?? DEFAULT_DATA_DIR);
   return {
     port,
     host: nonEmpty(flags.host) ?? nonEmpty(env.FOLIO_HOST) ?? DEFAULT_HOST,
-    dataDir: resolve(nonEmpty(flags.data) ?? nonEmpty(env.FOLIO_DATA_DIR) ?? DEFAULT_DATA_DIR),
+    dataDir,
     masterKey: nonEmpty(env.FOLIO_MASTER_KEY),
     logLevel:
       logLevelFlag !== undefined
@@ -236,5 +242,6 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
       parseTimeoutSeconds,
     ),
     extractionThreads: threadsSetting(flags.extractionThreads, '--extraction-threads', env.FOLIO_EXTRACTION_THREADS, 'FOLIO_EXTRACTION_THREADS'),
+    modelsDir: resolve(nonEmpty(flags.modelsDir) ?? nonEmpty(env.FOLIO_MODELS_DIR) ?? join(dataDir, MODELS_DIR_NAME)),
   };
 }

@@ -62,6 +62,8 @@ export interface BuildAppOptions {
   indexThreads?: number;
   /** Bytes of recent search answers kept (default 32 MiB; 0 disables the cache). */
   searchCacheBytes?: number;
+  /** Where `local` embedders' models are (`--models-dir`); default `<dataDir>/models`. */
+  modelsDir?: string;
   /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
   rateLimit?: RateLimitSetting | null;
   /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
@@ -180,6 +182,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     searchThreads: options.searchThreads,
     indexThreads: options.indexThreads,
     searchCacheBytes: options.searchCacheBytes,
+    ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
     ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
   });

@@ -148,7 +148,7 @@ export class CollectionEmbedder {
       // Not pinned: a close must not wait minutes for an embedding. The thread maps the segment
       // when it starts; a segment a merge retires before that fails here and is not retried.
       embedded = await pool.embedSegment({
-        runtime: { source: config.source as 'builtin' | 'openai' | 'user', model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions },
+        runtime: { source: config.source, model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions },
         embedder,
         documentTemplate: config.documentTemplate,
         segmentPath: path.join(dir, segment.meta.name),

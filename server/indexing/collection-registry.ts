@@ -39,6 +39,8 @@ export interface CollectionRegistryOptions {
   searchCacheBytes?: number;
   /** When writes wait for a refresh and are refused (503 `overloaded`); default DEFAULT_BACKPRESSURE. */
   backpressure?: Backpressure;
+  /** Where `local` embedders' models are; default `<dataDir>/models`. */
+  modelsDir?: string;
 }
 
 function stagingName(prefix: string, name: string): string {
@@ -96,7 +98,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     validateName(name);
     validateLanguage(language);
     const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance');
-    const embedders = applyEmbeddersPatch({}, settings.embedders, '/body/embedders');
+    const embedders = applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model));
     const deletion = this.deletions.get(name);
     if (deletion !== undefined) await deletion.catch(() => {});
     // From here on everything is synchronous, so two creates of one name cannot interleave.
@@ -188,7 +190,7 @@ export async function openCollectionRegistry(
   const workers: CollectionWorkers = {
     search: new SearchPool({ threads: options.searchThreads }),
     index: new IndexPool({ threads: options.indexThreads }),
-    embedding: new EmbeddingPool(),
+    embedding: new EmbeddingPool({ modelsDir: options.modelsDir ?? path.join(dataDir, 'models') }),
   };
   const registry = new FolioCollectionRegistry(root, workers, collectionOptions);
   try {

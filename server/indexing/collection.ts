@@ -227,7 +227,7 @@ export class FolioCollection implements Collection {
   updateSettings(patch: CollectionSettingsPatch): CollectionInfo {
     this.assertOpen();
     const typoTolerance = applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance');
-    const embedders = applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders');
+    const embedders = applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model));
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, typoTolerance, embedders });
     const previous = this.embedders;
     this.typoTolerance = typoTolerance;

@@ -3,8 +3,8 @@
 // private to the server's user) and shown without the key. Which sources this server runs:
 //  - `builtin`: Universal Sentence Encoder lite, shipped in npm packages (512 dimensions);
 //  - `openai`: any OpenAI-compatible `/v1/embeddings` endpoint (`url`, `model`, `api_key`).
+//  - `local`: an ONNX sentence-transformer in the server's models directory (`--models-dir`);
 //  - `user`: vectors the documents carry (`vectors: { <name>: [..] }`), of its `dimensions`.
-// `local` (ONNX models from a models directory) is refused with a clear error until it is built.
 
 import { DEFAULT_DOCUMENT_TEMPLATE } from '../../engine/index.ts';
 import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS } from '../api/index.ts';
@@ -33,20 +33,31 @@ export interface EmbedderConfig {
 
 const namePattern = new RegExp(EMBEDDER_NAME_PATTERN);
 
-/** `patch` over `current` (null removes an embedder); `path` names the patch in the request for errors. */
-export function applyEmbeddersPatch(current: Readonly<Record<string, EmbedderConfig>>, patch: EmbeddersPatch | undefined, path: string): Record<string, EmbedderConfig> {
+/** Whether the server's models directory holds a local model of this name. */
+export type LocalModelCheck = (model: string) => boolean;
+
+/**
+ * `patch` over `current` (null removes an embedder); `path` names the patch in the request for
+ * errors; `hasLocalModel` says which `local` models the server has.
+ */
+export function applyEmbeddersPatch(
+  current: Readonly<Record<string, EmbedderConfig>>,
+  patch: EmbeddersPatch | undefined,
+  path: string,
+  hasLocalModel: LocalModelCheck,
+): Record<string, EmbedderConfig> {
   const next: Record<string, EmbedderConfig> = { ...current };
   if (patch === undefined) return next;
   for (const [name, input] of Object.entries(patch)) {
     if (!namePattern.test(name)) invalid(`${path}/${name}`, `embedder names must match ${EMBEDDER_NAME_PATTERN}`);
     if (input === null) delete next[name];
-    else next[name] = embedderConfig(input, `${path}/${name}`);
+    else next[name] = embedderConfig(input, `${path}/${name}`, hasLocalModel);
   }
   if (Object.keys(next).length > MAX_EMBEDDERS) invalid(path, `a collection has at most ${MAX_EMBEDDERS} embedders`);
   return next;
 }
 
-function embedderConfig(input: EmbedderSettingsInput, path: string): EmbedderConfig {
+function embedderConfig(input: EmbedderSettingsInput, path: string, hasLocalModel: LocalModelCheck): EmbedderConfig {
   const base = {
     documentTemplate: input.document_template ?? DEFAULT_DOCUMENT_TEMPLATE,
     defaultSemanticRatio: input.default_semantic_ratio ?? DEFAULT_SEMANTIC_RATIO[input.source],
@@ -69,12 +80,19 @@ function embedderConfig(input: EmbedderSettingsInput, path: string): EmbedderCon
       if (input.model === undefined) invalid(`${path}/model`, 'an openai embedder needs a model name');
       return { source: 'openai', model: input.model!, url: url.toString().replace(/\/$/, ''), apiKey: input.api_key ?? null, dimensions: input.dimensions ?? null, ...base };
     }
+    case 'local':
+      if (input.model === undefined) invalid(`${path}/model`, 'a local embedder needs a model name (a directory of the models directory, e.g. bge-small-en-v1.5)');
+      if (input.url !== undefined || input.api_key !== undefined) invalid(path, 'a local embedder takes no url or api_key');
+      if (!hasLocalModel(input.model!)) {
+        invalid(`${path}/model`, `no model '${input.model}' in the server's models directory (--models-dir): fetch it with \`folio models pull ${input.model}\` on a machine with internet, or copy it there`);
+      }
+      return { source: 'local', model: input.model!, url: null, apiKey: null, dimensions: input.dimensions ?? null, ...base };
     case 'user':
       if (input.dimensions === undefined) invalid(`${path}/dimensions`, 'a user embedder needs the dimensions of the vectors documents carry');
       if (input.url !== undefined || input.api_key !== undefined || input.model !== undefined) invalid(path, 'a user embedder takes no url, api_key or model');
       return { source: 'user', model: 'user', url: null, apiKey: null, dimensions: input.dimensions!, ...base };
     default:
-      return invalid(`${path}/source`, `source '${input.source}' is not available on this server yet (builtin, openai and user are)`);
+      return invalid(`${path}/source`, `unknown source '${String(input.source)}'`);
   }
 }
 
@@ -127,7 +145,7 @@ export function embeddersFromStored(value: unknown): Record<string, EmbedderConf
       !namePattern.test(name) ||
       typeof e !== 'object' ||
       e === null ||
-      (e.source !== 'builtin' && e.source !== 'openai' && e.source !== 'user') ||
+      (e.source !== 'builtin' && e.source !== 'openai' && e.source !== 'local' && e.source !== 'user') ||
       typeof e.model !== 'string' ||
       (e.url !== null && typeof e.url !== 'string') ||
       (e.api_key !== null && typeof e.api_key !== 'string') ||

@@ -66,7 +66,7 @@ export async function prepareSemanticSearch(
   }
   // Nothing to embed: the search lists documents as a keyword search with no words does.
   if (request.q.trim() === '') return { request, warnings: [] };
-  if (config.source !== 'builtin' && config.source !== 'openai') {
+  if (config.source === 'user') {
     invalid(`/${part}/vector`, `embedder '${name}' is a ${config.source} embedder, which embeds no text: send the query's vector (POST, \`vector\`)`);
   }
   let vector: number[];
@@ -102,7 +102,7 @@ async function similarTo(
     if (vector === undefined) invalid(`/${part}/similar_to`, `document '${id}' has no vector for embedder '${semantic.embedder}'`);
   } else {
     const text = passageText(config.documentTemplate, document, cutPassages(document)[0]);
-    const runtime = { source: config.source as 'builtin' | 'openai', model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions };
+    const runtime = { source: config.source, model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions };
     try {
       vector = await pool.embedQuery(runtime, text, QUERY_EMBEDDING_TIMEOUT_MS);
     } catch (error) {

@@ -5,15 +5,21 @@
 // Several tasks run on the thread at once, so a query never queues behind a segment: the
 // segment's embedding yields to it between batches (embedding-worker.ts).
 
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { FolioError } from '../errors/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
+import { LOCAL_MODEL_FILES } from './text-embedders.ts';
 import type { EmbedderRuntime } from './text-embedders.ts';
 import { workerEntry } from './worker-file.ts';
 import { EMBEDDING_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { EmbeddedRange, EmbeddingResult, EmbeddingTask, SegmentEmbedded, SegmentEmbedding, WorkerReply } from './worker-protocol.ts';
+
+/** A local model's name: one directory of the models directory. */
+export const LOCAL_MODEL_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
 
 /** Tasks one thread runs at once: segments being embedded, and the queries that pass them. */
 const CONCURRENT_TASKS = 16;
@@ -28,8 +34,12 @@ export class EmbeddingPool {
   readonly threadCount: number;
   private readonly workers: LazyPiscina<EmbeddingTask, WorkerReply<EmbeddingResult>>;
 
-  constructor(options: { threads?: number } = {}) {
+  /** Where `local` models are (`<modelsDir>/<model>/`), or null when none are configured. */
+  readonly modelsDir: string | null;
+
+  constructor(options: { threads?: number; modelsDir?: string | null } = {}) {
     this.threadCount = options.threads ?? defaultEmbeddingThreads();
+    this.modelsDir = options.modelsDir ?? null;
     this.workers = new LazyPiscina({
       ...workerEntry('embedding-worker', import.meta.url),
       minThreads: this.threadCount,
@@ -79,7 +89,22 @@ export class EmbeddingPool {
     return (await this.run({ kind: 'write-vectors', outPath: task.outPath, embedder: task.embedder, model, docCount, ranges })) as SegmentEmbedded;
   }
 
+  /**
+   * Whether the models directory holds `model` in the layout a local embedder runs (config,
+   * tokenizer and an ONNX file); its name is one directory name, never a path.
+   */
+  hasLocalModel(model: string): boolean {
+    if (this.modelsDir === null || !LOCAL_MODEL_NAME.test(model)) return false;
+    const dir = path.join(this.modelsDir, model);
+    return (
+      existsSync(path.join(dir, 'config.json')) &&
+      existsSync(path.join(dir, 'tokenizer.json')) &&
+      (existsSync(path.join(dir, LOCAL_MODEL_FILES.fp32)) || existsSync(path.join(dir, LOCAL_MODEL_FILES.q8)))
+    );
+  }
+
   private async run(task: EmbeddingTask): Promise<EmbeddingResult> {
+    if ('runtime' in task && task.runtime.source === 'local' && this.modelsDir !== null) task = { ...task, runtime: { ...task.runtime, modelsDir: this.modelsDir } };
     let reply: WorkerReply<EmbeddingResult>;
     try {
       reply = await this.workers.pool.run(task);

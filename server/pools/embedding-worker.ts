@@ -21,7 +21,7 @@ import type {
 } from './worker-protocol.ts';
 
 /** Passages embedded per call, per source: small for the builtin model, so queries wait little. */
-const BATCH_PASSAGES = { builtin: 8, openai: 64 } as const;
+const BATCH_PASSAGES = { builtin: 8, local: 16, openai: 64, user: 64 } as const;
 
 let queriesRunning = 0;
 
@@ -36,7 +36,7 @@ export default async function embed(task: EmbeddingTask): Promise<WorkerReply<Em
 async function embedQuery(task: EmbedQueryTask): Promise<number[]> {
   queriesRunning++;
   try {
-    const [vector] = await embedTexts(task.runtime, [task.text], task.timeoutMs);
+    const [vector] = await embedTexts(task.runtime, [task.text], task.timeoutMs, true);
     checkDimensions(vector, task.runtime.dimensions);
     return vector;
   } finally {

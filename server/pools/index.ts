@@ -13,7 +13,7 @@ export {
   ExtractionPool,
 } from './extraction-pool.ts';
 export type { ExtractionPoolOptions } from './extraction-pool.ts';
-export { EmbeddingPool } from './embedding-pool.ts';
+export { EmbeddingPool, LOCAL_MODEL_NAME } from './embedding-pool.ts';
 export type { EmbedderRuntime } from './text-embedders.ts';
 export type { SegmentEmbedded, SegmentRef, SnapshotRef } from './worker-protocol.ts';
 export { engineHitFields, parseSearchPage } from './search-page.ts';

@@ -47,6 +47,8 @@ export interface TestServerOptions {
   rateLimit?: { perSecond: number; burst: number } | null;
   /** The server's clock, in ms since the epoch (a fake one for expiry and rate-limit tests). */
   now?: () => number;
+  /** Where `local` embedders' models are (default `<dataDir>/models`). */
+  modelsDir?: string;
   /** Reuse this data directory (it is then not removed by close). */
   dataDir?: string;
   /** Largest file upload in bytes. */
@@ -78,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.now !== undefined && { now: options.now }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(options.keepFiles !== undefined && { keepFiles: options.keepFiles }),
+    ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
     ...options.webhooks,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
