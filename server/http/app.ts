@@ -184,7 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     searchCacheBytes: options.searchCacheBytes,
     ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
     ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
-    onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh or merge failed'),
+    onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh, merge or embedding failed'),
   });
   app.decorate('registry', registry);
   app.decorate('workers', registry.workers);

@@ -9,7 +9,7 @@
 // is embedded again only when one of its sources was not embedded yet.
 
 import path from 'node:path';
-import type { EmbeddingPool, SegmentEmbedded } from '../pools/index.ts';
+import type { EmbeddingPool } from '../pools/index.ts';
 import type { EmbeddingProgress } from '../api/index.ts';
 import { vectorsFileName } from './collection-layout.ts';
 import type { CollectionReader } from './collection-reader.ts';
@@ -143,11 +143,10 @@ export class CollectionEmbedder {
     const start = reader.snapshot;
     const fileName = vectorsFileName(segment.meta.name, embedder, start.manifest.generation);
     const key = failureKey(segment, embedder);
-    let embedded: SegmentEmbedded;
     try {
       // Not pinned: a close must not wait minutes for an embedding. The thread maps the segment
       // when it starts; a segment a merge retires before that fails here and is not retried.
-      embedded = await pool.embedSegment({
+      await pool.embedSegment({
         runtime: { source: config.source, model: config.model, url: config.url, apiKey: config.apiKey, dimensions: config.dimensions },
         embedder,
         documentTemplate: config.documentTemplate,
@@ -172,7 +171,6 @@ export class CollectionEmbedder {
       reader.removeFiles([fileName]);
       return;
     }
-    void embedded;
     const result = commitVectors(dir, reader.snapshot, [{ segment: segment.meta.name, embedder, file: fileName }]);
     if (result === null) reader.removeFiles([fileName]);
     else reader.install(result);
