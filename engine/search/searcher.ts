@@ -241,7 +241,7 @@ function explainFusedHit(
   const how =
     fusion === 'rrf'
       ? `reciprocal rank fusion: ${1 - ratio} / (${RRF_RANK_CONSTANT} + keyword rank) + ${ratio} / (${RRF_RANK_CONSTANT} + semantic rank)`
-      : `convex fusion: ${1 - ratio} × keyword score + ${ratio} × semantic score, each min-max normalised over its candidates (absent: 0)`;
+      : `convex fusion: ${1 - ratio} × keyword score + ${ratio} × semantic score, each divided by its side's best candidate (absent or negative: 0)`;
   return { value: hit.score, description: `hybrid, ${how}`, details: [...keywordDetail, ...semanticDetail] };
 }
 

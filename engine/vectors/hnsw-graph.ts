@@ -7,10 +7,15 @@
 //
 // Scores are the caller's: the similarity of a normalised float query to node i is
 // scales[i] · Σ q[j]·codes[i·dims + j]. While walking the graph the query is held in fixed
-// point (an Int32Array, scaled so no sum can leave int32) and codes are read four at a time as
-// 32-bit words, which V8 runs markedly faster than float arithmetic over bytes; the k nodes
-// returned are then rescored with the float formula, so the scores handed back are exact. The
-// build compares stored vectors code against code, in exact integer arithmetic.
+// point (an Int32Array, scaled so no sum can leave int32; the relative error is about 1e-6),
+// codes are read four at a time as 32-bit words, and a node's unvisited neighbours are scored
+// four rows per pass: in V8 that is 2–3 times faster than a float loop over the bytes. The k
+// nodes returned are then rescored with the float formula, so the scores handed back are
+// exact. The build compares stored vectors code against code, in exact integer arithmetic.
+//
+// As in hnswlib, a new node is linked to the m neighbours the heuristic picks on every layer,
+// and lists fill up to their capacity (2·m on layer 0, m above) through links back from later
+// nodes; a full list is re-selected with the same heuristic.
 
 import { endianness } from 'node:os';
 
@@ -80,11 +85,12 @@ const MAX_LEVEL = 24;
 const MAX_M = 1024;
 const INT32_MAX = 0x7fffffff;
 const MAX_CODE = 127;
-/** Fixed-point factor ceiling for the query (beyond this the rounding error is long negligible). */
+/** Code-against-code sums (127² a dimension) stay within int32 up to this many dims. */
+const MAX_DIMS = 65536;
+/** Ceiling of the query's fixed-point factor (beyond it the rounding error is negligible). */
 const MAX_QUERY_FIXED_POINT = 2 ** 24;
 /** Codes read as 32-bit words assume little-endian byte order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
-const WORDS_PER_CACHE_LINE = 32;
 
 // ---------------------------------------------------------------------------------------------
 // Dot-product kernels. Hot: keep them small, monomorphic and allocation-free.
@@ -102,6 +108,49 @@ function dotWords(query: Int32Array, words: Int32Array, wordBase: number, wordCo
   return s0 + s1;
 }
 
+/**
+ * dotWords for four rows at once, into out[0…3]: the query's loads are shared and the four rows'
+ * memory is fetched in parallel, which makes each dot product about twice as cheap.
+ */
+function dotWordsFour(query: Int32Array, words: Int32Array, a: number, b: number, c: number, d: number, wordCount: number, out: Float64Array): void {
+  let sa = 0;
+  let sb = 0;
+  let sc = 0;
+  let sd = 0;
+  for (let w = 0; w < wordCount; w++) {
+    const xa = words[a + w];
+    const xb = words[b + w];
+    const xc = words[c + w];
+    const xd = words[d + w];
+    const i = w << 2;
+    const q0 = query[i];
+    const q1 = query[i + 1];
+    const q2 = query[i + 2];
+    const q3 = query[i + 3];
+    sa = (sa + Math.imul(q0, (xa << 24) >> 24) + Math.imul(q1, (xa << 16) >> 24) + Math.imul(q2, (xa << 8) >> 24) + Math.imul(q3, xa >> 24)) | 0;
+    sb = (sb + Math.imul(q0, (xb << 24) >> 24) + Math.imul(q1, (xb << 16) >> 24) + Math.imul(q2, (xb << 8) >> 24) + Math.imul(q3, xb >> 24)) | 0;
+    sc = (sc + Math.imul(q0, (xc << 24) >> 24) + Math.imul(q1, (xc << 16) >> 24) + Math.imul(q2, (xc << 8) >> 24) + Math.imul(q3, xc >> 24)) | 0;
+    sd = (sd + Math.imul(q0, (xd << 24) >> 24) + Math.imul(q1, (xd << 16) >> 24) + Math.imul(q2, (xd << 8) >> 24) + Math.imul(q3, xd >> 24)) | 0;
+  }
+  out[0] = sa;
+  out[1] = sb;
+  out[2] = sc;
+  out[3] = sd;
+}
+
+/** Σ code_a[j]·code_b[j] of two rows, both read as words. */
+function dotWordPair(words: Int32Array, a: number, b: number, wordCount: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  for (let w = 0; w < wordCount; w++) {
+    const x = words[a + w];
+    const y = words[b + w];
+    s0 = (s0 + Math.imul((x << 24) >> 24, (y << 24) >> 24) + Math.imul((x << 16) >> 24, (y << 16) >> 24)) | 0;
+    s1 = (s1 + Math.imul((x << 8) >> 24, (y << 8) >> 24) + Math.imul(x >> 24, y >> 24)) | 0;
+  }
+  return s0 + s1;
+}
+
 /** The same over codes that are not word-aligned. */
 function dotBytes(query: Int32Array, codes: Int8Array, base: number, dims: number): number {
   let s0 = 0;
@@ -113,6 +162,13 @@ function dotBytes(query: Int32Array, codes: Int8Array, base: number, dims: numbe
   }
   if (j < dims) s0 = (s0 + Math.imul(query[j], codes[base + j])) | 0;
   return s0 + s1;
+}
+
+/** dotWordPair over codes that are not word-aligned. */
+function dotBytePair(codes: Int8Array, a: number, b: number, dims: number): number {
+  let sum = 0;
+  for (let j = 0; j < dims; j++) sum = (sum + Math.imul(codes[a + j], codes[b + j])) | 0;
+  return sum;
 }
 
 /** Σ q[j]·code[j] in float arithmetic (exact scoring, brute force). */
@@ -148,10 +204,9 @@ function codeWords(codes: Int8Array, dims: number): Int32Array | null {
 class RowScorer {
   readonly query: Int32Array;
   factor = 1;
-  /** Where touch() leaves what it read, so the reads are not optimised away. */
-  sink = 0;
   private readonly words: Int32Array | null;
   private readonly wordCount: number;
+  private readonly four = new Float64Array(4);
 
   constructor(
     private readonly codes: Int8Array,
@@ -172,14 +227,35 @@ class RowScorer {
     return dot * this.factor * this.scales[row];
   }
 
-  /** Reads one word per cache line of the row, so its loads start before it is scored. */
-  touch(row: number): void {
+  /** Scores rows[0…n) into scores[0…n), four rows per pass where it can. */
+  scoreMany(rows: Uint32Array, n: number, scores: Float64Array): void {
     const words = this.words;
-    if (words === null) return;
-    const end = (row + 1) * this.wordCount;
-    let sink = 0;
-    for (let w = row * this.wordCount; w < end; w += WORDS_PER_CACHE_LINE) sink |= words[w];
-    this.sink = sink;
+    let i = 0;
+    if (words !== null) {
+      const wc = this.wordCount;
+      const four = this.four;
+      // Two or three left over are scored as four (the last repeated): still cheaper than singly.
+      for (; i + 2 <= n; i += 4) {
+        const a = rows[i];
+        const b = rows[i + 1];
+        const c = i + 2 < n ? rows[i + 2] : b;
+        const d = i + 3 < n ? rows[i + 3] : c;
+        dotWordsFour(this.query, words, a * wc, b * wc, c * wc, d * wc, wc, four);
+        const factor = this.factor;
+        const scales = this.scales;
+        scores[i] = four[0] * factor * scales[a];
+        scores[i + 1] = four[1] * factor * scales[b];
+        if (i + 2 < n) scores[i + 2] = four[2] * factor * scales[c];
+        if (i + 3 < n) scores[i + 3] = four[3] * factor * scales[d];
+      }
+    }
+    for (; i < n; i++) scores[i] = this.score(rows[i]);
+  }
+
+  /** Similarity of two stored rows, code against code (the query is not used). */
+  rowPair(a: number, b: number): number {
+    const dot = this.words !== null ? dotWordPair(this.words, a * this.wordCount, b * this.wordCount, this.wordCount) : dotBytePair(this.codes, a * this.dims, b * this.dims, this.dims);
+    return dot * this.scales[a] * this.scales[b];
   }
 
   /** Row `row`'s own codes as the query (exact integer similarity between stored vectors). */
@@ -316,6 +392,7 @@ class SearchScratch {
   readonly results = new NodeHeap(256);
   /** Unvisited neighbours of the node being expanded. */
   readonly pending = new Uint32Array(2 * MAX_M);
+  readonly pendingScores = new Float64Array(2 * MAX_M);
 }
 
 /** Shared by all searches: JavaScript runs one at a time per thread. */
@@ -333,12 +410,18 @@ function corrupt(detail: string): never {
   throw new Error(`HNSW graph is corrupt: ${detail}`);
 }
 
+/** Scratch for greedyClosest: one upper-layer neighbour list (at most MAX_M) and its scores. */
+const greedyNeighbours = new Uint32Array(MAX_M);
+const greedyScores = new Float64Array(MAX_M);
+
 /**
  * Greedy walk on an upper layer (ef = 1): from `node`, move to a better neighbour while there is
  * one. Returns the node reached; its score is left in `best.score`.
  */
 function greedyClosest(graph: HnswGraph, scorer: RowScorer, node: number, score: number, layer: number, m: number, count: number, best: { score: number }): number {
   const upper = graph.upper;
+  const neighbours = greedyNeighbours;
+  const scores = greedyScores;
   const offsets = graph.upperOffsets;
   const block = m + 1;
   let changed = true;
@@ -348,16 +431,20 @@ function greedyClosest(graph: HnswGraph, scorer: RowScorer, node: number, score:
     if (base + block > offsets[node + 1]) corrupt(`node ${node} has no layer ${layer}`);
     const degree = upper[base];
     if (degree > m) corrupt(`node ${node} has ${degree} neighbours on layer ${layer}, more than ${m}`);
-    for (let i = 1; i <= degree; i++) {
-      const neighbour = upper[base + i];
+    for (let i = 0; i < degree; i++) {
+      const neighbour = upper[base + 1 + i];
       if (neighbour >= count) corrupt(`node ${node} has neighbour ${neighbour} on layer ${layer}, out of range for ${count} nodes`);
-      const s = scorer.score(neighbour);
-      if (s > score) {
-        score = s;
-        node = neighbour;
-        changed = true;
+      neighbours[i] = neighbour;
+    }
+    scorer.scoreMany(neighbours, degree, scores);
+    const from = node;
+    for (let i = 0; i < degree; i++) {
+      if (scores[i] > score) {
+        score = scores[i];
+        node = neighbours[i];
       }
     }
+    changed = node !== from;
   }
   best.score = score;
   return node;
@@ -383,7 +470,7 @@ function searchLayer(
   const offsets = graph.upperOffsets;
   const capacity = layer === 0 ? m0 : m;
   const block = capacity + 1;
-  const { visited, candidates, results, pending } = scratch;
+  const { visited, candidates, results, pending, pendingScores } = scratch;
   visited.reset(count);
   candidates.clear();
   results.clear();
@@ -403,19 +490,18 @@ function searchLayer(
     }
     const degree = links[base];
     if (degree > capacity) corrupt(`node ${current} has ${degree} neighbours on layer ${layer}, more than ${capacity}`);
-    // First the unvisited neighbours, touching their rows so the memory loads overlap (a
-    // stand-in for the prefetch JavaScript lacks), then their scores.
+    // First the unvisited neighbours, then their scores four rows at a time (see dotWordsFour).
     let fresh = 0;
     for (let i = 1; i <= degree; i++) {
       const neighbour = links[base + i];
       if (neighbour >= count) corrupt(`node ${current} has neighbour ${neighbour} on layer ${layer}, out of range for ${count} nodes`);
       if (!visited.visit(neighbour)) continue;
       pending[fresh++] = neighbour;
-      scorer.touch(neighbour);
     }
+    scorer.scoreMany(pending, fresh, pendingScores);
     for (let i = 0; i < fresh; i++) {
       const neighbour = pending[i];
-      const score = scorer.score(neighbour);
+      const score = pendingScores[i];
       if (results.size < ef || score > results.topKey) {
         candidates.push(-score, neighbour);
         if (accept === null || accept(neighbour)) {
@@ -444,7 +530,7 @@ function seededRandom(seed: number): () => number {
 
 function checkVectors(vectors: QuantizedVectors): void {
   const { dims, count, codes, scales } = vectors;
-  if (!Number.isInteger(dims) || dims < 1) throw new Error(`HNSW: dims must be a positive integer, got ${dims}`);
+  if (!Number.isInteger(dims) || dims < 1 || dims > MAX_DIMS) throw new Error(`HNSW: dims must be an integer in 1…${MAX_DIMS}, got ${dims}`);
   if (!Number.isInteger(count) || count < 0 || count >= NO_NODE) throw new Error(`HNSW: invalid vector count ${count}`);
   if (codes.length < count * dims) throw new Error(`HNSW: ${codes.length} codes for ${count} vectors of ${dims} dims`);
   if (scales.length < count) throw new Error(`HNSW: ${scales.length} scales for ${count} vectors`);
@@ -479,6 +565,8 @@ class GraphBuilder {
   private readonly pruneNodes: Uint32Array;
   private readonly pruneScores: Float64Array;
   private readonly selected: Uint32Array;
+  private readonly linkCandidates: Uint32Array;
+  private readonly linkScores: Float64Array;
 
   constructor(
     private readonly vectors: QuantizedVectors,
@@ -500,6 +588,8 @@ class GraphBuilder {
     this.pruneNodes = new Uint32Array(this.m0 + 1);
     this.pruneScores = new Float64Array(this.m0 + 1);
     this.selected = new Uint32Array(this.m0 + 1);
+    this.linkCandidates = new Uint32Array(this.m0 + 1);
+    this.linkScores = new Float64Array(this.m0 + 1);
 
     const levels = new Uint8Array((count + 3) & ~3);
     const random = seededRandom(params.seed);
@@ -599,13 +689,10 @@ class GraphBuilder {
       const candidate = nodes[i];
       const toBase = scores[i];
       let good = true;
-      if (kept > 0) {
-        pair.loadRow(candidate);
-        for (let j = 0; j < kept; j++) {
-          if (pair.score(selected[j]) > toBase) {
-            good = false;
-            break;
-          }
+      for (let j = 0; j < kept; j++) {
+        if (pair.rowPair(candidate, selected[j]) > toBase) {
+          good = false;
+          break;
         }
       }
       if (good) selected[kept++] = candidate;
@@ -629,10 +716,14 @@ class GraphBuilder {
     pair.loadRow(target);
     const nodes = this.pruneNodes;
     const scores = this.pruneScores;
+    const batch = this.linkCandidates;
+    for (let i = 0; i < degree; i++) batch[i] = links[base + 1 + i];
+    batch[degree] = node;
+    pair.scoreMany(batch, degree + 1, this.linkScores);
     let n = 0;
     for (let i = 0; i <= degree; i++) {
-      const candidate = i < degree ? links[base + 1 + i] : node;
-      const score = pair.score(candidate);
+      const candidate = batch[i];
+      const score = this.linkScores[i];
       // Insertion sort: at most 2·m + 1 entries.
       let j = n++;
       while (j > 0 && scores[j - 1] < score) {

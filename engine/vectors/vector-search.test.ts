@@ -217,12 +217,16 @@ test('semantic and hybrid searches over a segment: passage pages, snippets, fusi
   }
 });
 
-test('fusion: convex combination of min-max normalised scores, and RRF', () => {
-  const keyword = [{ segment: 0, doc: 1, score: 10 }, { segment: 0, doc: 2, score: 5 }, { segment: 0, doc: 3, score: 0 }];
-  const semantic = [{ segment: 0, doc: 3, score: 0.9 }, { segment: 0, doc: 2, score: 0.8 }, { segment: 0, doc: 4, score: 0.1 }];
+test('fusion: convex combination of scores divided by each side’s best, and RRF', () => {
+  const keyword = [{ segment: 0, doc: 1, score: 10 }, { segment: 0, doc: 2, score: 5 }, { segment: 0, doc: 3, score: 1 }];
+  const semantic = [{ segment: 0, doc: 3, score: 0.9 }, { segment: 0, doc: 2, score: 0.72 }, { segment: 0, doc: 4, score: -0.1 }];
   const convex = fuseRankings(keyword, semantic, 0.5, 'convex');
-  assert.deepEqual(convex.map((d) => d.doc), [2, 1, 3, 4]);
-  assert.ok(Math.abs(convex[0].score - (0.5 * 0.5 + 0.5 * 0.875)) < 1e-9);
+  assert.deepEqual(convex.map((d) => d.doc), [2, 3, 1, 4]);
+  assert.ok(Math.abs(convex[0].score - (0.5 * 0.5 + 0.5 * 0.8)) < 1e-9);
+  // The last keyword candidate keeps its share (min-max would make it 0, like an absent doc).
+  assert.ok(Math.abs(convex.find((d) => d.doc === 3)!.score - (0.5 * 0.1 + 0.5 * 1)) < 1e-9);
+  // A negative cosine counts 0, never below a doc the semantic side did not return.
+  assert.equal(convex.find((d) => d.doc === 4)!.score, 0);
   const rrf = fuseRankings(keyword, semantic, 0.5, 'rrf');
   // 0.5/63 + 0.5/61 (ranks 3 and 1) edges out 0.5/62 + 0.5/62 (ranks 2 and 2).
   assert.deepEqual(rrf.map((d) => d.doc), [3, 2, 1, 4]);

@@ -98,7 +98,7 @@ const searchFields = {
   fusion: Type.Optional(
     Type.Union([Type.Literal('convex'), Type.Literal('rrf')], {
       default: 'convex',
-      description: 'Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion.',
+      description: "Hybrid: `convex` (default) combines each side's scores divided by its best; `rrf` uses reciprocal rank fusion.",
     }),
   ),
   facet_limit: Type.Optional(

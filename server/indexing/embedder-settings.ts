@@ -17,9 +17,10 @@ export const BUILTIN_DIMENSIONS = 512;
 /**
  * Weight of meaning in hybrid searches by default, per source. The builtin model is weak on
  * technical text (SciFact dense nDCG@10 0.21 against BM25's 0.69), so it only nudges the
- * keyword ranking; stronger models may be given more (`default_semantic_ratio`).
+ * keyword ranking: 0.1, the best on SciFact's train queries (benchmarks/README.md); stronger
+ * models may be given more (`default_semantic_ratio`).
  */
-export const DEFAULT_SEMANTIC_RATIO: Readonly<Record<EmbedderSource, number>> = { builtin: 0.2, local: 0.5, openai: 0.5, user: 0.5 };
+export const DEFAULT_SEMANTIC_RATIO: Readonly<Record<EmbedderSource, number>> = { builtin: 0.1, local: 0.5, openai: 0.5, user: 0.5 };
 
 export interface EmbedderConfig {
   source: EmbedderSource;

@@ -53,7 +53,7 @@ describe('search by meaning (builtin model)', () => {
       api_key_set: false,
       dimensions: 512,
       document_template: '{{title}}\n{{text}}',
-      default_semantic_ratio: 0.2,
+      default_semantic_ratio: 0.1,
     });
     assert.equal((await server.request('POST', '/v1/collections/meaning/documents', DOCS)).status, 200);
     const form = new FormData();
