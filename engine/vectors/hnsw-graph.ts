@@ -18,6 +18,8 @@
 // nodes; a full list is re-selected with the same heuristic.
 
 import { endianness } from 'node:os';
+import { codesDot } from './quantization.ts';
+import { seededRandom } from './seeded-random.ts';
 
 export interface QuantizedVectors {
   dims: number;
@@ -171,22 +173,6 @@ function dotBytePair(codes: Int8Array, a: number, b: number, dims: number): numb
   return sum;
 }
 
-/** Σ q[j]·code[j] in float arithmetic (exact scoring, brute force). */
-function floatDot(query: Float32Array, codes: Int8Array, base: number, dims: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let j = 0;
-  for (; j + 4 <= dims; j += 4) {
-    s0 += query[j] * codes[base + j];
-    s1 += query[j + 1] * codes[base + j + 1];
-    s2 += query[j + 2] * codes[base + j + 2];
-    s3 += query[j + 3] * codes[base + j + 3];
-  }
-  for (; j < dims; j++) s0 += query[j] * codes[base + j];
-  return s0 + s1 + s2 + s3;
-}
 
 /** The codes as 32-bit words when every row starts on a word (else null: use the byte kernel). */
 const wordViews = new WeakMap<Int8Array, Int32Array | null>();
@@ -516,17 +502,6 @@ function searchLayer(
 // ---------------------------------------------------------------------------------------------
 // Build.
 
-/** mulberry32: a small seeded PRNG, numbers in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function checkVectors(vectors: QuantizedVectors): void {
   const { dims, count, codes, scales } = vectors;
@@ -833,7 +808,7 @@ function searchScorer(vectors: QuantizedVectors): RowScorer {
 /** `nodes` rescored exactly (the caller's float formula), best first, ties by node. */
 function exactResult(vectors: QuantizedVectors, query: Float32Array, nodes: Uint32Array): HnswResult {
   const { dims, codes, scales } = vectors;
-  const order = Array.from(nodes, (node) => ({ node, score: Math.fround(floatDot(query, codes, node * dims, dims) * scales[node]) }));
+  const order = Array.from(nodes, (node) => ({ node, score: Math.fround(codesDot(query, codes, node * dims) * scales[node]) }));
   order.sort((a, b) => b.score - a.score || a.node - b.node);
   return { nodes: Uint32Array.from(order, (o) => o.node), scores: Float32Array.from(order, (o) => o.score) };
 }
@@ -887,7 +862,7 @@ export function exactTopK(vectors: QuantizedVectors, query: Float32Array, k: num
   const heap = new NodeHeap(k + 1);
   for (let node = 0; node < count; node++) {
     if (accept !== null && !accept(node)) continue;
-    const score = floatDot(query, codes, node * dims, dims) * scales[node];
+    const score = codesDot(query, codes, node * dims) * scales[node];
     if (heap.size < k) heap.push(score, node);
     else if (score > heap.topKey) heap.replaceTop(score, node);
   }

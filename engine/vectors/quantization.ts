@@ -26,8 +26,12 @@ export function quantizeInto(vector: Float32Array, codes: Int8Array, scales: Flo
 
 /** Approximate dot product of a float query with quantised row `row`. */
 export function quantizedDot(query: Float32Array, codes: Int8Array, scales: Float32Array, row: number): number {
+  return codesDot(query, codes, row * query.length) * scales[row];
+}
+
+/** Σ query[j] · codes[base + j] over the query's dimensions, in float arithmetic (four sums at once). */
+export function codesDot(query: Float32Array, codes: Int8Array, base: number): number {
   const dims = query.length;
-  const base = row * dims;
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -40,7 +44,7 @@ export function quantizedDot(query: Float32Array, codes: Int8Array, scales: Floa
     s3 += query[i + 3] * codes[base + i + 3];
   }
   for (; i < dims; i++) s0 += query[i] * codes[base + i];
-  return (s0 + s1 + s2 + s3) * scales[row];
+  return s0 + s1 + s2 + s3;
 }
 
 /** Exact dot product of a float query with float row `row`. */
