@@ -390,7 +390,7 @@ export interface SearchGetQuery {
   fields?: string | string[];
   /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. URL-encoded JSON; empty means none. */
   filter?: string;
-  /** Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion. */
+  /** Hybrid: `convex` (default) combines each side's scores divided by its best; `rrf` uses reciprocal rank fusion. */
   fusion?: "convex" | "rrf";
   /** Element wrapped round matched terms in `highlight`. */
   highlight_tag?: string;
@@ -442,7 +442,7 @@ export interface SearchBody {
   embedder?: string;
   /** More like this: the documents nearest in meaning to this document (its own vector, or its first passage embedded), itself left out; a search by meaning (`mode` `semantic` unless `hybrid` is asked). An unknown id: 404 `document_not_found`. */
   similar_to?: string;
-  /** Hybrid: `convex` (default) combines min-max normalised scores; `rrf` uses reciprocal rank fusion. */
+  /** Hybrid: `convex` (default) combines each side's scores divided by its best; `rrf` uses reciprocal rank fusion. */
   fusion?: "convex" | "rrf";
   /** Values returned per facet field (the most frequent). */
   facet_limit?: number;
