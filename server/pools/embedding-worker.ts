@@ -5,7 +5,7 @@
 // a query is being embedded, so a search waits at most one batch.
 
 import { SegmentReader, cutPassages, passageText, writeVectorFile } from '../../engine/index.ts';
-import type { EmbeddedPassage } from '../../engine/index.ts';
+import type { EmbeddedPassage, IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { embedTexts } from './text-embedders.ts';
 import { replyOfAsync } from './worker-protocol.ts';
@@ -47,40 +47,47 @@ async function embedQuery(task: EmbedQueryTask): Promise<number[]> {
 /** The passages of the live documents in [fromDoc, toDoc) of a segment, embedded. */
 async function embedDocs(task: EmbedDocsTask): Promise<EmbeddedRange> {
   if (task.runtime.source === 'user') return documentsOwnVectors(task);
+  const docs: number[] = [];
+  const pages: number[] = [];
+  const spans: number[] = [];
+  const texts: string[] = [];
+  const liveDocs = forEachLiveDocument(task, (doc, document) => {
+    for (const passage of cutPassages(document)) {
+      docs.push(doc);
+      pages.push(passage.page);
+      spans.push(passage.start, passage.end);
+      texts.push(passageText(task.documentTemplate, document, passage));
+    }
+  });
+  const batch = BATCH_PASSAGES[task.runtime.source];
+  let dims = task.runtime.dimensions;
+  let vectors = new Float32Array(0);
+  for (let start = 0; start < texts.length; start += batch) {
+    // Queries first: wait while one is being embedded.
+    while (queriesRunning > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    const embedded = await embedTexts(task.runtime, texts.slice(start, start + batch));
+    for (let i = 0; i < embedded.length; i++) {
+      dims ??= embedded[i].length;
+      checkDimensions(embedded[i], dims);
+      if (vectors.length === 0) vectors = new Float32Array(texts.length * dims);
+      vectors.set(embedded[i], (start + i) * dims);
+    }
+  }
+  return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors, dims: dims ?? 0 };
+}
+
+/** Calls `visit` with each live document in [fromDoc, toDoc) of the task's segment; answers how many there were. */
+function forEachLiveDocument(task: EmbedDocsTask, visit: (doc: number, document: IndexDocument) => void): number {
   const reader = SegmentReader.open(task.segmentPath, { verifyChecksum: false });
   try {
     const deleted = new Set(task.deletedDocs);
-    const docs: number[] = [];
-    const pages: number[] = [];
-    const spans: number[] = [];
-    const texts: string[] = [];
     let liveDocs = 0;
     for (let doc = task.fromDoc; doc < task.toDoc; doc++) {
       if (deleted.has(doc)) continue;
       liveDocs++;
-      const document = reader.document(doc);
-      for (const passage of cutPassages(document)) {
-        docs.push(doc);
-        pages.push(passage.page);
-        spans.push(passage.start, passage.end);
-        texts.push(passageText(task.documentTemplate, document, passage));
-      }
+      visit(doc, reader.document(doc));
     }
-    const batch = BATCH_PASSAGES[task.runtime.source];
-    let dims = task.runtime.dimensions;
-    let vectors = new Float32Array(0);
-    for (let start = 0; start < texts.length; start += batch) {
-      // Queries first: wait while one is being embedded.
-      while (queriesRunning > 0) await new Promise((resolve) => setTimeout(resolve, 1));
-      const embedded = await embedTexts(task.runtime, texts.slice(start, start + batch));
-      for (let i = 0; i < embedded.length; i++) {
-        dims ??= embedded[i].length;
-        checkDimensions(embedded[i], dims);
-        if (vectors.length === 0) vectors = new Float32Array(texts.length * dims);
-        vectors.set(embedded[i], (start + i) * dims);
-      }
-    }
-    return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors, dims: dims ?? 0 };
+    return liveDocs;
   } finally {
     reader.close();
   }
@@ -91,31 +98,21 @@ async function embedDocs(task: EmbedDocsTask): Promise<EmbeddedRange> {
  * document without one is not found by meaning). Nothing is embedded.
  */
 function documentsOwnVectors(task: EmbedDocsTask): EmbeddedRange {
-  const reader = SegmentReader.open(task.segmentPath, { verifyChecksum: false });
-  try {
-    const dims = task.runtime.dimensions ?? 0;
-    const deleted = new Set(task.deletedDocs);
-    const docs: number[] = [];
-    const pages: number[] = [];
-    const spans: number[] = [];
-    const vectors: number[] = [];
-    let liveDocs = 0;
-    for (let doc = task.fromDoc; doc < task.toDoc; doc++) {
-      if (deleted.has(doc)) continue;
-      liveDocs++;
-      const document = reader.document(doc);
-      const vector = document.vectors?.[task.embedder];
-      // Checked when the document was written; a vector of other dimensions (the embedder changed since) is left out.
-      if (vector === undefined || vector.length !== dims) continue;
-      docs.push(doc);
-      pages.push(document.pages !== null && document.pages.length > 0 ? 0 : -1);
-      spans.push(0, document.text.length);
-      vectors.push(...vector);
-    }
-    return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors: Float32Array.from(vectors), dims };
-  } finally {
-    reader.close();
-  }
+  const dims = task.runtime.dimensions ?? 0;
+  const docs: number[] = [];
+  const pages: number[] = [];
+  const spans: number[] = [];
+  const vectors: number[] = [];
+  const liveDocs = forEachLiveDocument(task, (doc, document) => {
+    const vector = document.vectors?.[task.embedder];
+    // Checked when the document was written; a vector of other dimensions (the embedder changed since) is left out.
+    if (vector === undefined || vector.length !== dims) return;
+    docs.push(doc);
+    pages.push(document.pages !== null && document.pages.length > 0 ? 0 : -1);
+    spans.push(0, document.text.length);
+    vectors.push(...vector);
+  });
+  return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors: Float32Array.from(vectors), dims };
 }
 
 /** One vector file from the embedded ranges of a segment (in doc order). */
