@@ -19,6 +19,7 @@ import { seededRandom } from '../test/helpers/seeded-random.ts';
 import { DEFAULT_HNSW_PARAMS, buildHnswGraph, encodeHnswGraph, exactTopK, searchHnswGraph } from '../engine/vectors/hnsw-graph.ts';
 import type { HnswParams, QuantizedVectors } from '../engine/vectors/hnsw-graph.ts';
 import { normalizeVector, quantizeInto } from '../engine/vectors/quantization.ts';
+import { setSimdCodesBudget, simdAvailable } from '../engine/vectors/simd-codes.ts';
 import { numberOption, peerSet } from './bench-options.ts';
 import { summarise } from './latency.ts';
 import type { LatencySummary } from './latency.ts';
@@ -28,6 +29,7 @@ const K = 10;
 /** The recall at which engines are compared on speed. */
 const TARGET_RECALL = 0.95;
 const FOLIO = 'folio hnsw (int8)';
+const FOLIO_JS = 'folio hnsw (int8), JavaScript kernels';
 const FOLIO_RESCORED = 'folio hnsw (int8), ef best rescored on floats';
 const HNSWLIB = 'hnswlib-node (float32)';
 /** The brute-force scan is slow (all vectors per query): timed on the first queries only. */
@@ -150,13 +152,21 @@ function floatTruth(floats: Float32Array, query: Float32Array): Uint32Array {
 /** The nodes' float vectors scored against the query; the K best (what a caller holding floats does). */
 function rescore(data: Dataset, q: number, nodes: Uint32Array): Uint32Array {
   const query = data.queries[q];
-  const scored = Array.from(nodes, (node) => {
+  const best = new Uint32Array(Math.min(K, nodes.length));
+  const bestScores = new Float64Array(best.length).fill(-Infinity);
+  for (const node of nodes) {
     let score = 0;
     for (let j = 0; j < DIMS; j++) score += query[j] * data.floats[node * DIMS + j];
-    return { node, score };
-  });
-  scored.sort((a, b) => b.score - a.score);
-  return Uint32Array.from(scored.slice(0, K), (s) => s.node);
+    if (score <= bestScores[best.length - 1]) continue;
+    let i = best.length - 1;
+    for (; i > 0 && bestScores[i - 1] < score; i--) {
+      bestScores[i] = bestScores[i - 1];
+      best[i] = best[i - 1];
+    }
+    bestScores[i] = score;
+    best[i] = node;
+  }
+  return best;
 }
 
 function recallOf(found: ArrayLike<number>[], truth: Uint32Array[]): number {
@@ -215,9 +225,17 @@ function main(): void {
   builds.push({ engine: FOLIO, buildMs, bytes: graphBytes + data.quantized.codes.byteLength + data.quantized.scales.byteLength });
   log(`folio hnsw built in ${seconds(buildMs)} s (graph ${mib(graphBytes)} MiB)`);
 
+  // The graph's scorer is made (and cached per codes array) at the first search: for the
+  // JavaScript kernels, a second codes array whose first search runs with no SIMD budget.
+  const jsQuantized: QuantizedVectors = { ...data.quantized, codes: data.quantized.codes.slice() };
+  const budget = setSimdCodesBudget(0);
+  searchHnswGraph(graph, jsQuantized, data.queries[0], K, K, null);
+  setSimdCodesBudget(budget);
+  log(`scoring kernels: ${simdAvailable() ? 'WebAssembly SIMD' : 'JavaScript (no WebAssembly SIMD here)'}, and JavaScript`);
   const engines: { name: string; search: (q: number, ef: number) => ArrayLike<number>; setEf?: (ef: number) => void }[] = [
     { name: FOLIO, search: (q, ef) => searchHnswGraph(graph, data.quantized, data.queries[q], K, ef, null).nodes },
     { name: FOLIO_RESCORED, search: (q, ef) => rescore(data, q, searchHnswGraph(graph, data.quantized, data.queries[q], ef, ef, null).nodes) },
+    { name: FOLIO_JS, search: (q, ef) => searchHnswGraph(graph, jsQuantized, data.queries[q], K, ef, null).nodes },
   ];
   if (peers.has('hnswlib')) {
     const index = new hnswlib.HierarchicalNSW('ip', DIMS);
@@ -267,7 +285,7 @@ function main(): void {
     ),
   );
   console.log('');
-  for (const engine of [FOLIO, FOLIO_RESCORED, HNSWLIB]) {
+  for (const engine of [FOLIO, FOLIO_RESCORED, FOLIO_JS, HNSWLIB]) {
     const fastest = rows.filter((r) => r.engine === engine && r.recall >= TARGET_RECALL).sort((a, b) => b.cpuQps - a.cpuQps)[0];
     if (fastest !== undefined) {
       console.log(`- ${engine}: ${count(fastest.cpuQps)} QPS per CPU second (${count(fastest.latency.qps)} wall, p50 ${ms(fastest.latency.p50Ms, 3)} ms) at recall ${fastest.recall.toFixed(4)} (ef ${fastest.ef}), its fastest row with recall ≥ ${TARGET_RECALL}`);

@@ -59,7 +59,7 @@ export class GraphBuilder {
       aligned = codes.slice(0, count * dims); // rows on a word boundary, for the fast kernel
     }
     this.scorer = new RowScorer(aligned, scales, dims);
-    this.pairScorer = new RowScorer(aligned, scales, dims);
+    this.pairScorer = new RowScorer(aligned, scales, dims, false); // rowPair only: no SIMD copy
     const found = Math.max(params.efConstruction, this.m0) + 1;
     this.foundNodes = new Uint32Array(found);
     this.foundScores = new Float64Array(found);
@@ -92,7 +92,11 @@ export class GraphBuilder {
   }
 
   build(): HnswGraph {
-    for (let node = 0; node < this.count; node++) this.insert(node);
+    try {
+      for (let node = 0; node < this.count; node++) this.insert(node);
+    } finally {
+      this.scorer.release();
+    }
     return this.graph;
   }
 

@@ -73,8 +73,6 @@ export const INT32_MAX = 0x7fffffff;
 export const MAX_CODE = 127;
 /** Code-against-code sums (127² a dimension) stay within int32 up to this many dims. */
 export const MAX_DIMS = 65536;
-/** Ceiling of the query's fixed-point factor (beyond it the rounding error is negligible). */
-export const MAX_QUERY_FIXED_POINT = 2 ** 24;
 /** Codes read as 32-bit words assume little-endian byte order. */
 export const LITTLE_ENDIAN = endianness() === 'LE';
 

@@ -7,11 +7,12 @@
 //
 // Scores are the caller's: the similarity of a normalised float query to node i is
 // scales[i] · Σ q[j]·codes[i·dims + j]. While walking the graph the query is held in fixed
-// point (an Int32Array, scaled so no sum can leave int32; the relative error is about 1e-6),
-// codes are read four at a time as 32-bit words, and a node's unvisited neighbours are scored
-// four rows per pass: in V8 that is 2–3 times faster than a float loop over the bytes. The k
-// nodes returned are then rescored with the float formula, so the scores handed back are
-// exact. The build compares stored vectors code against code, in exact integer arithmetic.
+// point (int16 values, scaled so no sum can leave int32: scores within about 1e-5 of the float
+// formula), and a node's unvisited neighbours are scored together: in WebAssembly SIMD on this
+// thread's copy of the codes, or in JavaScript, four bytes a read and four rows a pass (see
+// hnsw-kernels.ts). The scores handed back are the walk's; a caller that needs exact ones
+// rescores its best nodes on their float vectors, as vector-search.ts does. The build compares
+// stored vectors code against code, in exact integer arithmetic.
 //
 // As in hnswlib, a new node is linked to the m neighbours the heuristic picks on every layer,
 // and lists fill up to their capacity (2·m on layer 0, m above) through links back from later
@@ -54,16 +55,28 @@ function searchScorer(vectors: QuantizedVectors): RowScorer {
   return scorer;
 }
 
-/** `nodes` rescored exactly (the caller's float formula), best first, ties by node. */
-function exactResult(vectors: QuantizedVectors, query: Float32Array, nodes: Uint32Array): HnswResult {
-  const { dims, codes, scales } = vectors;
-  const order = Array.from(nodes, (node) => ({ node, score: Math.fround(codesDot(query, codes, node * dims) * scales[node]) }));
-  order.sort((a, b) => b.score - a.score || a.node - b.node);
-  return { nodes: Uint32Array.from(order, (o) => o.node), scores: Float32Array.from(order, (o) => o.score) };
+/** The heap's nodes and scores, best first, ties by node (the heap leaves equal keys in any order). */
+function drainBestFirst(heap: NodeHeap): HnswResult {
+  const nodes = new Uint32Array(heap.size);
+  const scores = new Float32Array(heap.size);
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = heap.topNode;
+    const score = Math.fround(heap.topKey);
+    heap.pop();
+    let j = i;
+    for (; j < nodes.length - 1 && scores[j + 1] === score && nodes[j + 1] < node; j++) {
+      nodes[j] = nodes[j + 1];
+      scores[j] = scores[j + 1];
+    }
+    nodes[j] = node;
+    scores[j] = score;
+  }
+  return { nodes, scores };
 }
 
 /**
- * The k best nodes for `query` (normalised, of the vectors' dims), best first. Nodes that
+ * The k best nodes for `query` (normalised, of the vectors' dims), best first, with the walk's
+ * scores (within about 1e-5 of the float formula). Nodes that
  * `accept` rejects (deleted, filtered out) are walked through but never returned. `ef` (raised
  * to k) is the candidate list size on layer 0: larger is slower and finds more of the true k.
  */
@@ -93,15 +106,24 @@ export function searchHnswGraph(
   searchLayer(graph, scorer, scratch, node, score, ef, 0, accept);
   const results = scratch.results;
   while (results.size > k) results.pop();
-  const nodes = new Uint32Array(results.size);
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    nodes[i] = results.topNode;
-    results.pop();
-  }
-  return exactResult(vectors, query, nodes);
+  return drainBestFirst(results);
 }
 
-/** Brute force: every accepted node scored (the caller's float formula), the k best, best first. */
+/**
+ * scores[i] = the similarity of `query` to row rows[i], for i < n, as the graph walk scores
+ * (fixed point, within about 1e-5 of the float formula; SIMD where this thread holds a copy of
+ * the codes): for scans that rescore their best rows on floats afterwards.
+ */
+export function scoreQuantizedRows(vectors: QuantizedVectors, query: Float32Array, rows: Uint32Array, n: number, scores: Float64Array): void {
+  checkVectors(vectors);
+  if (query.length !== vectors.dims) throw new Error(`scoreQuantizedRows: query of ${query.length} dims for vectors of ${vectors.dims}`);
+  for (let i = 0; i < n; i++) if (rows[i] >= vectors.count) throw new Error(`scoreQuantizedRows: row ${rows[i]} out of range for ${vectors.count} vectors`);
+  const scorer = searchScorer(vectors);
+  scorer.loadFloat(query);
+  scorer.scoreMany(rows, n, scores);
+}
+
+/** Brute force: every accepted node scored with the float formula (no fixed point), the k best, best first. */
 export function exactTopK(vectors: QuantizedVectors, query: Float32Array, k: number, accept: ((node: number) => boolean) | null): HnswResult {
   checkVectors(vectors);
   const { count, dims, codes, scales } = vectors;
@@ -115,11 +137,6 @@ export function exactTopK(vectors: QuantizedVectors, query: Float32Array, k: num
     if (heap.size < k) heap.push(score, node);
     else if (score > heap.topKey) heap.replaceTop(score, node);
   }
-  const nodes = new Uint32Array(heap.size);
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    nodes[i] = heap.topNode;
-    heap.pop();
-  }
-  return exactResult(vectors, query, nodes);
+  return drainBestFirst(heap);
 }
 

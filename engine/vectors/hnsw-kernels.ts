@@ -1,8 +1,10 @@
-// The HNSW graph's scoring kernels: int8 codes against a fixed-point query, four bytes a read
-// and four neighbour rows a pass (RowScorer), and code against code for the build. Hot: small,
-// monomorphic and allocation-free.
+// The HNSW graph's scoring kernels: int8 codes against a fixed-point query (RowScorer), in
+// WebAssembly SIMD where the thread holds a copy of the codes (simd-codes.ts), else in
+// JavaScript, four bytes a read and four neighbour rows a pass; and code against code for the
+// build. Both paths compute the same integers. Hot: small, monomorphic and allocation-free.
 
-import { INT32_MAX, LITTLE_ENDIAN, MAX_CODE, MAX_QUERY_FIXED_POINT } from './hnsw-format.ts';
+import { INT32_MAX, LITTLE_ENDIAN, MAX_CODE } from './hnsw-format.ts';
+import { MAX_SIMD_QUERY, SIMD_ROWS_CAPACITY, SimdCodes } from './simd-codes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Dot-product kernels. Hot: keep them small, monomorphic and allocation-free.
@@ -96,22 +98,40 @@ export function codeWords(codes: Int8Array, dims: number): Int32Array | null {
   return words;
 }
 
-/** Scores rows against a fixed-point query: score(row) = factor · scales[row] · Σ query·codes. */
+/**
+ * Scores rows against a fixed-point query: score(row) = factor · scales[row] · Σ query·codes.
+ * With `simd` (the default) the scorer copies the codes into WebAssembly memory when this
+ * thread's budget allows (see simd-codes.ts); a scorer that only compares rows (rowPair) needs
+ * no copy.
+ */
 export class RowScorer {
   readonly query: Int32Array;
   factor = 1;
   private readonly words: Int32Array | null;
   private readonly wordCount: number;
   private readonly four = new Float64Array(4);
+  private readonly simd: SimdCodes | null;
 
   constructor(
     private readonly codes: Int8Array,
     private readonly scales: Float32Array,
     private readonly dims: number,
+    simd = true,
   ) {
     this.query = new Int32Array(dims);
     this.words = codeWords(codes, dims);
     this.wordCount = dims >> 2;
+    this.simd = simd ? SimdCodes.copy(codes, dims) : null;
+  }
+
+  /** Whether rows are scored in WebAssembly SIMD. */
+  get usesSimd(): boolean {
+    return this.simd !== null;
+  }
+
+  /** Returns the SIMD copy's bytes to the thread's budget: for a scorer that will not be used again. */
+  release(): void {
+    this.simd?.release();
   }
 
   covers(codes: Int8Array, scales: Float32Array, dims: number): boolean {
@@ -119,12 +139,22 @@ export class RowScorer {
   }
 
   score(row: number): number {
+    const simd = this.simd;
+    if (simd !== null) {
+      simd.rows[0] = row;
+      simd.dots(1);
+      return simd.out[0] * this.factor * this.scales[row];
+    }
     const dot = this.words !== null ? dotWords(this.query, this.words, row * this.wordCount, this.wordCount) : dotBytes(this.query, this.codes, row * this.dims, this.dims);
     return dot * this.factor * this.scales[row];
   }
 
   /** Scores rows[0…n) into scores[0…n), four rows per pass where it can. */
   scoreMany(rows: Uint32Array, n: number, scores: Float64Array): void {
+    if (this.simd !== null) {
+      this.scoreManySimd(this.simd, rows, n, scores);
+      return;
+    }
     const words = this.words;
     let i = 0;
     if (words !== null) {
@@ -148,6 +178,18 @@ export class RowScorer {
     for (; i < n; i++) scores[i] = this.score(rows[i]);
   }
 
+  private scoreManySimd(simd: SimdCodes, rows: Uint32Array, n: number, scores: Float64Array): void {
+    const { rows: simdRows, out } = simd;
+    const factor = this.factor;
+    const scales = this.scales;
+    for (let start = 0; start < n; start += SIMD_ROWS_CAPACITY) {
+      const length = Math.min(SIMD_ROWS_CAPACITY, n - start);
+      for (let i = 0; i < length; i++) simdRows[i] = rows[start + i];
+      simd.dots(length);
+      for (let i = 0; i < length; i++) scores[start + i] = out[i] * factor * scales[simdRows[i]];
+    }
+  }
+
   /** Similarity of two stored rows, code against code (the query is not used). */
   rowPair(a: number, b: number): number {
     const dot = this.words !== null ? dotWordPair(this.words, a * this.wordCount, b * this.wordCount, this.wordCount) : dotBytePair(this.codes, a * this.dims, b * this.dims, this.dims);
@@ -158,18 +200,28 @@ export class RowScorer {
   loadRow(row: number): void {
     const base = row * this.dims;
     for (let j = 0; j < this.dims; j++) this.query[j] = this.codes[base + j];
+    this.simd?.query.set(this.query);
     this.factor = this.scales[row];
   }
 
-  /** A float query in fixed point, scaled as finely as int32 sums allow. */
+  /**
+   * A float query in fixed point: each value within int16 (what the SIMD kernel multiplies) and
+   * scaled so no sum can leave int32. The relative error is about 1e-5 of the largest value.
+   */
   loadFloat(query: Float32Array): void {
     let sumAbs = 0;
-    for (let j = 0; j < this.dims; j++) sumAbs += Math.abs(query[j]);
+    let maxAbs = 0;
+    for (let j = 0; j < this.dims; j++) {
+      const value = Math.abs(query[j]);
+      sumAbs += value;
+      if (value > maxAbs) maxAbs = value;
+    }
     if (!Number.isFinite(sumAbs)) throw new Error('HNSW search: the query vector has non-finite values');
     // Every |Σ q·code| ≤ 127 · Σ|q_fixed| ≤ 127 · (fixed · Σ|q| + dims / 2) must stay within int32.
     const room = INT32_MAX / MAX_CODE - this.dims;
-    const fixed = sumAbs > 0 ? Math.min(MAX_QUERY_FIXED_POINT, Math.floor(room / sumAbs)) : 1;
+    const fixed = sumAbs > 0 ? Math.min(MAX_SIMD_QUERY / maxAbs, room / sumAbs) : 1;
     for (let j = 0; j < this.dims; j++) this.query[j] = Math.round(query[j] * fixed);
+    this.simd?.query.set(this.query);
     this.factor = 1 / fixed;
   }
 }

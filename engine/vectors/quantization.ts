@@ -24,11 +24,6 @@ export function quantizeInto(vector: Float32Array, codes: Int8Array, scales: Flo
   scales[row] = scale;
 }
 
-/** Approximate dot product of a float query with quantised row `row`. */
-export function quantizedDot(query: Float32Array, codes: Int8Array, scales: Float32Array, row: number): number {
-  return codesDot(query, codes, row * query.length) * scales[row];
-}
-
 /** Σ query[j] · codes[base + j] over the query's dimensions, in float arithmetic (four sums at once). */
 export function codesDot(query: Float32Array, codes: Int8Array, base: number): number {
   const dims = query.length;

@@ -11,8 +11,8 @@ import { DocBitSet } from '../search/doc-bitset.ts';
 import { evaluateFilter } from '../search/filter-evaluator.ts';
 import { deletedDocs } from '../search/segment-view.ts';
 import type { SegmentView } from '../search/segment-view.ts';
-import { searchHnswGraph } from './hnsw-graph.ts';
-import { floatDot, quantizedDot } from './quantization.ts';
+import { scoreQuantizedRows, searchHnswGraph } from './hnsw-graph.ts';
+import { floatDot } from './quantization.ts';
 import type { VectorReader } from './vector-file.ts';
 
 /** Candidates rescored exactly per segment: this many times the hits wanted (at least RESCORE_MIN). */
@@ -126,31 +126,51 @@ function walkGraph(vectors: VectorReader, query: Float32Array, window: number, a
   return rescore(vectors, query, docs);
 }
 
+/** Passages scored per call when a segment is scanned. */
+const SCAN_BLOCK = 256;
+
 /**
- * One segment: every admissible passage scored on its codes, the best `window` documents kept,
- * then each of those rescored on the float vectors of all its passages.
+ * One segment: every admissible passage scored on its codes (in blocks, SIMD where the thread
+ * holds a copy), the best `window` documents kept, then each of those rescored on the float
+ * vectors of all its passages. A document's passages are consecutive rows.
  */
 function scanSegment(vectors: VectorReader, query: Float32Array, window: number, admissible: DocBitSet | null): SegmentHit[] {
-  const { passageDocs, codes, scales, passageCount } = vectors;
+  const { passageDocs, passageCount } = vectors;
   const heap = new HitHeap(window);
-  let row = 0;
-  while (row < passageCount) {
-    const doc = passageDocs[row];
-    if (admissible !== null && !admissible.has(doc)) {
-      while (row < passageCount && passageDocs[row] === doc) row++;
-      continue;
-    }
-    let best = -Infinity;
-    let bestRow = row;
-    for (; row < passageCount && passageDocs[row] === doc; row++) {
-      const score = quantizedDot(query, codes, scales, row);
-      if (score > best) {
-        best = score;
-        bestRow = row;
+  const rows = new Uint32Array(SCAN_BLOCK);
+  const scores = new Float64Array(SCAN_BLOCK);
+  let pending = 0;
+  let doc = -1;
+  let best = -Infinity;
+  let bestRow = 0;
+  const scorePending = (): void => {
+    scoreQuantizedRows(vectors.quantized, query, rows, pending, scores);
+    for (let i = 0; i < pending; i++) {
+      const rowDoc = passageDocs[rows[i]];
+      if (rowDoc !== doc) {
+        if (doc >= 0) heap.offer(0, doc, best, bestRow);
+        doc = rowDoc;
+        best = -Infinity;
+      }
+      if (scores[i] > best) {
+        best = scores[i];
+        bestRow = rows[i];
       }
     }
-    heap.offer(0, doc, best, bestRow);
+    pending = 0;
+  };
+  let row = 0;
+  while (row < passageCount) {
+    const rowDoc = passageDocs[row];
+    const admitted = admissible === null || admissible.has(rowDoc);
+    for (; row < passageCount && passageDocs[row] === rowDoc; row++) {
+      if (!admitted) continue;
+      rows[pending++] = row;
+      if (pending === SCAN_BLOCK) scorePending();
+    }
   }
+  scorePending();
+  if (doc >= 0) heap.offer(0, doc, best, bestRow);
   return rescore(
     vectors,
     query,
