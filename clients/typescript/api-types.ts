@@ -35,6 +35,20 @@ export interface CollectionSettings {
   embedders: { [key: string]: Embedder };
 }
 
+export interface CollectionStats {
+  name: string;
+  /** Live documents, including unrefreshed writes. */
+  documents: number;
+  segments: number;
+  /** Bytes of its index files on disk. */
+  bytes: number;
+  state: "ok" | "unavailable";
+  /** Why the collection is unavailable. */
+  reason?: string;
+  /** Per embedder: documents embedded, waiting and failed. */
+  embedding: { [key: string]: EmbeddingProgress };
+}
+
 export interface CreatedApiKey extends ApiKey {
   /** The key itself, shown this once. */
   key: string;
@@ -59,6 +73,13 @@ export interface DocumentInput {
   metadata?: { [key: string]: string | number | boolean | string[] | number[] };
   /** Vectors for the collection's `user` embedders: name → numbers, of its dimensions. */
   vectors?: { [key: string]: number[] };
+}
+
+export interface DocumentList {
+  /** Ascending by id. */
+  documents: ListedDocument[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
 }
 
 export interface DocumentSummary {
@@ -98,6 +119,23 @@ export interface EmbeddingProgress {
 }
 
 export interface Health { status: "ok"; version: string }
+
+/** A stored document with the members `fields` chose (`id` always). */
+export interface ListedDocument {
+  id: string;
+  title?: string | null;
+  /** `text` for JSON documents, else the file type. */
+  format?: string;
+  pages?: number | null;
+  bytes?: number;
+  /** Flat object; every field is filterable, facetable and sortable. */
+  metadata?: { [key: string]: string | number | boolean | string[] | number[] };
+  indexed_at?: string;
+  text?: string;
+  /** Vectors for the collection's `user` embedders: name → numbers, of its dimensions. */
+  vectors?: { [key: string]: number[] };
+  page_list?: { number: number; label: string | null }[] | null;
+}
 
 export interface Problem {
   /** Always `about:blank`: `code` identifies the problem. */
@@ -168,6 +206,28 @@ export interface SearchResponse {
 export interface SearchWarning { code: string; message: string }
 
 export interface Session { token: string; expires_at: string }
+
+export interface Stats {
+  version: string;
+  started_at: string;
+  uptime_s: number;
+  memory: {
+    /** Resident memory of the process (mapped index pages it has touched included). */
+    rss_bytes: number;
+    heap_used_bytes: number;
+    heap_total_bytes: number;
+    /** Memory held outside the JavaScript heap (buffers, WebAssembly). */
+    external_bytes: number;
+  };
+  searches: {
+    /** Searches answered since the server started. */
+    total: number;
+    /** Searches answered per second over the last minute. */
+    per_second: number;
+  };
+  /** The collections the caller may see, by name. */
+  collections: CollectionStats[];
+}
 
 export interface StoredDocument extends DocumentSummary {
   text: string;
@@ -318,6 +378,18 @@ export interface UpdateCollectionBody {
       default_semantic_ratio?: number;
     } | null;
   };
+}
+
+/** Query of GET /v1/collections/{name}/documents: List documents */
+export interface GetCollectionsByNameDocumentsQuery {
+  /** The `next_cursor` of the previous page; absent: the first page. */
+  cursor?: string;
+  /** Members of each document besides `id`: any of title, format, pages, bytes, metadata, indexed_at, text, page_list, vectors. Absent: the summary (title, format, pages, bytes, metadata, indexed_at); `fields=id` gives ids only. */
+  fields?: string | string[];
+  /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. URL-encoded JSON; empty means none. */
+  filter?: string;
+  /** Documents per page, 1–1000 (default 20). */
+  limit?: number;
 }
 
 /** Query of POST /v1/collections/{name}/documents: Write one document or a batch */
@@ -505,6 +577,7 @@ export interface Paths {
     delete: { path: { name: string }; query: never; body: never; response: void };
   };
   "/v1/collections/{name}/documents": {
+    get: { path: { name: string }; query: GetCollectionsByNameDocumentsQuery; body: never; response: DocumentList };
     post: { path: { name: string }; query: WriteDocumentsQuery; body: WriteDocumentsBody; response: WriteDocumentsResponse };
   };
   "/v1/collections/{name}/documents/delete": {
@@ -543,6 +616,9 @@ export interface Paths {
   };
   "/v1/sessions/current": {
     delete: { path: never; query: never; body: never; response: void };
+  };
+  "/v1/stats": {
+    get: { path: never; query: never; body: never; response: Stats };
   };
   "/v1/webhooks": {
     get: { path: never; query: never; body: never; response: ListWebhooksResponse };

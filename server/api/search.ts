@@ -111,7 +111,7 @@ const searchFields = {
   ),
 };
 
-const FILTER_DESCRIPTION =
+export const FILTER_DESCRIPTION =
   'Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, '
   + '`{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`.';
 const FACETS_DESCRIPTION =
@@ -121,7 +121,7 @@ const SORT_DESCRIPTION =
   + '`title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`.';
 
 /** GET: `a,b`, or the parameter repeated; POST: the same, or a JSON array. */
-const nameListSchema = (description: string) => Type.Union([Type.String(), Type.Array(Type.String())], { description });
+export const nameListSchema = (description: string) => Type.Union([Type.String(), Type.Array(Type.String())], { description });
 
 /** The members of a hit `fields` may name (`id` and `score` are always returned). */
 export const HIT_FIELD_NAMES = ['id', 'score', 'title', 'format', 'page', 'page_label', 'snippet', 'highlight', 'metadata', 'matched_pages'] as const;

@@ -5,12 +5,24 @@
 // event per request: a single document names its id, a batch lists them, SPEC §8).
 
 import type { FilterNode } from '../../engine/index.ts';
-import type { DocumentInput, DocumentPatch, DocumentSummary, StoredDocument } from '../api/index.ts';
+import type { DocumentInput, DocumentList, DocumentPatch, DocumentSummary, LISTED_DOCUMENT_FIELDS, StoredDocument } from '../api/index.ts';
 import type { KeptOriginals } from '../files/index.ts';
 import type { CollectionRegistry, WriteOptions } from '../indexing/index.ts';
 import type { BatchBody, BatchFormat, VectorRules } from '../ingest/index.ts';
 import type { IngestPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
+import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
+
+export type ListedField = (typeof LISTED_DOCUMENT_FIELDS)[number];
+
+export interface ListRequest {
+  limit: number;
+  /** The previous page's next_cursor; null for the first page. */
+  cursor: string | null;
+  /** Members besides `id`. */
+  fields: readonly ListedField[];
+  filter: FilterNode | null;
+}
 
 export interface DocumentServiceOptions {
   collections: CollectionRegistry;
@@ -89,6 +101,19 @@ export class DocumentService {
   /** The stored document, realtime (acknowledged writes included). */
   get(name: string, id: string): StoredDocument {
     return this.options.collections.get(name).getDocument(id);
+  }
+
+  /** A page of the collection's documents in id order, realtime like get (GET …/documents). */
+  list(name: string, request: ListRequest): DocumentList {
+    const after = request.cursor === null ? null : decodeListCursor(request.cursor);
+    const page = this.options.collections.get(name).listDocuments(after, request.limit, request.filter);
+    const documents = page.documents.map((document) => {
+      const listed: Record<string, unknown> = { id: document.id };
+      for (const field of request.fields) if (document[field] !== undefined) listed[field] = document[field];
+      return listed as DocumentList['documents'][number];
+    });
+    const last = page.documents.at(-1);
+    return { documents, next_cursor: page.more && last !== undefined ? encodeListCursor(last.id) : null };
   }
 
   /** Replaces the title and merges metadata; the text and a kept original stay. */

@@ -7,6 +7,7 @@ import type { CollectionService, DocumentService } from '../documents/index.ts';
 import type { FileUploads } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
+import type { SearchActivity } from './search-activity.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +35,12 @@ declare module 'fastify' {
     failedAuth: FailedAuthLimiter;
     /** Webhooks: registry, deliveries, and `emit` where changes are committed (server/webhooks/webhooks.ts). */
     webhooks: Webhooks;
+    /** The app's clock in ms since the epoch (tests may give their own). */
+    clock: () => number;
+    /** When the app was built (ms since the epoch), for uptime. */
+    startedAt: number;
+    /** Searches answered, for GET /v1/stats (search-activity.ts). */
+    searchActivity: SearchActivity;
   }
   interface FastifyContextConfig {
     /** The route needs no credential. */

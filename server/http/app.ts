@@ -33,6 +33,8 @@ import healthRoutes from './routes/health/index.ts';
 import searchRoutes from './routes/search/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
+import statsRoutes from './routes/stats/index.ts';
+import { SearchActivity } from './search-activity.ts';
 import { requestValidatorCompiler } from './validation/request-validator.ts';
 
 /** Request properties that could carry a credential: never written to the log. */
@@ -141,6 +143,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));
 
   const now = options.now ?? Date.now;
+  app.decorate('clock', now);
+  app.decorate('startedAt', now());
+  app.decorate('searchActivity', new SearchActivity(now));
   const keys = KeyStore.open(options.dataDir, { now: () => new Date(now()) });
   const sessions = SessionStore.open(options.dataDir, { now: () => new Date(now()) });
   const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
@@ -232,6 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(fileRoutes);
     await app.register(sessionRoutes);
     await app.register(webhookRoutes);
+    await app.register(statsRoutes);
   } catch (error) {
     await app.close();
     throw error;

@@ -72,6 +72,8 @@ export interface Collection {
   vectorRules(): VectorRules;
   /** Realtime: sees acknowledged writes before they are searchable. */
   getDocument(id: string): StoredDocumentView;
+  /** Up to `limit` live documents after id `after` (null: the first), ascending by id; realtime like getDocument. */
+  listDocuments(after: string | null, limit: number, filter: FilterNode | null): { documents: StoredDocumentView[]; more: boolean };
   /** Whether a live document has this id (acknowledged writes included). */
   hasDocument(id: string): boolean;
   /** Resolves once every write acknowledged before the call is searchable. */

@@ -42,6 +42,7 @@ import { CollectionWriter, DEFAULT_BACKPRESSURE } from './collection-writer.ts';
 import type { Backpressure } from './collection-writer.ts';
 import { applyPatch, toStoredView, toSummary } from './document-model.ts';
 import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
+import { listDocuments } from './document-listing.ts';
 import { idsMatchingFilter } from './filter-matches.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
 import type { MergePolicyOptions } from './merge-policy.ts';
@@ -319,6 +320,16 @@ export class FolioCollection implements Collection {
   getDocument(id: string): StoredDocumentView {
     this.assertOpen();
     return toStoredView(this.reader.lookup(id) ?? this.notFound(id));
+  }
+
+  /**
+   * Up to `limit` live documents after id `after` (null: from the first), ascending by id,
+   * realtime like getDocument; `filter` judges each by its current version.
+   */
+  listDocuments(after: string | null, limit: number, filter: FilterNode | null): { documents: StoredDocumentView[]; more: boolean } {
+    this.assertOpen();
+    const page = listDocuments(this.reader.snapshot, this.pending, after, limit, filter);
+    return { documents: page.documents.map(toStoredView), more: page.more };
   }
 
   async refresh(): Promise<void> {

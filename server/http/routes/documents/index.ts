@@ -1,6 +1,6 @@
 // JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
 // or a batch as a JSON array or NDJSON — parsed off the main thread and written as the bytes
-// it came as), read, patch and delete one, delete by filter (delete-by-filter.ts),
+// it came as), read, patch and delete one, list them (list-route.ts), delete by filter (delete-by-filter.ts),
 // and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only
 // once the change is searchable. Each handler calls the document service (server/documents).
 // A batch is validated whole before anything is written; the collection is all-or-nothing too.
@@ -24,6 +24,7 @@ import { NoContentSchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
 import type { ParseBatchBody } from './batch-route.ts';
 import deleteByFilterRoutes from './delete-by-filter.ts';
+import documentListRoutes from './list-route.ts';
 import { JSON_CONTENT_TYPE, jsonBodyParser } from './json-body-parser.ts';
 import { ConcurrencyGate, MAX_LARGE_WRITES, largeBodyGateHook } from './large-body-gate.ts';
 import { NDJSON_CONTENT_TYPE, ndjsonParser } from './ndjson-parser.ts';
@@ -61,6 +62,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // A batch for a full write buffer waits or is refused before its body is read (write-room.ts).
   app.addHook('preParsing', writeRoomHook(app.documents));
   await app.register(deleteByFilterRoutes);
+  await app.register(documentListRoutes);
 
   app.put(
     DOCUMENT_PATH,

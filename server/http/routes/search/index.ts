@@ -25,7 +25,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 500) },
       },
     },
-    async (request, reply) => runSearch(app.registry.get(request.params.name), request.query, 'querystring', reply),
+    async (request, reply) => runSearch(app.registry.get(request.params.name), request.query, 'querystring', reply, app.searchActivity),
   );
 
   app.post(
@@ -40,7 +40,7 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
       },
     },
-    async (request, reply) => runSearch(app.registry.get(request.params.name), request.body, 'body', reply),
+    async (request, reply) => runSearch(app.registry.get(request.params.name), request.body, 'body', reply, app.searchActivity),
   );
 };
 

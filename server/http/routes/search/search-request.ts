@@ -6,8 +6,9 @@
 // adds its typo tolerance settings.
 
 import type { Static } from 'typebox';
-import { FIELD_NAME_RULE, isAllowedFieldName, parseFilter, parseSort } from '../../../../engine/index.ts';
-import type { FilterNode, SearchRequest, TypoMode } from '../../../../engine/index.ts';
+import { FIELD_NAME_RULE, isAllowedFieldName, parseSort } from '../../../../engine/index.ts';
+import { listOf, toFilter } from '../../validation/list-params.ts';
+import type { SearchRequest, TypoMode } from '../../../../engine/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
 import type { SemanticParams } from '../../../indexing/index.ts';
@@ -24,31 +25,6 @@ import type { SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts'
 
 export type SearchParams = Static<typeof SearchQuerySchema> | Static<typeof SearchBodySchema>;
 export type RequestPart = 'querystring' | 'body';
-
-/** `a,b` or `['a', 'b']` (or repeated query parameters) → the non-empty, trimmed names. */
-function listOf(value: string | string[] | undefined): string[] {
-  const parts = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return parts.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
-}
-
-/**
- * The filter, or null when there is none (absent, null, empty text, or `{}`). On GET it is
- * JSON text; text that is not JSON is an invalid filter, like a bad object.
- */
-function toFilter(filter: string | Record<string, unknown> | null | undefined): FilterNode | null {
-  if (filter === undefined || filter === null) return null;
-  let input: unknown = filter;
-  if (typeof filter === 'string') {
-    if (filter.trim() === '') return null;
-    try {
-      input = JSON.parse(filter);
-    } catch (error) {
-      throw new FolioError('invalid_filter', `filter is not valid JSON (${(error as Error).message})`);
-    }
-  }
-  const node = parseFilter(input);
-  return node.kind === 'match_all' ? null : node;
-}
 
 /** The facet fields, each once, in the order asked; names follow the metadata field-name rule. */
 function toFacets(value: string | string[] | undefined, part: RequestPart): string[] {
