@@ -507,8 +507,16 @@ class FolioClient:
     def upsert(self, collection, id, title=None, text=None, metadata=None, refresh=False):
         """Creates or entirely replaces one document → its summary.
 
-        Fields left out become empty (title None, text "", metadata {}).
+        Either ``upsert(c, id, {"title": …, "text": …, "metadata": {…}})`` (SPEC §10's form) or
+        the same as keywords. Fields left out become empty (title None, text "", metadata {}).
         """
+        if isinstance(title, dict):
+            if text is not None or metadata is not None:
+                raise TypeError("upsert: give the document as one dict or as keywords, not both")
+            unknown = sorted(set(title) - {"title", "text", "metadata", "vectors"})
+            if unknown:
+                raise TypeError("upsert: unknown document member(s) %s (title, text, metadata, vectors)" % ", ".join(unknown))
+            return self._request("PUT", self._document_path(collection, id), self._write_query(refresh), json_body=dict(title))
         body = {}
         if title is not None:
             body["title"] = title
@@ -528,6 +536,32 @@ class FolioClient:
     def get_document(self, collection, id):
         """→ the stored document (summary fields plus ``text`` and ``page_list``)."""
         return self._request("GET", self._document_path(collection, id))
+
+    def list_documents(self, collection, limit=None, cursor=None, fields=None, filter=None):
+        """One page of documents in id order → ``{"documents", "next_cursor"}``; pass
+        ``next_cursor`` as ``cursor`` for the next page (None on the last). ``fields`` lists the
+        members besides ``id`` (default: the summary); ``filter`` is a metadata filter dict."""
+        query = {}
+        if limit is not None:
+            query["limit"] = str(limit)
+        if cursor is not None:
+            query["cursor"] = cursor
+        if fields is not None:
+            query["fields"] = ",".join(fields)
+        if filter is not None:
+            query["filter"] = json.dumps(filter)
+        return self._request("GET", "/v1/collections/%s/documents" % _quote(collection), query)
+
+    def all_documents(self, collection, page_size=100, fields=None, filter=None):
+        """Yields every document (or every one ``filter`` matches) in id order, page by page."""
+        cursor = None
+        while True:
+            page = self.list_documents(collection, limit=page_size, cursor=cursor, fields=fields, filter=filter)
+            for document in page["documents"]:
+                yield document
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return
 
     def patch_document(self, collection, id, title=UNSET, metadata=None, refresh=False):
         """Changes a document in place → its summary.
@@ -589,6 +623,11 @@ class FolioClient:
     def formats(self):
         """→ the list of file types the server reads: ``{"extension", "mime", "kind"}`` dicts."""
         return self._request("GET", "/v1/formats")["formats"]
+
+    def stats(self):
+        """Server and collection statistics (admin) → ``{"version", "uptime_s", "memory",
+        "searches", "collections"}``."""
+        return self._request("GET", "/v1/stats")
 
     # ----------------------------------------------------------------------------------
     # Search

@@ -158,6 +158,26 @@ class DocumentTests(FolioTestCase):
         # A slash or a space cannot smuggle another path: the server refuses the id itself.
         self.assertFolioError(lambda: self.folio.upsert(self.coll, "../x y", text="x"), 400, "validation_failed")
 
+    def test_upsert_takes_the_document_as_one_dict(self):
+        summary = self.folio.upsert(self.coll, "spec-form", {"title": "T", "text": "one dict", "metadata": {"k": 1}})
+        self.assertEqual((summary["title"], summary["metadata"]), ("T", {"k": 1}))
+        self.assertEqual(self.folio.get_document(self.coll, "spec-form")["text"], "one dict")
+        with self.assertRaises(TypeError):
+            self.folio.upsert(self.coll, "spec-form", {"titel": "typo"})
+        with self.assertRaises(TypeError):
+            self.folio.upsert(self.coll, "spec-form", {"text": "x"}, text="y")
+
+    def test_list_documents_pages_in_id_order(self):
+        self.folio.upsert_many(self.coll, [{"id": "d%d" % i, "text": "listed %d" % i, "metadata": {"odd": i % 2 == 1}}
+                                           for i in range(5)])
+        first = self.folio.list_documents(self.coll, limit=2)
+        self.assertEqual([d["id"] for d in first["documents"]], ["d0", "d1"])
+        self.assertNotIn("text", first["documents"][0])
+        second = self.folio.list_documents(self.coll, limit=2, cursor=first["next_cursor"], fields=["text"])
+        self.assertEqual(second["documents"], [{"id": "d2", "text": "listed 2"}, {"id": "d3", "text": "listed 3"}])
+        self.assertEqual([d["id"] for d in self.folio.all_documents(self.coll, page_size=1, filter={"odd": True})], ["d1", "d3"])
+        self.assertFolioError(lambda: self.folio.list_documents(self.coll, cursor="???"), 400, "validation_failed")
+
     def test_validation_error_lists_fields(self):
         error = self.assertFolioError(
             lambda: self.folio.upsert(self.coll, "d1", text="x", metadata={"nested": {"no": 1}}), 400, "validation_failed"
@@ -183,6 +203,11 @@ class FileTests(FolioTestCase):
     def setUp(self):
         super().setUp()
         self.coll = self.new_collection()
+
+    def test_stats(self):
+        stats = self.folio.stats()
+        self.assertIn(self.coll, [c["name"] for c in stats["collections"]])
+        self.assertGreaterEqual(stats["uptime_s"], 0)
 
     def test_formats(self):
         formats = self.folio.formats()

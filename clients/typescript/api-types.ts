@@ -381,7 +381,7 @@ export interface UpdateCollectionBody {
 }
 
 /** Query of GET /v1/collections/{name}/documents: List documents */
-export interface GetCollectionsByNameDocumentsQuery {
+export interface ListDocumentsQuery {
   /** The `next_cursor` of the previous page; absent: the first page. */
   cursor?: string;
   /** Members of each document besides `id`: any of title, format, pages, bytes, metadata, indexed_at, text, page_list, vectors. Absent: the summary (title, format, pages, bytes, metadata, indexed_at); `fields=id` gives ids only. */
@@ -577,7 +577,7 @@ export interface Paths {
     delete: { path: { name: string }; query: never; body: never; response: void };
   };
   "/v1/collections/{name}/documents": {
-    get: { path: { name: string }; query: GetCollectionsByNameDocumentsQuery; body: never; response: DocumentList };
+    get: { path: { name: string }; query: ListDocumentsQuery; body: never; response: DocumentList };
     post: { path: { name: string }; query: WriteDocumentsQuery; body: WriteDocumentsBody; response: WriteDocumentsResponse };
   };
   "/v1/collections/{name}/documents/delete": {

@@ -13,6 +13,7 @@ import type {
   DeleteByFilterBody,
   DeletedResponse,
   DocumentInput,
+  DocumentList,
   DocumentSummary,
   GetOpenApiResponse,
   Health,
@@ -20,6 +21,7 @@ import type {
   ListDeliveriesResponse,
   ListFormatsResponse,
   ListKeysResponse,
+  ListedDocument,
   ListWebhooksResponse,
   PatchDocumentBody,
   RefreshResponse,
@@ -27,6 +29,7 @@ import type {
   SearchHit,
   SearchResponse,
   Session,
+  Stats,
   StoredDocument,
   UpdateCollectionBody,
   UpsertDocumentBody,
@@ -56,6 +59,18 @@ export interface SearchOptions extends Omit<SearchBody, 'q'> {
 }
 
 export type UploadOptions = UploadFields & WriteOptions;
+
+/** Options of a document listing (`GET …/documents`). */
+export interface ListDocumentsOptions {
+  /** Documents per page, 1–1000 (default 20). */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Members besides `id` (default: the summary); `['id']` gives ids only. */
+  fields?: string[];
+  /** A metadata filter object, as in search. */
+  filter?: Record<string, unknown>;
+}
 
 export interface DownloadedFile {
   bytes: Uint8Array;
@@ -117,6 +132,11 @@ export class FolioClient {
     return this.http.json({ method: 'GET', path: '/v1/formats' });
   }
 
+  /** Server and collection statistics (admin). */
+  stats(): Promise<Stats> {
+    return this.http.json({ method: 'GET', path: '/v1/stats' });
+  }
+
   // Collections ----------------------------------------------------------------------------
 
   createCollection(name: string, options: Omit<CreateCollectionBody, 'name'> = {}): Promise<Collection> {
@@ -157,6 +177,27 @@ export class FolioClient {
   /** The stored document; realtime (sees writes that are not searchable yet). */
   getDocument(collection: string, id: string): Promise<StoredDocument> {
     return this.http.json({ method: 'GET', path: apiPath`/v1/collections/${collection}/documents/${id}` });
+  }
+
+  /** One page of documents in id order; pass its `next_cursor` as `cursor` for the next. */
+  listDocuments(collection: string, options: ListDocumentsOptions = {}): Promise<DocumentList> {
+    const query = {
+      limit: options.limit === undefined ? undefined : String(options.limit),
+      cursor: options.cursor,
+      fields: options.fields === undefined ? undefined : options.fields.join(','),
+      filter: options.filter === undefined ? undefined : JSON.stringify(options.filter),
+    };
+    return this.http.json({ method: 'GET', path: apiPath`/v1/collections/${collection}/documents`, query });
+  }
+
+  /** Every document (or every one `filter` matches), page by page of `limit` (default 100), in id order. */
+  async *allDocuments(collection: string, options: Omit<ListDocumentsOptions, 'cursor'> = {}): AsyncIterable<ListedDocument> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listDocuments(collection, { limit: 100, ...options, cursor });
+      yield* page.documents;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
   }
 
   /** Replaces `title` if given and merges `metadata` (a null value removes a field); keeps the text. */

@@ -53,9 +53,12 @@ describe('TypeScript client', () => {
     assert.equal(generateClientTypes(live), checkedIn);
   });
 
-  test('health, openApi and formats', async () => {
+  test('health, openApi, formats and stats', async () => {
     const health = await new FolioClient({ url: server.url }).health();
     assert.equal(health.status, 'ok');
+    const stats = await client.stats();
+    assert.equal(stats.version, health.version);
+    assert.ok(Array.isArray(stats.collections) && stats.uptime_s >= 0 && stats.searches.total >= 0);
     assert.match((await client.openApi()).openapi, /^3\.1/);
     const { formats } = await client.formats();
     assert.ok(formats.some((f) => f.extension === 'pdf'));
@@ -108,7 +111,7 @@ describe('TypeScript client', () => {
     assert.equal(error.code, 'network_error');
   });
 
-  test('documents: upsert, upsertMany, get, patch, delete, deleteByFilter, refresh', async () => {
+  test('documents: upsert, upsertMany, get, list, patch, delete, deleteByFilter, refresh', async () => {
     await client.createCollection('docs');
     const summary = await client.upsert('docs', 'doc:1.v2', { title: 'Sourdough', text: 'Feed the starter', metadata: { tags: ['bread'] } });
     assert.equal(summary.id, 'doc:1.v2');
@@ -128,6 +131,15 @@ describe('TypeScript client', () => {
     const patched = await client.patchDocument('docs', 'doc:1.v2', { metadata: { tags: null, rating: 5 } });
     assert.deepEqual(patched.metadata, { rating: 5 });
     assert.equal((await client.getDocument('docs', 'doc:1.v2')).text, 'Feed the starter');
+
+    const firstPage = await client.listDocuments('docs', { limit: 2 });
+    assert.deepEqual(firstPage.documents.map((d) => d.id), ['a', 'b']);
+    assert.equal(firstPage.documents[0].text, undefined); // the summary by default
+    const secondPage = await client.listDocuments('docs', { limit: 2, cursor: firstPage.next_cursor!, fields: ['text'] });
+    assert.deepEqual(secondPage, { documents: [{ id: 'c', text: 'tomato soup' }, { id: 'doc:1.v2', text: 'Feed the starter' }], next_cursor: null });
+    const drafts: string[] = [];
+    for await (const d of client.allDocuments('docs', { filter: { status: 'draft' }, limit: 1, fields: ['id'] })) drafts.push(d.id);
+    assert.deepEqual(drafts, ['a', 'b']);
 
     await client.deleteDocument('docs', 'c', { refresh: true });
     const deletedTwice = await folioError(() => client.deleteDocument('docs', 'c'));
