@@ -1,6 +1,6 @@
-// The `folio` command (SPEC §10): `serve` runs the server (defined here); auth, config,
-// keys, collections, index, search and webhooks talk to one through the TypeScript client,
-// one command group per file in cli/commands/. `npm start` runs `folio serve`, and
+// The `folio` command (SPEC §10, §12): `serve` runs the server (defined here); auth, config,
+// keys, collections, index, documents, search, stats, webhooks and models talk to one through
+// the TypeScript client, one command group per file in cli/commands/. `npm start` runs `folio serve`, and
 // `npm start -- --port 7711 --data ./x` passes flags through. For serve, flags win over
 // FOLIO_* environment variables, which win over defaults, so no flag has a commander default
 // here. A usage error (unknown command or option, bad value) exits with status 2.
@@ -13,10 +13,12 @@ import type { ConfigFlags } from '../server/index.ts';
 import { registerAuth } from './commands/auth.ts';
 import { registerCollections } from './commands/collections.ts';
 import { registerConfig } from './commands/config.ts';
+import { registerDocuments } from './commands/documents.ts';
 import { registerIndex } from './commands/index-files.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerModels } from './commands/models.ts';
 import { registerSearch } from './commands/search.ts';
+import { registerStats } from './commands/stats.ts';
 import { registerWebhooks } from './commands/webhooks.ts';
 import { EXIT_FAILURE, EXIT_USAGE } from './errors.ts';
 
@@ -77,7 +79,9 @@ registerConfig(program);
 registerKeys(program);
 registerCollections(program);
 registerIndex(program);
+registerDocuments(program);
 registerSearch(program);
+registerStats(program);
 registerWebhooks(program);
 registerModels(program);
 program.addHelpText(

@@ -1,6 +1,7 @@
 // `folio search <collection> <query>`: a readable list of hits (rank, title or path or id,
-// page and its label, score, and the highlighted snippet, matched words bold yellow on a
-// terminal), then the facet counts; with no hits, the server's suggestions ("did you mean");
+// page and its printed label, the other matching pages, score, and the highlighted snippet,
+// matched words bold yellow on a terminal), then the facet counts; `--match all` asks for
+// every word; with no hits, the server's suggestions ("did you mean");
 // `--typos` sets typo tolerance for the search, `--prefix last` searches as you type,
 // `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
 // embedded); `--json` prints the server's answer as it is, for scripts.
@@ -29,7 +30,17 @@ interface SearchOptions {
   hybrid?: boolean;
   ratio?: number;
   embedder?: string;
+  match?: MatchOption;
   json?: boolean;
+}
+
+type MatchOption = 'any' | 'all';
+
+/** `--match`: `any` or `all`. */
+export function matchArgument(value: string): MatchOption {
+  const text = value.trim();
+  if (text === 'any' || text === 'all') return text;
+  throw new InvalidArgumentError('expected any or all');
 }
 
 type TypoOption = 'auto' | 0 | 1 | 2;
@@ -57,12 +68,21 @@ function hitName(hit: SearchHit): string {
   return typeof hit.metadata?.path === 'string' ? hit.metadata.path : hit.id;
 }
 
-/** `page 3`, or `page 3 (iv)` when the label says something else; '' without pages. */
-export function pageText(hit: Pick<SearchHit, 'page' | 'page_label'>): string {
+/**
+ * `page 3`, or `page 3 (printed iv)` when the page's printed label says something else, then
+ * the other pages that match (`also pages 5, 9`); '' without pages.
+ */
+export function pageText(hit: Pick<SearchHit, 'page' | 'page_label' | 'matched_pages'>): string {
   if (hit.page === null || hit.page === undefined) return '';
-  const label = hit.page_label != null && hit.page_label !== String(hit.page) ? ` (${hit.page_label})` : '';
-  return `page ${hit.page}${label}`;
+  const label = hit.page_label != null && hit.page_label !== String(hit.page) ? ` (printed ${hit.page_label})` : '';
+  const others = (hit.matched_pages ?? []).filter((page) => page !== hit.page);
+  const shown = others.slice(0, MAX_OTHER_PAGES).join(', ') + (others.length > MAX_OTHER_PAGES ? `, … (${others.length} in all)` : '');
+  const also = others.length === 0 ? '' : ` · also ${others.length === 1 ? 'page' : 'pages'} ${shown}`;
+  return `page ${hit.page}${label}${also}`;
 }
+
+/** Other matching pages listed after a hit's page before the rest are counted. */
+const MAX_OTHER_PAGES = 8;
 
 /** The hits as numbered entries: name, a line of details, the snippet. */
 export function renderHits(answer: SearchResponse, color: boolean): string {
@@ -117,6 +137,7 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(mode !== undefined && { mode }),
     ...(options.ratio !== undefined && { semantic_ratio: options.ratio }),
     ...(options.embedder !== undefined && { embedder: options.embedder }),
+    ...(options.match !== undefined && { match: options.match }),
   });
   if (options.json) return printJson(answer);
 
@@ -148,6 +169,7 @@ export function registerSearch(program: Command): void {
     .option('--limit <n>', `hits to show (1-${MAX_LIMIT}, default 10)`, integerArgument(1, MAX_LIMIT))
     .option('--offset <n>', 'hits to skip, for the next page', integerArgument(0, MAX_OFFSET))
     .option('--sort <keys>', 'e.g. year:desc,title:asc (default: relevance)')
+    .option('--match <mode>', 'any (default): documents with any of the words; all: only those with every word', matchArgument)
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
     .option('--semantic', "search by meaning (the collection's embedder) instead of by words")

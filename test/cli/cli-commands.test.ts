@@ -77,7 +77,7 @@ describe('folio commands against a live server', () => {
 
   test('--help lists the commands; usage errors exit with 2 and say so', async () => {
     const help = ok(await folio(['--help']));
-    for (const command of ['serve', 'auth', 'config', 'keys', 'collections', 'index', 'search', 'webhooks']) {
+    for (const command of ['serve', 'auth', 'config', 'keys', 'collections', 'index', 'documents', 'search', 'stats', 'webhooks']) {
       assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
     }
     const readme = await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8');
@@ -255,6 +255,42 @@ describe('folio commands against a live server', () => {
     const badFilter = await folio(['search', 'docs', 'quince', '--filter', '{"$and":[]}']);
     assert.equal(badFilter.code, 1);
     assert.match(badFilter.stderr, /^folio: invalid_filter: /);
+  });
+
+  test('search --match all asks for every word', async () => {
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'quince pectin', '--json'])).stdout).total, 3);
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'quince pectin', '--match', 'all', '--json'])).stdout).total, 1);
+    assert.equal((await folio(['search', 'docs', 'quince', '--match', 'most'])).code, 2);
+  });
+
+  test('documents list pages in id order, get shows one, delete removes it; stats shows the server', async () => {
+    const page = ok(await folio(['documents', 'list', 'docs', '--limit', '2']));
+    const lines = page.stdout.trimEnd().split('\n');
+    assert.match(lines[0], /^ID\s+TITLE OR PATH\s+FORMAT\s+PAGES\s+SIZE\s+INDEXED$/);
+    assert.equal(lines.length, 3);
+    const cursor = /More: --cursor (\S+)/.exec(page.stderr)?.[1];
+    assert.ok(cursor, page.stderr);
+    const rest = ok(await folio(['documents', 'list', 'docs', '--cursor', cursor]));
+    assert.equal(rest.stdout.trimEnd().split('\n').length, 2, 'the third document on the second page');
+    const all = ok(await folio(['documents', 'list', 'docs', '--all', '--json'])).stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    assert.equal(all.length, 3);
+    assert.deepEqual(all.map((d: { id: string }) => d.id), all.map((d: { id: string }) => d.id).sort());
+    const recipes = all.find((d: { title: string | null }) => d.title === 'Quince recipes');
+    const shown = ok(await folio(['documents', 'get', 'docs', recipes.id]));
+    assert.match(shown.stdout, /^Quince recipes\n[0-9a-f]{64} · md · 1 page · \d+ B · indexed \d{4}-\d\d-\d\d \d\d:\d\d\n {2}path: \S*recipes\.md\n/);
+    assert.match(shown.stdout, /Poach quince slowly in syrup\./);
+    const filtered = JSON.parse(ok(await folio(['documents', 'list', 'docs', '--json', '--filter', JSON.stringify({ path: recipes.metadata.path })])).stdout);
+    assert.deepEqual(filtered.documents.map((d: { id: string }) => d.id), [recipes.id]);
+
+    const stats = ok(await folio(['stats']));
+    assert.match(stats.stdout, /^Folio \S+, up \d+ (s|min)/);
+    assert.match(stats.stdout, /\nCOLLECTION\s+DOCUMENTS\s+SEGMENTS\s+SIZE\s+STATE\s+EMBEDDING\n(.*\n)*docs\s+3\s+\d+\s+\S+ \S+\s+ok\s+-\n/);
+    assert.equal(JSON.parse(ok(await folio(['stats', '--json'])).stdout).collections.find((c: { name: string }) => c.name === 'docs').documents, 3);
+
+    assert.match(ok(await folio(['documents', 'delete', 'docs', recipes.id])).stdout, /^Deleted [0-9a-f]{64} from docs\.\n$/);
+    const missing = await folio(['documents', 'get', 'docs', recipes.id]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^folio: document_not_found: /);
   });
 
   test('search --semantic and --hybrid search by meaning', async () => {
