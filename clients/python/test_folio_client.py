@@ -220,7 +220,9 @@ class FileTests(FolioTestCase):
         summary = self.folio.upload(self.coll, SAMPLE_PDF, id="report", title="The report",
                                     metadata={"shelf": "b2", "year": 2024}, refresh=True)
         self.assertEqual((summary["id"], summary["format"], summary["title"]), ("report", "pdf", "The report"))
-        self.assertEqual(summary["metadata"], {"shelf": "b2", "year": 2024})
+        # The caller's metadata and the file's facts.
+        self.assertEqual(summary["metadata"], {"shelf": "b2", "year": 2024, "format": "pdf", "extension": "pdf",
+                                               "size": os.path.getsize(SAMPLE_PDF)})
         self.assertEqual(summary["bytes"], os.path.getsize(SAMPLE_PDF))
         content, content_type, file_name = self.folio.download_file(self.coll, "report")
         self.assertEqual(content, read(SAMPLE_PDF))

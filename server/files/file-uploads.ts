@@ -1,6 +1,7 @@
 // The upload flow (SPEC §5), behind `POST /v1/collections/{name}/files`: the route receives
 // the multipart body into a temporary file, and this service does the rest — checks the
-// fields, has the extraction pool read the file (never the main thread), keeps the original
+// fields, has the extraction pool read the file (never the main thread), adds the file's facts
+// to its metadata (file-facts.ts: format, extension, size), keeps the original
 // with --keep-files (durably, before the document is written), writes the document, and sends
 // the `file.indexed` or `file.failed` webhook event. Unknown type → 415, unreadable → 422,
 // over the size limit → 413; in every case nothing is indexed and the temporary file is gone
@@ -18,6 +19,7 @@ import type { Collection, DocumentSummary, WriteOptions } from '../indexing/inde
 import type { ExtractionPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 import { buildFileDocument } from './file-document.ts';
+import { fileFacts, withFileFacts } from './file-facts.ts';
 import type { KeptOriginal, KeptOriginals, OriginalFile } from './original-files.ts';
 
 /** Default largest upload (SPEC §5: 100 MiB; `--max-file-size`). */
@@ -113,7 +115,7 @@ export class FileUploads {
           id: upload.fields.id,
           sha256: upload.sha256,
           title: upload.fields.title,
-          metadata: metadata as Metadata | undefined,
+          metadata: withFileFacts(metadata as Metadata | undefined, fileFacts(upload.fileName, extraction.format, upload.bytes)),
           bytes: upload.bytes,
           indexedAt: new Date().toISOString(),
         },

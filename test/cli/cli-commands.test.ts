@@ -277,7 +277,7 @@ describe('folio commands against a live server', () => {
     assert.deepEqual(all.map((d: { id: string }) => d.id), all.map((d: { id: string }) => d.id).sort());
     const recipes = all.find((d: { title: string | null }) => d.title === 'Quince recipes');
     const shown = ok(await folio(['documents', 'get', 'docs', recipes.id]));
-    assert.match(shown.stdout, /^Quince recipes\n[0-9a-f]{64} · md · 1 page · \d+ B · indexed \d{4}-\d\d-\d\d \d\d:\d\d\n {2}path: \S*recipes\.md\n/);
+    assert.match(shown.stdout, /^Quince recipes\n[0-9a-f]{64} · md · 1 page · \d+ B · indexed \d{4}-\d\d-\d\d \d\d:\d\d\n {2}path: \S*recipes\.md\n {2}format: md\n {2}size: 48\n {2}extension: md\n/);
     assert.match(shown.stdout, /Poach quince slowly in syrup\./);
     const filtered = JSON.parse(ok(await folio(['documents', 'list', 'docs', '--json', '--filter', JSON.stringify({ path: recipes.metadata.path })])).stdout);
     assert.deepEqual(filtered.documents.map((d: { id: string }) => d.id), [recipes.id]);

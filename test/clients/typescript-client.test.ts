@@ -156,7 +156,7 @@ describe('TypeScript client', () => {
     assert.equal(pdf.id, 'pdf-1');
     assert.equal(pdf.format, 'pdf');
     assert.ok(pdf.pages !== null && pdf.pages >= 1);
-    assert.deepEqual(pdf.metadata, { kind: 'report' });
+    assert.deepEqual(pdf.metadata, { kind: 'report', format: 'pdf', extension: 'pdf', size: pdf.bytes }, "the caller's metadata and the file's facts");
 
     const markdown = readFileSync(fixture('sample.md'));
     const fromBytes = await client.upload('files', markdown, { fileName: 'notes.md', title: 'From bytes', id: 'md-bytes' });

@@ -19,11 +19,11 @@ const MAX_FILE_BYTES = 64 * 1024;
 describe('file uploads', () => {
   let server: TestServer;
 
-  async function upload(fileName: string, content: string | Uint8Array, fields: Record<string, string> = {}, query = '?refresh=wait_for'): Promise<TestResponse> {
+  async function upload(fileName: string, content: string | Uint8Array, fields: Record<string, string> = {}, query = '?refresh=wait_for', collection = 'files'): Promise<TestResponse> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('file', new Blob([content]), fileName);
-    const response = await fetch(`${server.url}/v1/collections/files/files${query}`, {
+    const response = await fetch(`${server.url}/v1/collections/${collection}/files${query}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_MASTER_KEY}` },
       body: form,
@@ -61,7 +61,7 @@ describe('file uploads', () => {
     assert.equal(response.body.format, 'txt');
     assert.equal(response.body.pages, 3);
     assert.equal(response.body.bytes, Buffer.byteLength(text));
-    assert.deepEqual(response.body.metadata, { shelf: 'b2' });
+    assert.deepEqual(response.body.metadata, { shelf: 'b2', format: 'txt', extension: 'txt', size: Buffer.byteLength(text) }, "the caller's metadata and the file's facts");
 
     const found = await server.request('GET', '/v1/collections/files/search?q=aardwolves');
     const [hit] = found.body.hits;
@@ -75,6 +75,26 @@ describe('file uploads', () => {
     assert.equal((await upload('copy.txt', text)).body.id, sha256);
     assert.equal((await server.request('GET', '/v1/collections/files')).body.documents, 1);
     assert.deepEqual(tempFiles(), [], 'no temporary file is left');
+  });
+
+  test("every file's facts are metadata to filter, facet and sort on; the caller's metadata wins", async () => {
+    await server.request('POST', '/v1/collections', { name: 'facts' });
+    const send = async (name: string, text: string, metadata?: object) => {
+      const response = await upload(name, text, { ...(metadata !== undefined && { metadata: JSON.stringify(metadata) }) }, '', 'facts');
+      assert.equal(response.status, 201, response.text);
+      return response.body;
+    };
+    const guide = '# Guide\n\nfacts about quinces'; // 28 bytes
+    const license = 'facts about licences, no extension'; // 34
+    const plain = 'facts chosen by the caller'; // 26
+    assert.deepEqual((await send('Guide.MD', guide)).metadata, { format: 'md', extension: 'md', size: Buffer.byteLength(guide) });
+    assert.deepEqual((await send('LICENSE', license)).metadata, { format: 'txt', size: Buffer.byteLength(license) });
+    assert.deepEqual((await send('plain.txt', plain, { format: 'memo' })).metadata, { format: 'memo', extension: 'txt', size: Buffer.byteLength(plain) });
+    assert.equal((await server.request('POST', '/v1/collections/facts/refresh')).status, 200);
+    const search = await server.request('POST', '/v1/collections/facts/search', { q: 'facts', filter: { size: { lt: 30 } }, facets: ['format', 'extension'], sort: 'size:asc' });
+    assert.equal(search.status, 200, search.text);
+    assert.deepEqual(search.body.hits.map((hit: { metadata: { size: number } }) => hit.metadata.size), [26, 28]);
+    assert.deepEqual(search.body.facets, { format: { md: 1, memo: 1 }, extension: { md: 1, txt: 1 } });
   });
 
   test('markdown gets its heading as title when no title is given; an explicit id is used', async () => {
