@@ -265,7 +265,8 @@ export const SearchResponseSchema = Type.Object(
     ),
     warnings: Type.Optional(
       Type.Array(SearchWarningSchema, {
-        description: '`semantic_incomplete`: some documents are not embedded yet; `semantic_fallback`: the query could not be embedded in time, keyword results are returned.',
+        description: '`semantic_incomplete`: some documents are not embedded yet; `semantic_fallback`: the query could not be embedded in time, keyword results are returned; '
+          + '`unknown_field`: a filter, facet or sort names a metadata field no document of the collection has.',
       }),
     ),
     offset: Type.Integer({ minimum: 0 }),

@@ -24,6 +24,7 @@ import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
+import { unknownFieldWarnings } from './unknown-fields.ts';
 import type { SemanticParams } from './semantic-query.ts';
 import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles, segmentFiles } from './collection-layout.ts';
 import { CollectionReader } from './collection-reader.ts';
@@ -349,7 +350,7 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     const page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance });
-    const warnings = [...prepared.warnings, ...coverageWarning(page.semanticCoverage)];
+    const warnings = [...prepared.warnings, ...unknownFieldWarnings(request, this.reader.snapshot), ...coverageWarning(page.semanticCoverage)];
     return warnings.length === 0 ? page : { ...page, warnings };
   }
 
