@@ -1,7 +1,9 @@
-// Progress of `folio index` on standard error: on a terminal, one bar redrawn in place
-// (files done of total, files a second, failures); otherwise (a log, a pipe) a plain line
-// every few seconds, so CI logs show the run is alive without filling up.
+// Progress of `folio index` on standard error: on a terminal, one bar redrawn in place (files
+// done of total, bytes, pages read, files a second, time left, failures, the file being
+// sent); otherwise (a log, a pipe) a plain line every few seconds, so CI logs show the run is
+// alive without filling up.
 
+import { formatBytes } from './output.ts';
 import type { Stream } from './output.ts';
 
 export interface ProgressCounts {
@@ -9,6 +11,13 @@ export interface ProgressCounts {
   done: number;
   failed: number;
   total: number;
+  /** Bytes of the finished files, and of all. */
+  bytesDone: number;
+  bytesTotal: number;
+  /** Pages of the documents indexed so far. */
+  pages: number;
+  /** The file started last, or ''. */
+  current: string;
 }
 
 /** How often a bar is redrawn at most, and how often its rate is refreshed when idle. */
@@ -22,11 +31,27 @@ const MIN_BAR_WIDTH = 10;
 const DEFAULT_COLUMNS = 80;
 const CLEAR_LINE = '\r\x1b[K';
 
-/** `12/40 files, 3.2 files/s, 1 failed`. */
+/** `1:05` or `1:02:05`. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
+
+/**
+ * `12/40 files, 3.5 MiB/10.0 MiB, 57 pages, 3.2 files/s, 0:12 left, 1 failed · docs/guide.md`:
+ * the time left from the bytes still to send at the rate so far.
+ */
 export function progressText(counts: ProgressCounts, elapsedMs: number): string {
   const rate = elapsedMs > 0 ? (counts.done * 1000) / elapsedMs : 0;
+  const bytesRate = elapsedMs > 0 ? (counts.bytesDone * 1000) / elapsedMs : 0;
+  const left = bytesRate > 0 && counts.done < counts.total ? `, ${formatClock((counts.bytesTotal - counts.bytesDone) / bytesRate)} left` : '';
   const failed = counts.failed > 0 ? `, ${counts.failed} failed` : '';
-  return `${counts.done}/${counts.total} files, ${rate.toFixed(1)} files/s${failed}`;
+  const current = counts.current === '' || counts.done === counts.total ? '' : ` · ${counts.current}`;
+  const bytes = `${formatBytes(counts.bytesDone)}/${formatBytes(counts.bytesTotal)}`;
+  return `${counts.done}/${counts.total} files, ${bytes}, ${counts.pages} pages, ${rate.toFixed(1)} files/s${left}${failed}${current}`;
 }
 
 /** `[██████░░░░]`: the finished share of `width` cells. */
@@ -44,10 +69,11 @@ export class Progress {
   /** `interactive`: draw a bar (default: when the stream is a terminal). */
   constructor(
     total: number,
+    bytesTotal: number,
     private readonly stream: Stream = process.stderr,
     private readonly interactive: boolean = stream.isTTY === true,
   ) {
-    this.counts = { done: 0, failed: 0, total };
+    this.counts = { done: 0, failed: 0, total, bytesDone: 0, bytesTotal, pages: 0, current: '' };
   }
 
   start(what: string): void {
@@ -61,9 +87,16 @@ export class Progress {
     this.timer.unref();
   }
 
-  /** Counts one finished file. */
-  advance(failed: boolean): void {
+  /** Names the file being sent now. */
+  begin(file: string): void {
+    this.counts.current = file;
+  }
+
+  /** Counts one finished file of `bytes`, with the pages it had (0 when failed or unknown). */
+  advance(failed: boolean, bytes = 0, pages = 0): void {
     this.counts.done += 1;
+    this.counts.bytesDone += bytes;
+    this.counts.pages += pages;
     if (failed) this.counts.failed += 1;
     if (this.interactive && Date.now() - this.lastDraw >= REDRAW_MS) this.draw();
   }

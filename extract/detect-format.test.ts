@@ -124,3 +124,15 @@ test('extensions are case-insensitive; special names and extension-less text', (
   assert.equal(fileExtension('.bashrc'), null);
   assert.equal(fileExtension('archive.tar.GZ'), 'gz');
 });
+
+test('a suffix that names no readable type does not decide: text is text whatever its name', () => {
+  const readable = (format: string) => ['txt', 'md', 'html'].includes(format);
+  assert.equal(detectFormat(ascii('Apache License\n'), 'Apache-2.0', readable), 'txt');
+  assert.equal(detectFormat(ascii('backup notes\n'), 'notes.bak', readable), 'txt');
+  assert.equal(detectFormat(ascii('minutes\n'), 'meeting notes 2024.03.01', readable), 'txt');
+  assert.equal(detectFormat(ascii('<html><p>saved page'), 'page.aspx', readable), 'html');
+  // Binary under an unknown suffix keeps the suffix, so the refusal names it.
+  assert.equal(detectFormat(new Uint8Array([0, 1, 2, 3, 0, 0, 0xff, 0x00, 7, 8]), 'font.ttf', readable), 'ttf');
+  // A readable suffix still decides (a .md file is markdown, not sniffed).
+  assert.equal(detectFormat(ascii('<html>'), 'notes.md', readable), 'md');
+});

@@ -1,7 +1,9 @@
 // Names a file's format: magic bytes first (PDF, ZIP-based office/e-book files, OLE2, images,
 // RTF), then the file name's extension (or a well-known extension-less name like `Makefile`),
-// then, for a file without an extension, a sniff of its content (text → `txt`). A `.doc`/`.dot`
-// that is not an OLE2 file is sniffed too: Word saves web pages and plain text under that name.
+// then, for a file without an extension or whose extension names no type Folio reads
+// (`Apache-2.0`, `notes.bak`, `minutes 2024.03.01`), a sniff of its content (text → `txt`):
+// text is text whatever its name. A `.doc`/`.dot` that is not an OLE2 file is sniffed too:
+// Word saves web pages and plain text under that name.
 
 import { sniffMagic } from './magic-bytes.ts';
 import { ole2Format, zipFormat } from './container-formats.ts';
@@ -73,10 +75,11 @@ function sniffWordLookalike(bytes: Uint8Array): string | null {
 
 /**
  * The format name of a file (a registry key such as `pdf`, `docx`, `md`), or null when
- * neither its bytes nor its name say anything. The result may name a format no family reads
- * yet; the registry decides whether it is supported.
+ * neither its bytes nor its name say anything. `readable` says which formats are read: a name
+ * suggesting another is checked against the content (text is `txt`), else kept, so the refusal
+ * can name it. The result may name a format no family reads; the registry decides.
  */
-export function detectFormat(bytes: Uint8Array, fileName: string | null): string | null {
+export function detectFormat(bytes: Uint8Array, fileName: string | null, readable: (format: string) => boolean = () => true): string | null {
   const extension = fileExtension(fileName);
   const magic = sniffMagic(bytes);
   if (magic !== null) {
@@ -88,7 +91,7 @@ export function detectFormat(bytes: Uint8Array, fileName: string | null): string
   }
   const byName = formatFromFileName(fileName);
   if (byName !== null && WORD_BINARY_NAMES.has(byName) && bytes.length > 0) return sniffWordLookalike(bytes) ?? byName;
-  if (byName !== null) return byName;
+  if (byName !== null) return readable(byName) || bytes.length === 0 ? byName : (sniffText(bytes) ?? byName);
   if (bytes.length === 0) return fileName === null ? null : 'txt';
   return sniffText(bytes);
 }

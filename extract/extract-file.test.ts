@@ -64,8 +64,9 @@ test('source code is one page, title null', async () => {
   assert.deepEqual(result, { format: 'ts', title: null, pages: [{ number: 1, label: null, text: '// hello\nconst x = 1;' }] });
 });
 
-test('an unknown type is unsupported_file_type; a type without a family too', async () => {
-  await assert.rejects(extractFile(utf8('x'), 'thing.xyz'), (e: unknown) => e instanceof ExtractionError && e.code === 'unsupported_file_type');
+test('an unknown type is unsupported_file_type (text under an unknown suffix is text); a type without a family too', async () => {
+  await assert.rejects(extractFile(new Uint8Array([0, 1, 2, 0, 0, 0, 0xfe]), 'thing.xyz'), (e: unknown) => e instanceof ExtractionError && e.code === 'unsupported_file_type' && /xyz/.test(e.message));
+  assert.equal((await extractFile(utf8('plain words'), 'thing.xyz')).format, 'txt');
   await assert.rejects(extractFile(new Uint8Array([0, 1, 2, 0, 0, 0, 0xfe]), null), (e: unknown) => e instanceof ExtractionError && e.code === 'unsupported_file_type');
   if (familyFor('pdf') === undefined) {
     await assert.rejects(extractFile(utf8('%PDF-1.4\n'), 'a.txt'), (e: unknown) => e instanceof ExtractionError && e.code === 'unsupported_file_type');

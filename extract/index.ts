@@ -36,7 +36,7 @@ export async function extractFile(
   fileName: string | null,
   limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
 ): Promise<Extraction> {
-  const format = detectFormat(bytes, fileName);
+  const format = detectFormat(bytes, fileName, (name) => familyFor(name) !== undefined);
   if (format === null) throw new ExtractionError('unsupported_file_type', 'the file type could not be recognised');
   const family = familyFor(format);
   if (family === undefined) throw new ExtractionError('unsupported_file_type', `unsupported file type: ${format}`);

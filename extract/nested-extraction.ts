@@ -79,7 +79,7 @@ export async function extractNested(
   fileName: string | null,
   limits: ExtractionLimits,
 ): Promise<Extraction | null> {
-  const format = detectFormat(bytes, fileName);
+  const format = detectFormat(bytes, fileName, (name) => familyFor(name) !== undefined);
   if (format === null) return null;
   const family = familyFor(format);
   if (family === undefined) return null;

@@ -13,7 +13,7 @@ import { integerArgument, jsonObjectArgument, listArgument, urlArgument } from '
 import { configPath, readConfig, writeConfig } from '../../cli/config-file.ts';
 import { describeError, UsageError } from '../../cli/errors.ts';
 import { clean, colorEnabled, formatBytes, formatTable, maskSecret, renderHighlight, unescapeHtml } from '../../cli/output.ts';
-import { progressBar, progressText } from '../../cli/progress.ts';
+import { formatClock, progressBar, progressText } from '../../cli/progress.ts';
 import { readFirstLine, readHidden } from '../../cli/prompt.ts';
 import type { TerminalInput } from '../../cli/prompt.ts';
 import { FolioError } from '../../clients/typescript/index.ts';
@@ -44,11 +44,15 @@ test('masking, sizes and tables', () => {
   assert.equal(formatTable(['A', 'BB'], [['xyz', '1'], ['q', '22']], false), 'A    BB\nxyz  1\nq    22\n');
 });
 
-test('the progress line counts files, rate and failures', () => {
-  assert.equal(progressText({ done: 12, failed: 1, total: 40 }, 4000), '12/40 files, 3.0 files/s, 1 failed');
-  assert.equal(progressText({ done: 0, failed: 0, total: 3 }, 0), '0/3 files, 0.0 files/s');
-  assert.equal(progressBar({ done: 5, failed: 0, total: 10 }, 10), '[█████░░░░░]');
-  assert.equal(progressBar({ done: 0, failed: 0, total: 0 }, 4), '[████]');
+test('the progress line counts files, bytes, pages, rate, time left, failures and names the current file', () => {
+  const counts = { done: 12, failed: 1, total: 40, bytesDone: 3 * 1024 * 1024, bytesTotal: 9 * 1024 * 1024, pages: 57, current: 'docs/guide.md' };
+  assert.equal(progressText(counts, 4000), '12/40 files, 3.0 MiB/9.0 MiB, 57 pages, 3.0 files/s, 0:08 left, 1 failed · docs/guide.md');
+  const none = { done: 0, failed: 0, total: 3, bytesDone: 0, bytesTotal: 100, pages: 0, current: '' };
+  assert.equal(progressText(none, 0), '0/3 files, 0 B/100 B, 0 pages, 0.0 files/s');
+  assert.equal(progressText({ ...none, done: 3, bytesDone: 100, current: 'last.md' }, 1000), '3/3 files, 100 B/100 B, 0 pages, 3.0 files/s');
+  assert.equal(formatClock(3725), '1:02:05');
+  assert.equal(progressBar({ ...none, done: 5, total: 10 }, 10), '[█████░░░░░]');
+  assert.equal(progressBar({ ...none, total: 0 }, 4), '[████]');
 });
 
 function fakeTerminal(): TerminalInput & PassThrough & { modes: boolean[] } {
