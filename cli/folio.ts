@@ -5,6 +5,7 @@
 // FOLIO_* environment variables, which win over defaults, so no flag has a commander default
 // here. A usage error (unknown command or option, bad value) exits with status 2.
 
+import { isAbsolute, relative } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 // server/index.ts loads the server itself only when `serve` starts one, so the client
 // commands start quickly.
@@ -27,6 +28,26 @@ function portArgument(value: string): string {
   return value;
 }
 
+/** What to do once the server runs: log the CLI in (which makes an admin key), then a first collection. */
+function nextSteps(url: string, masterKeyFile: string | null): string {
+  const login = masterKeyFile === null ? `npx folio auth login --url ${url}     (it asks for FOLIO_MASTER_KEY)` : `npx folio auth login --url ${url} < ${relativeToHere(masterKeyFile)}`;
+  return [
+    '',
+    'Next, in another terminal:',
+    `  ${login}`,
+    '  npx folio collections create notes',
+    '  npx folio index notes ./some-folder --refresh',
+    "  npx folio search notes 'words to find'",
+    '',
+  ].join('\n') + '\n';
+}
+
+/** `path` relative to the working directory when it is inside it (shorter to copy). */
+function relativeToHere(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+}
+
 async function serve(flags: ConfigFlags): Promise<void> {
   let config;
   try {
@@ -38,7 +59,7 @@ async function serve(flags: ConfigFlags): Promise<void> {
   }
   try {
     const server = await startServer(config);
-    process.stdout.write(`Folio listening on ${server.url}\n`);
+    process.stdout.write(`Folio listening on ${server.url}\n${nextSteps(server.url, server.masterKeyFile)}`);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`folio: could not start the server: ${message}\n`);
@@ -61,6 +82,7 @@ program
   .option('--host <host>', 'address to bind (env FOLIO_HOST, default 127.0.0.1; 0.0.0.0 for every interface)')
   .option('-d, --data <dir>', 'data directory (env FOLIO_DATA_DIR, default ./folio-data)')
   .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env FOLIO_LOG_LEVEL, default info)')
+  .option('--log-format <format>', 'pretty (lines for people) or json (env FOLIO_LOG_FORMAT, default pretty on a terminal, else json)')
   .option('--allow-private-webhooks', 'let webhooks reach loopback and private addresses (env FOLIO_ALLOW_PRIVATE_WEBHOOKS)')
   .option('--search-threads <n>', 'search worker threads (env FOLIO_SEARCH_THREADS, default one per core)')
   .option('--index-threads <n>', 'refresh and merge worker threads (env FOLIO_INDEX_THREADS, default 2)')

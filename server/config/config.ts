@@ -18,6 +18,10 @@ export const DEFAULT_LOG_LEVEL = 'info';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+const LOG_FORMATS = ['pretty', 'json'] as const;
+/** `pretty`: lines for people; `json`: one JSON object per line. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 const MAX_PORT = 65_535;
 /** Most worker threads of one pool a flag may ask for. */
 export const MAX_POOL_THREADS = 64;
@@ -31,6 +35,8 @@ export interface FolioConfig {
   /** FOLIO_MASTER_KEY when set; otherwise the server uses (or creates) `<dataDir>/master.key`. */
   masterKey: string | undefined;
   logLevel: LogLevel;
+  /** How the log reads; undefined: pretty on a terminal, JSON otherwise. */
+  logFormat: LogFormat | undefined;
   /** Let webhooks reach loopback and private addresses (SPEC §8; used once webhooks exist). */
   allowPrivateWebhooks: boolean;
   /** Search worker threads; undefined means one per core. */
@@ -74,6 +80,7 @@ export interface ConfigFlags {
   host?: string;
   data?: string;
   logLevel?: string;
+  logFormat?: string;
   allowPrivateWebhooks?: boolean;
   searchThreads?: string | number;
   indexThreads?: string | number;
@@ -110,6 +117,12 @@ function parseLogLevel(value: string, source: string): LogLevel {
   const level = LOG_LEVELS.find((candidate) => candidate === value.toLowerCase());
   if (level === undefined) throw new ConfigError(`${source} must be one of ${LOG_LEVELS.join(', ')}, got '${value}'`);
   return level;
+}
+
+function parseLogFormat(value: string | number, source: string): LogFormat {
+  const format = LOG_FORMATS.find((candidate) => candidate === String(value).toLowerCase());
+  if (format === undefined) throw new ConfigError(`${source} must be one of ${LOG_FORMATS.join(', ')}, got '${value}'`);
+  return format;
 }
 
 function parseBoolean(value: string, source: string): boolean {
@@ -225,6 +238,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
         : logLevelEnv !== undefined
           ? parseLogLevel(logLevelEnv, 'FOLIO_LOG_LEVEL')
           : DEFAULT_LOG_LEVEL,
+    logFormat: flagOrEnv(flags.logFormat, '--log-format', env.FOLIO_LOG_FORMAT, 'FOLIO_LOG_FORMAT', parseLogFormat),
     allowPrivateWebhooks:
       flags.allowPrivateWebhooks === true ||
       (privateWebhooksEnv !== undefined && parseBoolean(privateWebhooksEnv, 'FOLIO_ALLOW_PRIVATE_WEBHOOKS')),

@@ -2,5 +2,5 @@
 // version it reports.
 
 export { ConfigError, DEFAULT_RATE_LIMIT, resolveConfig } from './config.ts';
-export type { ConfigFlags, FolioConfig, RateLimitSetting } from './config.ts';
+export type { ConfigFlags, FolioConfig, LogFormat, RateLimitSetting } from './config.ts';
 export { FOLIO_VERSION } from './version.ts';

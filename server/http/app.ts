@@ -6,7 +6,7 @@
 // services (flushing pending writes) when the app closes.
 // It does not listen: server/http/start-server.ts does, and tests may call `inject` or `listen` on it.
 
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Settings } from 'typebox/system';
@@ -35,6 +35,7 @@ import sessionRoutes from './routes/sessions/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import statsRoutes from './routes/stats/index.ts';
 import { SearchActivity } from './search-activity.ts';
+import { logEachRequestOnce } from './log-lines.ts';
 import { requestValidatorCompiler } from './validation/request-validator.ts';
 
 /** Request properties that could carry a credential: never written to the log. */
@@ -133,11 +134,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const app = Fastify({
     logger: loggerConfig(options.logger),
+    // One line per request instead (log-lines.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(requestValidatorCompiler);
+  logEachRequestOnce(app);
   closeConnectionsOnceIdle(app);
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, tolerantJsonParser(app));

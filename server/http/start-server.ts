@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { prettyLogStream } from './log-lines.ts';
 import type { FolioConfig } from '../config/index.ts';
 import { resolveMasterKey } from '../auth/index.ts';
 
@@ -16,6 +17,8 @@ export interface RunningServer {
   url: string;
   /** Stops accepting requests, finishes those in flight and closes the collections. */
   close(): Promise<void>;
+  /** Where the master key is stored, or null when it came from FOLIO_MASTER_KEY. */
+  masterKeyFile: string | null;
 }
 
 export interface StartOptions {
@@ -57,7 +60,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
   const app = await buildApp({
     dataDir: config.dataDir,
     masterKey: masterKey.key,
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, ...((config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty' && { stream: prettyLogStream(process.stdout) }) },
     searchThreads: config.searchThreads,
     indexThreads: config.indexThreads,
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
@@ -103,5 +106,5 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     );
   }
   if (options.handleSignals ?? true) for (const signal of SHUTDOWN_SIGNALS) process.on(signal, onSignal);
-  return { app, url, close };
+  return { app, url, close, masterKeyFile: masterKey.source === 'environment' ? null : (masterKey.file ?? null) };
 }

@@ -13,6 +13,7 @@ import { PROBLEM_CONTENT_TYPE } from '../../api/index.ts';
 import type { Problem } from '../../api/index.ts';
 import { toFieldErrors } from '../../api/index.ts';
 import type { RawValidationError } from '../../api/index.ts';
+import { noteRefusal } from '../log-lines.ts';
 
 /** The HTTP status of every error code. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
@@ -123,7 +124,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     request.log.error({ err: error }, 'request failed with an internal error');
     body = problemBody('internal', INTERNAL_DETAIL);
   } else {
-    request.log.info({ code: classified.code }, 'request refused');
+    noteRefusal(request, classified.code); // named in the request's one log line
     body = problemBody(classified.code, classified.detail, classified.errors);
   }
   if (body.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="folio"');
