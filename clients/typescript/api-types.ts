@@ -195,7 +195,7 @@ export interface SearchResponse {
   suggestions?: Suggestion[];
   /** Semantic and hybrid searches: the share of live documents whose embeddings are searchable yet. */
   semantic_coverage?: number;
-  /** `semantic_incomplete`: some documents are not embedded yet; `semantic_fallback`: the query could not be embedded in time, keyword results are returned. */
+  /** `semantic_incomplete`: some documents are not embedded yet; `semantic_fallback`: the query could not be embedded in time, keyword results are returned; `unknown_field`: a filter, facet or sort names a metadata field no document of the collection has. */
   warnings?: SearchWarning[];
   offset: number;
   limit: number;
@@ -254,6 +254,19 @@ export interface TypoTolerance {
   disable_on_numbers: boolean;
   /** Fields where only exact words match: `title`, `text`. */
   disable_on_fields: ("title" | "text")[];
+}
+
+/** multipart/form-data */
+export interface UploadFileBody {
+  /** The file; its name gives its extension when its bytes do not say its type. */
+  file: Blob;
+  /** Document id; default: the hex SHA-256 of the bytes. */
+  id?: string;
+  /** Default: the file's own title (PDF metadata, first heading…). */
+  title?: string;
+  /** A flat JSON object as text, e.g. `{"shelf":"b2"}`; the file's format, extension and size are added. */
+  metadata?: string;
+  [key: string]: unknown;
 }
 
 export interface Webhook {
@@ -593,7 +606,7 @@ export interface Paths {
     get: { path: { id: string; name: string }; query: never; body: never; response: DownloadFileResponse };
   };
   "/v1/collections/{name}/files": {
-    post: { path: { name: string }; query: UploadFileQuery; body: never; response: DocumentSummary };
+    post: { path: { name: string }; query: UploadFileQuery; body: UploadFileBody; response: DocumentSummary };
   };
   "/v1/collections/{name}/refresh": {
     post: { path: { name: string }; query: never; body: never; response: RefreshResponse };

@@ -148,3 +148,19 @@ export const RefreshResponseSchema = Type.Object(
   { refreshed: Type.Literal(true) },
   { additionalProperties: false },
 );
+
+/**
+ * The multipart body of `POST …/files` as OpenAPI describes it (the route reads the parts as a
+ * stream, so this schema documents, it does not validate): the file and three optional fields.
+ */
+export const UploadFileBodySchema = Type.Object(
+  {
+    file: Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description: 'The file; its name gives its extension when its bytes do not say its type.' }),
+    id: Type.Optional(Type.String({ ...DocumentIdSchema, description: 'Document id; default: the hex SHA-256 of the bytes.' })),
+    title: Type.Optional(Type.String({ description: "Default: the file's own title (PDF metadata, first heading…)." })),
+    metadata: Type.Optional(
+      Type.String({ contentMediaType: 'application/json', description: 'A flat JSON object as text, e.g. `{"shelf":"b2"}`; the file\'s format, extension and size are added.' }),
+    ),
+  },
+  { title: 'UploadFileBody', description: 'multipart/form-data' },
+);

@@ -13,6 +13,7 @@ import {
   CollectionParamsSchema,
   DocumentParamsSchema,
   DocumentSummarySchema,
+  UploadFileBodySchema,
   WriteQuerySchema,
   problemResponses,
 } from '../../../api/index.ts';
@@ -53,6 +54,8 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/collections/:name/files',
     {
+      // The parts are read as a stream (no body validation); OpenAPI still gets their schema.
+      config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: UploadFileBodySchema }, url }) },
       schema: {
         summary: 'Upload a file: its text is extracted per page and indexed as one document',
         description: 'multipart/form-data: `file` (required), `id`, `title`, `metadata` (a JSON object as a string).',
