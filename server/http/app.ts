@@ -34,6 +34,7 @@ import searchRoutes from './routes/search/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import statsRoutes from './routes/stats/index.ts';
+import dashboardRoutes from './routes/dashboard/index.ts';
 import { SearchActivity } from './search-activity.ts';
 import { logEachRequestOnce } from './log-lines.ts';
 import { requestValidatorCompiler } from './validation/request-validator.ts';
@@ -242,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(sessionRoutes);
     await app.register(webhookRoutes);
     await app.register(statsRoutes);
+    await app.register(dashboardRoutes);
   } catch (error) {
     await app.close();
     throw error;

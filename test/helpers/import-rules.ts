@@ -29,7 +29,7 @@ export interface SourceText {
 }
 
 /** The top-level folders whose code the rules govern. */
-export const SOURCE_FOLDERS = ['storage', 'engine', 'extract', 'server', 'cli', 'clients'] as const;
+export const SOURCE_FOLDERS = ['storage', 'engine', 'extract', 'server', 'cli', 'clients', 'web'] as const;
 type SourceFolder = (typeof SOURCE_FOLDERS)[number];
 
 /** Which other top-level folders each folder may import (all of DESIGN.md's arrows, nothing more). */
@@ -40,6 +40,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<SourceFolder, readonly SourceFolde
   extract: [],
   clients: [],
   storage: [],
+  // The dashboard talks to the server over HTTP only.
+  web: [],
 };
 
 /** The one file through which code outside a folder enters it. */
@@ -50,6 +52,7 @@ export const FOLDER_DOORS: Readonly<Record<SourceFolder, string>> = {
   server: 'server/index.ts',
   cli: 'cli/index.ts',
   clients: 'clients/typescript/index.ts',
+  web: 'web/src/main.ts',
 };
 
 /** Storage's write path: every name these files export is for server/indexing/ (and cluster/) only. */

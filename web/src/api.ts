@@ -1,0 +1,130 @@
+// The dashboard's only way to the server: its HTTP API, with the bearer token of the signed-in
+// user (a session opened with the master key, or an admin API key) kept in sessionStorage, so
+// it is gone when the tab closes. Errors become ApiError with the SPEC's code and detail; a
+// 401 signs the user out.
+
+const TOKEN_KEY = 'folio.token';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+    readonly errors: { path: string; message: string }[] = [],
+  ) {
+    super(detail);
+  }
+}
+
+export function token(): string | null {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+export function signIn(value: string): void {
+  sessionStorage.setItem(TOKEN_KEY, value);
+}
+
+export function signOut(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** Called when the server says the token is no longer good (the app shows the sign-in form). */
+let onUnauthorized: () => void = () => {};
+export function whenUnauthorized(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+async function failure(response: Response): Promise<ApiError> {
+  let body: { code?: string; detail?: string; errors?: { path: string; message: string }[] } = {};
+  try {
+    body = (await response.json()) as typeof body;
+  } catch {
+    // not a problem document
+  }
+  return new ApiError(response.status, body.code ?? `http_${response.status}`, body.detail ?? response.statusText, body.errors ?? []);
+}
+
+export interface RequestOptions {
+  method?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** A token other than the stored one (signing in). */
+  bearer?: string | null;
+}
+
+export function pathWithQuery(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+/** A request to the API; resolves with the parsed JSON (null for 204). */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const bearer = options.bearer === undefined ? token() : options.bearer;
+  const headers: Record<string, string> = {};
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(pathWithQuery(path, options.query), {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  if (!response.ok) {
+    const error = await failure(response);
+    if (response.status === 401 && options.bearer === undefined) onUnauthorized();
+    throw error;
+  }
+  return response.status === 204 ? (null as T) : ((await response.json()) as T);
+}
+
+/** A file upload with progress (fetch cannot report upload progress; XMLHttpRequest can); searchable on return. */
+export function uploadFile(collection: string, file: File, onProgress: (sent: number, total: number) => void): Promise<{ id: string; title: string | null; pages: number | null }> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', `/v1/collections/${encodeURIComponent(collection)}/files?refresh=wait_for`);
+    const bearer = token();
+    if (bearer) request.setRequestHeader('authorization', `Bearer ${bearer}`);
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+    request.onerror = () => reject(new ApiError(0, 'network_error', 'the server could not be reached'));
+    request.onload = () => {
+      let body: { code?: string; detail?: string } & Record<string, unknown> = {};
+      try {
+        body = JSON.parse(request.responseText) as typeof body;
+      } catch {
+        // not JSON
+      }
+      if (request.status >= 200 && request.status < 300) resolve(body as unknown as { id: string; title: string | null; pages: number | null });
+      else reject(new ApiError(request.status, body.code ?? `http_${request.status}`, body.detail ?? request.statusText));
+    };
+    const form = new FormData();
+    // Named by the file's name when that is a valid id (uploading it again replaces it), else the
+    // server's default (the SHA-256 of the bytes); the name is kept as metadata `path` either way.
+    if (/^[A-Za-z0-9_.:-]{1,256}$/.test(file.name)) form.append('id', file.name);
+    form.append('metadata', JSON.stringify({ path: file.name }));
+    form.append('file', file, file.name);
+    request.send(form);
+  });
+}
+
+/** The kept original of a document, downloaded with the token and handed to the browser as a file. */
+export async function downloadOriginal(collection: string, id: string): Promise<void> {
+  const response = await fetch(`/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}/file`, {
+    headers: { authorization: `Bearer ${token() ?? ''}` },
+  });
+  if (!response.ok) throw await failure(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? id;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    const fields = error.errors.map((item) => `${item.path}: ${item.message}`).join('; ');
+    return `${error.code}: ${error.message}${fields ? ` (${fields})` : ''}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

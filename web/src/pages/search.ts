@@ -1,0 +1,180 @@
+// The search playground: pick a collection and type (results follow each keystroke, the last
+// word a prefix); narrow with a JSON filter or by clicking facet values (each click adds an
+// equality, shown as a removable chip); sort; page through; search by words, meaning or both.
+// Each hit shows its title or path, page and printed label, the other matching pages, the
+// highlighted snippet, a download of the kept original, and on request the score's
+// explanation. The request is shown as a curl command to copy.
+
+import { api, downloadOriginal, errorText, pathWithQuery } from '../api.ts';
+import { h, highlightNodes, message, replace } from '../dom.ts';
+import type { Page } from '../main.ts';
+
+interface Hit {
+  id: string;
+  title: string | null;
+  score: number;
+  format: string;
+  page: number | null;
+  page_label: string | null;
+  highlight: string;
+  metadata: Record<string, unknown>;
+  matched_pages: number[];
+  explain?: Explanation;
+}
+interface Explanation {
+  value: number;
+  description: string;
+  details: Explanation[];
+}
+interface Answer {
+  hits: Hit[];
+  facets: Record<string, Record<string, number>>;
+  total: number;
+  total_relation: 'eq' | 'gte';
+  offset: number;
+  limit: number;
+  has_more: boolean;
+  took_ms: number;
+  suggestions?: { text: string }[];
+  warnings?: { code: string; message: string }[];
+}
+
+const PAGE_SIZE = 10;
+const TYPING_PAUSE_MS = 120;
+
+function explanationTree(node: Explanation): HTMLElement {
+  return h('li', {}, `${node.value.toFixed(4)} ${node.description}`, node.details.length > 0 ? h('ul', {}, ...node.details.map(explanationTree)) : null);
+}
+
+function pageText(hit: Hit): string {
+  if (hit.page === null) return '';
+  const label = hit.page_label !== null && hit.page_label !== String(hit.page) ? ` (printed ${hit.page_label})` : '';
+  const others = hit.matched_pages.filter((p) => p !== hit.page);
+  return `page ${hit.page}${label}${others.length > 0 ? ` · also ${others.length === 1 ? 'page' : 'pages'} ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}` : ''}`;
+}
+
+export async function renderSearch(page: Page): Promise<void> {
+  const { collections } = await api<{ collections: { name: string }[] }>('/v1/collections');
+  if (collections.length === 0) {
+    replace(page.main, h('h1', {}, 'Search'), message('No collections yet: create one on the Collections page.'));
+    return;
+  }
+  const chosen = collections.some((c) => c.name === page.argument) ? page.argument : collections[0].name;
+  const picker = h('select', { id: 'collection', onchange: () => page.go(`search/${encodeURIComponent(picker.value)}`) }, ...collections.map((c) => h('option', { value: c.name, selected: c.name === chosen }, c.name)));
+  const query = h('input', { id: 'q', type: 'search', autocomplete: 'off', placeholder: 'Words, "a phrase", -excluded, title:word' });
+  const mode = h('select', { id: 'mode' }, h('option', { value: 'keyword' }, 'Words'), h('option', { value: 'semantic' }, 'Meaning'), h('option', { value: 'hybrid' }, 'Both'));
+  const sort = h('input', { id: 'sort', placeholder: 'e.g. modified_at:desc (default: relevance)', autocomplete: 'off' });
+  const facetFields = h('input', { id: 'facets', value: 'format', autocomplete: 'off', placeholder: 'format, folder, year' });
+  const filterText = h('textarea', { id: 'filter', rows: 2, placeholder: '{"year":{"gte":2020}}', spellcheck: 'false' });
+  const explain = h('input', { id: 'explain', type: 'checkbox' });
+  const chips = h('div', { class: 'chips', 'aria-label': 'Facet filters' });
+  const results = h('section', { 'aria-live': 'polite', 'aria-label': 'Results' });
+  const curl = h('pre', { class: 'curl' });
+  const picked = new Map<string, string>();
+  let offset = 0;
+  let generation = 0;
+
+  const body = (): Record<string, unknown> => {
+    let filter: Record<string, unknown> = {};
+    const text = filterText.value.trim();
+    if (text !== '') filter = JSON.parse(text) as Record<string, unknown>;
+    for (const [field, value] of picked) filter = Object.keys(filter).length === 0 ? { [field]: value } : { ...filter, [field]: value };
+    const facets = facetFields.value.split(',').map((f) => f.trim()).filter(Boolean);
+    return {
+      q: query.value,
+      limit: PAGE_SIZE,
+      offset,
+      prefix: 'last',
+      ...(Object.keys(filter).length > 0 && { filter }),
+      ...(facets.length > 0 && { facets }),
+      ...(sort.value.trim() !== '' && { sort: sort.value.trim() }),
+      ...(mode.value !== 'keyword' && { mode: mode.value }),
+      ...(explain.checked && { explain: true }),
+    };
+  };
+
+  const run = async (): Promise<void> => {
+    const mine = ++generation;
+    let request: Record<string, unknown>;
+    try {
+      request = body();
+    } catch (error) {
+      replace(results, message(`The filter is not JSON: ${errorText(error)}`, 'error'));
+      return;
+    }
+    const path = `/v1/collections/${encodeURIComponent(chosen)}/search`;
+    curl.textContent = `curl -s -X POST "${location.origin}${pathWithQuery(path, {})}" \\\n  -H "Authorization: Bearer $FOLIO_KEY" -H "Content-Type: application/json" \\\n  -d '${JSON.stringify(request).replace(/'/g, "'\\''")}'`;
+    let answer: Answer;
+    try {
+      answer = await api<Answer>(path, { method: 'POST', body: request });
+    } catch (error) {
+      if (mine === generation) replace(results, message(errorText(error), 'error'));
+      return;
+    }
+    if (mine !== generation) return; // a newer keystroke's answer wins
+    show(answer);
+  };
+
+  const show = (answer: Answer): void => {
+    replace(chips, ...[...picked].map(([field, value]) => h('button', { type: 'button', class: 'chip', 'aria-label': `Remove filter ${field}: ${value}`, onclick: () => { picked.delete(field); offset = 0; void run(); } }, `${field}: ${value} ×`)));
+    const total = `${answer.total_relation === 'gte' ? 'at least ' : ''}${answer.total} ${answer.total === 1 ? 'match' : 'matches'} · ${answer.took_ms} ms`;
+    const hits = answer.hits.map((hit) => {
+      const name = hit.title ?? (typeof hit.metadata.path === 'string' ? hit.metadata.path : hit.id);
+      const details = [hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id].filter(Boolean).join(' · ');
+      const download = h('button', { type: 'button', class: 'link', onclick: () => downloadOriginal(chosen, hit.id).catch((error: unknown) => download.replaceWith(h('span', { class: 'hint' }, errorText(error)))) }, 'Download original');
+      return h(
+        'li',
+        { class: 'hit' },
+        h('h3', {}, name),
+        h('p', { class: 'details' }, details),
+        h('p', { class: 'snippet' }, ...highlightNodes(hit.highlight ?? '')),
+        h('p', { class: 'hit-actions' }, h('a', { href: `#/documents/${encodeURIComponent(chosen)}/${encodeURIComponent(hit.id)}` }, 'Open'), download),
+        hit.explain ? h('details', {}, h('summary', {}, 'Why this score'), h('ul', { class: 'explain' }, explanationTree(hit.explain))) : null,
+      );
+    });
+    const facets = Object.entries(answer.facets).map(([field, counts]) =>
+      h('div', { class: 'facet' }, h('h3', {}, field), h('ul', {}, ...Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([value, count]) =>
+        h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => { picked.set(field, value); offset = 0; void run(); } }, `${value} (${count})`)),
+      ))),
+    );
+    const pager = h('p', { class: 'pager' },
+      offset > 0 ? h('button', { type: 'button', class: 'secondary', onclick: () => { offset = Math.max(0, offset - PAGE_SIZE); void run(); } }, 'Previous') : null,
+      answer.hits.length > 0 ? ` ${answer.offset + 1}–${answer.offset + answer.hits.length} ` : null,
+      answer.has_more ? h('button', { type: 'button', class: 'secondary', onclick: () => { offset += PAGE_SIZE; void run(); } }, 'Next') : null,
+    );
+    const notes = [
+      ...(answer.warnings ?? []).map((w) => message(w.message)),
+      ...(answer.hits.length === 0 && (answer.suggestions ?? []).length > 0 ? [h('p', {}, 'Did you mean ', ...(answer.suggestions ?? []).map((s) => h('button', { type: 'button', class: 'link', onclick: () => { query.value = s.text; offset = 0; void run(); } }, s.text)))] : []),
+    ];
+    replace(results, h('p', { class: 'total' }, total), ...notes, h('div', { class: 'results' }, h('ol', { class: 'hits' }, ...hits), h('aside', { class: 'facets', 'aria-label': 'Facets' }, ...facets)), pager);
+  };
+
+  let timer: number | undefined;
+  const soon = (): void => {
+    offset = 0;
+    clearTimeout(timer);
+    timer = window.setTimeout(() => void run(), TYPING_PAUSE_MS);
+  };
+  for (const input of [query, sort, facetFields, filterText]) input.addEventListener('input', soon);
+  for (const input of [mode, explain]) input.addEventListener('change', soon);
+
+  replace(
+    page.main,
+    h('h1', {}, 'Search'),
+    h('form', { class: 'card search-form', role: 'search', onsubmit: (event: Event) => { event.preventDefault(); soon(); } },
+      h('label', { for: 'collection' }, 'Collection'), picker,
+      h('label', { for: 'q' }, 'Query'), query,
+      h('label', { for: 'mode' }, 'Match by'), mode,
+      h('details', {}, h('summary', {}, 'Filter, sort, facets'),
+        h('label', { for: 'filter' }, 'Filter (JSON)'), filterText,
+        h('label', { for: 'sort' }, 'Sort'), sort,
+        h('label', { for: 'facets' }, 'Facet fields'), facetFields,
+        h('label', { class: 'check' }, explain, ' Explain scores')),
+    ),
+    chips,
+    results,
+    h('details', { class: 'card' }, h('summary', {}, 'This request as curl'), curl),
+  );
+  query.focus();
+  await run();
+}
