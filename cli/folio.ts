@@ -28,12 +28,14 @@ function portArgument(value: string): string {
   return value;
 }
 
-/** What to do once the server runs: log the CLI in (which makes an admin key), then a first collection. */
+/** What to do once the server runs: the dashboard's URL, or log the CLI in (which makes an admin key), then a first collection. */
 function nextSteps(url: string, masterKeyFile: string | null): string {
   const login = masterKeyFile === null ? `npx folio auth login --url ${url}     (it asks for FOLIO_MASTER_KEY)` : `npx folio auth login --url ${url} < ${relativeToHere(masterKeyFile)}`;
   return [
     '',
-    'Next, in another terminal:',
+    `Dashboard: open ${url}/ in a browser and sign in with the master key${masterKeyFile === null ? ' (FOLIO_MASTER_KEY)' : ` (in ${relativeToHere(masterKeyFile)})`}.`,
+    '',
+    'Or from the command line, in another terminal:',
     `  ${login}`,
     '  npx folio collections create notes',
     '  npx folio index notes ./some-folder --refresh',

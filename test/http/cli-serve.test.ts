@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { pollUntil } from '../helpers/poll.ts';
 import { runCli, startCli } from '../helpers/spawn-cli.ts';
 
 const GENERATED_KEY = /folio_[0-9A-Za-z]{40}/g;
@@ -39,6 +40,13 @@ describe('folio serve', () => {
       assert.equal((await readFile(file, 'utf8')).trim(), key);
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       assert.equal(await get(`${first.url}/v1/health`), 200);
+      // It says what to do next: the dashboard's URL (which serves the page), or the CLI's login.
+      await pollUntil('the next steps', 5_000, async () => first.output().includes('npx folio auth login'));
+      assert.ok(first.output().includes(`Dashboard: open ${first.url}/ in a browser`), first.output());
+      assert.match(first.output(), new RegExp(`npx folio auth login --url ${first.url.replace(/\./g, '\\.')} < \\S*master\\.key`));
+      assert.equal(await get(`${first.url}/`), 200);
+      // Not a terminal: the log is JSON lines, one per request.
+      assert.match(first.output(), /^\{"level":30,.*"msg":"Server listening/m);
       assert.equal(await get(`${first.url}/v1/collections`), 401);
       assert.equal(await get(`${first.url}/v1/collections`, key), 200);
       const created = await fetch(`${first.url}/v1/collections`, {
