@@ -2,6 +2,7 @@
 // and browse it, and delete (after a confirmation naming it); a form creates one.
 
 import { api, errorText } from '../api.ts';
+import { askInPlace } from '../confirm.ts';
 import { formatBytes, formatTime, h, message, replace, table } from '../dom.ts';
 import type { Page } from '../main.ts';
 
@@ -35,19 +36,15 @@ export async function renderCollections(page: Page): Promise<void> {
       }
       const rows = collections.map((c) => {
         const actions = h('span', { class: 'actions' });
-        const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${c.name}` , onclick: () => {
-          replace(
-            actions,
-            h('span', {}, `Delete ${c.name} and its ${c.documents} documents?`),
-            h('button', { type: 'button', class: 'danger', onclick: () => {
-              api(`/v1/collections/${encodeURIComponent(c.name)}`, { method: 'DELETE' }).then(
-                () => { replace(status, message(`Deleted ${c.name}.`)); void load(); },
-                (error: unknown) => replace(status, message(errorText(error), 'error')),
-              );
-            } }, 'Yes, delete'),
-            h('button', { type: 'button', class: 'secondary', onclick: () => void load() }, 'Cancel'),
-          );
-        } }, 'Delete');
+        const remove = h('button', { type: 'button', class: 'danger', 'aria-label': `Delete ${c.name}`, onclick: () => askInPlace(actions, {
+          question: `Delete ${c.name} and its ${c.documents} documents?`,
+          yes: 'Yes, delete',
+          run: () => api(`/v1/collections/${encodeURIComponent(c.name)}`, { method: 'DELETE' }),
+          done: `Deleted ${c.name}.`,
+          status,
+          then: () => void load(),
+          cancel: () => void load(),
+        }) }, 'Delete');
         actions.append(
           h('a', { href: `#/search/${encodeURIComponent(c.name)}` }, 'Search'),
           h('a', { href: `#/documents/${encodeURIComponent(c.name)}` }, 'Documents'),

@@ -3,6 +3,7 @@
 // files uploaded by dropping them on the page (or choosing them), each with its progress.
 
 import { api, downloadOriginal, errorText, uploadFile } from '../api.ts';
+import { askInPlace } from '../confirm.ts';
 import { formatBytes, formatTime, h, message, replace, table } from '../dom.ts';
 import type { Page } from '../main.ts';
 
@@ -76,16 +77,15 @@ export async function renderDocuments(page: Page): Promise<void> {
       return;
     }
     const actions = h('p', { class: 'actions' });
-    const askDelete = (): void => {
-      replace(actions, h('span', {}, `Delete ${doc.id}?`),
-        h('button', { type: 'button', class: 'danger', onclick: () => {
-          api(`${base}/${encodeURIComponent(doc.id)}?refresh=wait_for`, { method: 'DELETE' }).then(
-            () => { replace(detail); replace(status, message(`Deleted ${doc.id}.`)); void showList(0); },
-            (error: unknown) => replace(status, message(errorText(error), 'error')),
-          );
-        } }, 'Yes, delete'),
-        h('button', { type: 'button', class: 'secondary', onclick: () => void showDocument(doc.id) }, 'Cancel'));
-    };
+    const askDelete = (): void => askInPlace(actions, {
+      question: `Delete ${doc.id}?`,
+      yes: 'Yes, delete',
+      run: () => api(`${base}/${encodeURIComponent(doc.id)}?refresh=wait_for`, { method: 'DELETE' }),
+      done: `Deleted ${doc.id}.`,
+      status,
+      then: () => { replace(detail); void showList(0); },
+      cancel: () => void showDocument(doc.id),
+    });
     const download = h('button', { type: 'button', class: 'secondary', onclick: () => downloadOriginal(chosen, doc.id).catch((error: unknown) => replace(status, message(errorText(error), 'error'))) }, 'Download original');
     actions.append(download, h('button', { type: 'button', class: 'danger', onclick: askDelete }, 'Delete'));
     const text = doc.text.length > TEXT_PREVIEW ? `${doc.text.slice(0, TEXT_PREVIEW)}…` : doc.text;

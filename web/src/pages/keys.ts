@@ -3,6 +3,7 @@
 // with their last use, and revoke one after a confirmation.
 
 import { api, errorText } from '../api.ts';
+import { askInPlace } from '../confirm.ts';
 import { formatTime, h, message, replace, table } from '../dom.ts';
 import type { Page } from '../main.ts';
 
@@ -39,16 +40,15 @@ export async function renderKeys(page: Page): Promise<void> {
       }
       const rows = keys.map((key) => {
         const cell = h('span', { class: 'actions' });
-        cell.append(h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke ${key.name}`, onclick: () => {
-          replace(cell, h('span', {}, `Revoke ${key.name}? Programs using it stop working.`),
-            h('button', { type: 'button', class: 'danger', onclick: () => {
-              api(`/v1/api-keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }).then(
-                () => { replace(status, message(`Revoked ${key.name}.`)); void load(); },
-                (error: unknown) => replace(status, message(errorText(error), 'error')),
-              );
-            } }, 'Yes, revoke'),
-            h('button', { type: 'button', class: 'secondary', onclick: () => void load() }, 'Cancel'));
-        } }, 'Revoke'));
+        cell.append(h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke ${key.name}`, onclick: () => askInPlace(cell, {
+          question: `Revoke ${key.name}? Programs using it stop working.`,
+          yes: 'Yes, revoke',
+          run: () => api(`/v1/api-keys/${encodeURIComponent(key.id)}`, { method: 'DELETE' }),
+          done: `Revoked ${key.name}.`,
+          status,
+          then: () => void load(),
+          cancel: () => void load(),
+        }) }, 'Revoke'));
         return [
           h('strong', {}, key.name),
           h('code', {}, `${key.prefix}…`),

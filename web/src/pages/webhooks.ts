@@ -2,6 +2,7 @@
 // recent deliveries with their status and attempts, delete one after a confirmation.
 
 import { api, errorText } from '../api.ts';
+import { askInPlace } from '../confirm.ts';
 import { formatTime, h, message, replace, table } from '../dom.ts';
 import type { Page } from '../main.ts';
 
@@ -55,16 +56,15 @@ export async function renderWebhooks(page: Page): Promise<void> {
       const rows = webhooks.map((hook) => {
         const cell = h('span', { class: 'actions' },
           h('button', { type: 'button', class: 'secondary', onclick: () => void showDeliveries(hook) }, 'Deliveries'));
-        cell.append(h('button', { type: 'button', class: 'danger', 'aria-label': `Delete webhook ${hook.url}`, onclick: () => {
-          replace(cell, h('span', {}, `Delete the webhook to ${hook.url}?`),
-            h('button', { type: 'button', class: 'danger', onclick: () => {
-              api(`/v1/webhooks/${encodeURIComponent(hook.id)}`, { method: 'DELETE' }).then(
-                () => { replace(status, message('Webhook deleted.')); replace(deliveries); void load(); },
-                (error: unknown) => replace(status, message(errorText(error), 'error')),
-              );
-            } }, 'Yes, delete'),
-            h('button', { type: 'button', class: 'secondary', onclick: () => void load() }, 'Cancel'));
-        } }, 'Delete'));
+        cell.append(h('button', { type: 'button', class: 'danger', 'aria-label': `Delete webhook ${hook.url}`, onclick: () => askInPlace(cell, {
+          question: `Delete the webhook to ${hook.url}?`,
+          yes: 'Yes, delete',
+          run: () => api(`/v1/webhooks/${encodeURIComponent(hook.id)}`, { method: 'DELETE' }),
+          done: 'Webhook deleted.',
+          status,
+          then: () => { replace(deliveries); void load(); },
+          cancel: () => void load(),
+        }) }, 'Delete'));
         return [hook.url, hook.events.join(', '), hook.disabled ? `disabled (${hook.disabled_reason ?? '?'})` : 'active', formatTime(hook.created_at), cell];
       });
       replace(list, table(['URL', 'Events', 'State', 'Created', ''], rows, 'Webhooks'));
