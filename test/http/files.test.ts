@@ -166,6 +166,32 @@ describe('file uploads', () => {
     assert.deepEqual(tempFiles(), []);
   });
 
+  test('malformed multipart bodies are 400 validation_failed, never a 500, and leave nothing', async () => {
+    const before = (await server.request('GET', '/v1/collections/files')).body.documents;
+    const send = async (contentType: string, body: string) => {
+      const response = await fetch(`${server.url}/v1/collections/files/files`, { method: 'POST', headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': contentType }, body });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: JSON.parse(text), text };
+    };
+    const part = (name: string) => `--XB\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/plain\r\n\r\nhello world\r\n`;
+    const cases: [string, string, string][] = [
+      ['no closing boundary', 'multipart/form-data; boundary=XB', part('a.txt')],
+      ['no boundary parameter', 'multipart/form-data', `${part('a.txt')}--XB--\r\n`],
+      ['the wrong boundary', 'multipart/form-data; boundary=YY', `${part('a.txt')}--XB--\r\n`],
+      ['a part header cut off', 'multipart/form-data; boundary=XB', '--XB\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n'],
+      ['two files (docs/api.md: 400)', 'multipart/form-data; boundary=XB', `${part('a.txt')}${part('b.txt')}--XB--\r\n`],
+    ];
+    for (const [what, contentType, body] of cases) {
+      const response = await send(contentType, body);
+      assert.equal(response.status, 400, `${what}: ${response.text}`);
+      assert.equal(response.body.code, 'validation_failed', what);
+      assert.match(response.body.detail, /the upload is malformed/, what);
+      assert.equal(response.body.errors[0].path, '/body', what);
+    }
+    assert.equal((await server.request('GET', '/v1/collections/files')).body.documents, before, 'nothing indexed');
+    assert.deepEqual(tempFiles(), []);
+  });
+
   test('refusals index nothing and leave no temporary file', async () => {
     const before = (await server.request('GET', '/v1/collections/files')).body.documents;
     const unknown = await upload('mystery.zzq', new Uint8Array([0, 159, 146, 150, 1, 2, 3, 250, 251, 252]));

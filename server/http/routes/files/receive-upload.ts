@@ -1,8 +1,10 @@
 // Receives a multipart upload (SPEC §5): the `file` part is streamed to a temporary file while
 // its SHA-256 and size are computed (it is never held in memory), and the small text fields
 // (`id`, `title`, `metadata`) are collected. A file over the size limit stops the upload with
-// 413 `file_too_large`; anything else malformed is 400. On any failure the temporary file is
-// removed before the error leaves here.
+// 413 `file_too_large`; anything else malformed is 400 `validation_failed` naming the body: no
+// boundary, the wrong one, a body cut off before its closing boundary, a broken part header,
+// more parts or files than an upload has. Only a failure of the server itself (the disk) stays
+// a 500. On any failure the temporary file is removed before the error leaves here.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -21,6 +23,27 @@ type ReceivedUpload = UploadedFile;
 
 function isFileTooLarge(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'FST_REQ_FILE_TOO_LARGE';
+}
+
+/**
+ * Whether `error` says the body is not a well-formed upload: @fastify/multipart's own refusals
+ * (`FST_…`: too many parts, files or fields, a bad content type) and the parser's (busboy throws
+ * plain errors: "Unexpected end of form", "Boundary not found", "Malformed part header").
+ * System errors (with a `syscall`, like a full disk) are the server's, not the client's.
+ */
+function isMalformedBody(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof FolioError) return false;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (syscall !== undefined) return false;
+  if (typeof code === 'string') return code.startsWith('FST_');
+  return true;
+}
+
+function malformed(error: Error): FolioError {
+  const { code } = error as { code?: unknown };
+  const limit = code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT';
+  const message = limit ? 'an upload has one file part named "file" and at most the fields id, title and metadata' : `not a well-formed multipart/form-data body: ${error.message}`;
+  return new FolioError('validation_failed', `the upload is malformed: ${message}`, [{ path: '/body', message }]);
 }
 
 export async function receiveUpload(request: FastifyRequest, tempDir: string, maxFileBytes: number): Promise<ReceivedUpload> {
@@ -63,6 +86,7 @@ export async function receiveUpload(request: FastifyRequest, tempDir: string, ma
   } catch (error) {
     await rm(path, { force: true });
     if (isFileTooLarge(error)) throw fileTooLarge(maxFileBytes);
+    if (isMalformedBody(error)) throw malformed(error as Error);
     throw error;
   }
 }
