@@ -477,7 +477,7 @@ export interface SearchGetQuery {
   filter?: string;
   /** Hybrid: `convex` (default) combines each side's scores divided by its best; `rrf` uses reciprocal rank fusion. */
   fusion?: "convex" | "rrf";
-  /** Element wrapped round matched terms in `highlight`. */
+  /** Element wrapped round matched terms in `highlight`: mark, em, strong, b, i, u, s, span, ins, del, code, kbd, samp, var, small, sub, sup, q, cite, dfn, abbr, bdi, or a custom element name with a hyphen (`my-hit`); at most 16 characters. */
   highlight_tag?: string;
   limit?: number;
   /** Whether any (default) or every term must match. */
@@ -511,7 +511,7 @@ export interface SearchBody {
   limit?: number;
   /** Whether any (default) or every term must match. */
   match?: "any" | "all";
-  /** Element wrapped round matched terms in `highlight`. */
+  /** Element wrapped round matched terms in `highlight`: mark, em, strong, b, i, u, s, span, ins, del, code, kbd, samp, var, small, sub, sup, q, cite, dfn, abbr, bdi, or a custom element name with a hyphen (`my-hit`); at most 16 characters. */
   highlight_tag?: string;
   /** Attach a score explanation to each hit. */
   explain?: boolean;

@@ -19,8 +19,14 @@ import {
   MAX_SEARCH_WINDOW,
 } from './limits.ts';
 
-/** A lowercase element name of at most 16 characters, so it is safe to write into HTML. */
-export const HIGHLIGHT_TAG_PATTERN = '^[a-z][a-z0-9-]{0,15}$';
+/** Inline elements that only style text: the highlight tags allowed besides custom elements. */
+export const HIGHLIGHT_TAGS = ['mark', 'em', 'strong', 'b', 'i', 'u', 's', 'span', 'ins', 'del', 'code', 'kbd', 'samp', 'var', 'small', 'sub', 'sup', 'q', 'cite', 'dfn', 'abbr', 'bdi'] as const;
+/**
+ * One of HIGHLIGHT_TAGS, or a custom element name (lowercase, with a hyphen: `my-hit`), at most
+ * 16 characters: never an element that runs or loads anything (`script`, `style`, `iframe`,
+ * `svg`, `img`…), so a highlight is safe to insert into a page as HTML.
+ */
+export const HIGHLIGHT_TAG_PATTERN = `^(${HIGHLIGHT_TAGS.join('|')}|[a-z][a-z0-9]*-[a-z0-9-]*)$`;
 
 const searchFields = {
   q: Type.Optional(
@@ -48,8 +54,9 @@ const searchFields = {
   highlight_tag: Type.Optional(
     Type.String({
       pattern: HIGHLIGHT_TAG_PATTERN,
+      maxLength: 16,
       default: DEFAULT_HIGHLIGHT_TAG,
-      description: 'Element wrapped round matched terms in `highlight`.',
+      description: `Element wrapped round matched terms in \`highlight\`: ${HIGHLIGHT_TAGS.join(', ')}, or a custom element name with a hyphen (\`my-hit\`); at most 16 characters.`,
     }),
   ),
   explain: Type.Optional(Type.Boolean({ default: false, description: 'Attach a score explanation to each hit.' })),
