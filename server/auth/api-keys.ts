@@ -1,7 +1,8 @@
 // API key management as clients see it (SPEC §7): create (the plaintext key is in this answer
 // only), list and revoke, with no escalation: a key can create, see and revoke only keys
-// whose scopes and collections are within its own; the master key and sessions hold every
-// right. Each change is followed by its webhook event (never carrying the key itself), and a
+// whose scopes and collections are within its own, and creates only keys that expire no later
+// and are limited no higher than itself (left out, they inherit its expiry and its rate
+// limit); the master key and sessions hold every right. Each change is followed by its webhook event (never carrying the key itself), and a
 // revoked key's rate-limit bucket is forgotten.
 
 import { FolioError } from '../errors/index.ts';
@@ -42,7 +43,8 @@ export class ApiKeys {
     const scopes = input.scopes ?? [...DEFAULT_SCOPES];
     const collections = input.collections ?? null;
     if (!covers(by, scopes, collections)) throw new FolioError('forbidden', 'a key can only create keys within its own scopes and collections');
-    const { record, key } = this.keys.create({ ...input, scopes, collections });
+    const bounded = by.kind === 'key' ? this.withinOwnLimits(by, input) : input;
+    const { record, key } = this.keys.create({ ...bounded, scopes, collections });
     await this.events.emit('key.created', { key: record });
     return { ...record, key };
   }
@@ -59,6 +61,33 @@ export class ApiKeys {
     this.keys.delete(id);
     await this.events.emit('key.deleted', { key: { id } });
     this.rateLimiter?.forget(`key:${id}`);
+  }
+
+  /**
+   * `input` with the creating key's expiry and rate limit where it gives none; 403 when it asks
+   * for a later expiry or a higher rate than the creator's own (its rate, else the default).
+   */
+  private withinOwnLimits(by: Extract<Principal, { kind: 'key' }>, input: KeyCreateInput): KeyCreateInput {
+    let { expiresAt, rateLimit } = input;
+    if (by.expiresAt !== null) {
+      if (expiresAt === undefined || expiresAt === null) expiresAt = by.expiresAt;
+      else if (!(Date.parse(expiresAt) <= Date.parse(by.expiresAt))) {
+        throw new FolioError('forbidden', `a key can only create keys that expire no later than itself (${by.expiresAt})`, [
+          { path: '/body/expires_at', message: `must be at most ${by.expiresAt}, the creating key's own expiry` },
+        ]);
+      }
+    }
+    const own = by.rateLimit ?? this.rateLimiter?.defaultRate ?? null;
+    if (own !== null) {
+      if (rateLimit === undefined || rateLimit === null) {
+        if (by.rateLimit !== null) rateLimit = { per_second: own.perSecond, burst: own.burst };
+      } else if (rateLimit.per_second > own.perSecond || rateLimit.burst > own.burst) {
+        throw new FolioError('forbidden', `a key can only create keys limited no higher than itself (${own.perSecond}/s, burst ${own.burst})`, [
+          { path: '/body/rate_limit', message: `must be at most ${own.perSecond} per second and a burst of ${own.burst}` },
+        ]);
+      }
+    }
+    return { ...input, expiresAt, rateLimit };
   }
 
   private visible(by: Principal, record: KeyRecord): boolean {

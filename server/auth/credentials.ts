@@ -42,6 +42,7 @@ export class Credentials {
       scopes: expandScopes(record.scopes),
       collections: record.collections,
       rateLimit: record.rate_limit === null ? null : { perSecond: record.rate_limit.per_second, burst: record.rate_limit.burst },
+      expiresAt: record.expires_at,
     };
   }
 }

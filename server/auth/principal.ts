@@ -15,6 +15,8 @@ export type Principal =
       scopes: readonly Scope[];
       collections: readonly string[] | null;
       rateLimit: { perSecond: number; burst: number } | null;
+      /** When the key expires (RFC 3339), or null. */
+      expiresAt: string | null;
     };
 
 /** The scopes and collections a principal holds (master and sessions: everything). */

@@ -90,6 +90,11 @@ export class TokenBucketLimiter {
   private readonly maxKeys: number;
   private readonly now: () => number;
 
+  /** The rate of a credential that has none of its own. */
+  get defaultRate(): RateLimit {
+    return this.defaults;
+  }
+
   constructor(options: TokenBucketOptions) {
     this.defaults = checkRate({ perSecond: options.perSecond, burst: options.burst }, 'rate limit');
     this.maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;

@@ -1,8 +1,9 @@
 // Every route called with every kind of credential (SPEC §1, §7): no token, an unknown token,
 // an expired key, keys with each scope, a collection-limited admin key, a session and the
 // master key. The expected answer of each pair is written out below by hand (not derived from
-// the server's access table), so a wrong rule in the table fails here. Then: no escalation,
-// revocation at once, and expiry on the server's (fake) clock.
+// the server's access table), so a wrong rule in the table fails here. Then: no escalation (of
+// scopes, collections, expiry or rate limit), revocation at once, and expiry on the server's
+// (fake) clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_ACCESS } from '../../server/auth/access-table.ts';
@@ -202,6 +203,50 @@ describe('no escalation, revocation, expiry', () => {
     assert.equal(bad.status, 400);
     const past = await create(null, { expires_at: new Date(clock - HOUR).toISOString() });
     assert.equal(past.status, 400);
+  });
+
+  test('a key creates only keys that expire no later and are limited no higher than itself; left out, they inherit both', async () => {
+    const expiry = new Date(clock + HOUR).toISOString();
+    const admin = (await create(null, { scopes: ['admin'], expires_at: expiry, rate_limit: { per_second: 1, burst: 2 } })).body.key;
+    const inherited = await create(admin, { scopes: ['search'] });
+    assert.equal(inherited.status, 201, inherited.text);
+    assert.equal(inherited.body.expires_at, expiry, 'inherits the expiry');
+    assert.deepEqual(inherited.body.rate_limit, { per_second: 1, burst: 2 }, 'inherits the rate limit');
+    for (const [body, field] of [
+      [{ expires_at: null }, undefined], // null means "as long as I may": the creator's expiry
+      [{ expires_at: new Date(clock + 2 * HOUR).toISOString() }, '/body/expires_at'],
+      [{ rate_limit: { per_second: 1_000_000, burst: 2 } }, '/body/rate_limit'],
+      [{ rate_limit: { per_second: 1, burst: 3 } }, '/body/rate_limit'],
+    ] as const) {
+      const response = await create(admin, { scopes: ['search'], ...body });
+      if (field === undefined) {
+        assert.equal(response.status, 201, response.text);
+        assert.equal(response.body.expires_at, expiry);
+        continue;
+      }
+      assert.equal(response.status, 403, JSON.stringify(body));
+      assert.equal(response.body.code, 'forbidden');
+      assert.equal(response.body.errors[0].path, field);
+    }
+    const lower = await create(admin, { scopes: ['search'], expires_at: new Date(clock + HOUR / 2).toISOString(), rate_limit: { per_second: 1, burst: 1 } });
+    assert.equal(lower.status, 201, 'lower limits are fine');
+    // The master key is bound by nothing.
+    assert.equal((await create(null, { rate_limit: { per_second: 1_000_000, burst: 1_000_000 } })).status, 201);
+  });
+
+  test("with rate limits on, a key without a limit of its own may not create one above the server's default", async () => {
+    const limited = await startTestServer({ rateLimit: { perSecond: 100, burst: 200 } });
+    try {
+      const admin = (await limited.request('POST', '/v1/api-keys', { scopes: ['admin'] })).body.key;
+      const as = { authorization: `Bearer ${admin}` };
+      const above = await limited.request('POST', '/v1/api-keys', { rate_limit: { per_second: 1_000, burst: 200 } }, as);
+      assert.equal(above.status, 403, above.text);
+      const within = await limited.request('POST', '/v1/api-keys', { rate_limit: { per_second: 50, burst: 100 } }, as);
+      assert.equal(within.status, 201, within.text);
+      assert.equal((await limited.request('POST', '/v1/api-keys', {}, as)).body.rate_limit, null, 'no limit of its own: the default, as the creator');
+    } finally {
+      await limited.close();
+    }
   });
 
   test('a revoked key stops working at once; an expired one gets 401', async () => {
