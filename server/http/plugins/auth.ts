@@ -49,12 +49,13 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.public === true) return;
-    const blocked = failedAuth.isBlocked(request.ip);
-    if (blocked.blocked) refuseRate(reply, blocked.retryAfterSeconds, 'too many failed authentications from this address; try again later');
-
     const token = bearerToken(request);
     const principal = token === null ? null : credentials.principalOf(token);
     if (principal === null) {
+      // A blocked address is refused only what would fail anyway: its valid credentials still
+      // work (behind a proxy, one client's guesses must not lock everyone out).
+      const blocked = failedAuth.isBlocked(request.ip);
+      if (blocked.blocked) refuseRate(reply, blocked.retryAfterSeconds, 'too many failed authentications from this address; try again later');
       failedAuth.recordFailure(request.ip);
       throw new FolioError(
         'unauthorized',

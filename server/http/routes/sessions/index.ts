@@ -22,12 +22,14 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const blocked = app.failedAuth.isBlocked(request.ip);
-      if (blocked.blocked) {
-        reply.header('retry-after', String(blocked.retryAfterSeconds));
-        throw new FolioError('rate_limited', 'too many failed authentications from this address; try again later');
-      }
+      // Only wrong keys are held back from a blocked address: the right one always opens a
+      // session (behind a proxy, one client's guesses must not lock everyone out).
       if (!app.credentials.isMasterKey(request.body.master_key)) {
+        const blocked = app.failedAuth.isBlocked(request.ip);
+        if (blocked.blocked) {
+          reply.header('retry-after', String(blocked.retryAfterSeconds));
+          throw new FolioError('rate_limited', 'too many failed authentications from this address; try again later');
+        }
         app.failedAuth.recordFailure(request.ip);
         throw new FolioError('unauthorized', 'wrong master key');
       }
