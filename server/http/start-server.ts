@@ -1,9 +1,9 @@
-// Starts a Folio server from a resolved configuration: prepares the data directory and the
-// master key (printing a newly generated key once), builds the app, listens, and shuts down
+// Starts a Folio server from a resolved configuration: prepares the data directory (private to
+// the server's user: files 0600, folders 0700) and the master key (printing a newly generated key once), builds the app, listens, and shuts down
 // gracefully on SIGINT/SIGTERM (the registry flushes and closes before the process exits).
 // The CLI's `folio serve` runs it (through server/index.ts).
 
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -51,9 +51,19 @@ function masterKeyNotice(key: string, file: string): string {
   ].join('\n');
 }
 
+/**
+ * The data directory is the server's alone: everything it creates there is readable by its own
+ * user only (files 0600, folders 0700), so other local users cannot read documents or keys.
+ * The mask applies to this process, which is the server.
+ */
+const PRIVATE_UMASK = 0o077;
+
 export async function startServer(config: FolioConfig, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
-  await mkdir(config.dataDir, { recursive: true });
+  process.umask(PRIVATE_UMASK);
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  // A data directory made before (by hand, or by an older version) is closed to others too.
+  await chmod(config.dataDir, 0o700).catch(() => undefined);
   const masterKey = await resolveMasterKey(config.dataDir, config.masterKey);
   if (masterKey.source === 'generated' && masterKey.file !== undefined) print(masterKeyNotice(masterKey.key, masterKey.file));
 

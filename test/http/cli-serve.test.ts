@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -70,6 +70,19 @@ describe('folio serve', () => {
       assert.equal(await get(`${second.url}/v1/collections/kept`, key), 200);
       const document = await fetch(`${second.url}/v1/collections/kept/documents/a`, { headers: { authorization: `Bearer ${key}` } });
       assert.equal(((await document.json()) as { text: string }).text, 'durable across restarts');
+      // Nothing in the data directory is open to other users: files 0600, folders 0700.
+      const open: string[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          const mode = (await stat(path)).mode & 0o777;
+          if (mode & 0o077) open.push(`${path} ${mode.toString(8)}`);
+          if (entry.isDirectory()) await walk(path);
+        }
+      };
+      assert.equal((await stat(data)).mode & 0o077, 0, 'the data directory itself');
+      await walk(data);
+      assert.deepEqual(open, [], 'files and folders others can read');
     } finally {
       await second.stop();
     }
