@@ -23,7 +23,7 @@ import { Webhooks } from '../webhooks/index.ts';
 import type { LookupAll } from '../webhooks/index.ts';
 import './app-services.ts';
 import authPlugin from './plugins/auth.ts';
-import errorHandlerPlugin, { handleError } from './plugins/error-handler.ts';
+import errorHandlerPlugin, { handleClientError, handleError } from './plugins/error-handler.ts';
 import openApiPlugin from './plugins/openapi.ts';
 import apiKeyRoutes from './routes/api-keys/index.ts';
 import collectionRoutes from './routes/collections/index.ts';
@@ -140,6 +140,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: MAX_BODY_BYTES,
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     frameworkErrors: handleError,
+    // Requests the HTTP parser refuses (431, malformed) answer problem+json too.
+    clientErrorHandler: handleClientError,
+    // A request without Host reaches the error handler instead of Node's empty 400.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(requestValidatorCompiler);
   logEachRequestOnce(app);

@@ -5,6 +5,7 @@
 // file paths or secrets in a body).
 
 import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FolioError } from '../../errors/index.ts';
 import type { ErrorCode, FieldError } from '../../errors/index.ts';
@@ -18,6 +19,9 @@ import { noteRefusal } from '../log-lines.ts';
 /** The HTTP status of every error code. */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   validation_failed: 400,
+  bad_request: 400,
+  request_timeout: 408,
+  headers_too_large: 431,
   invalid_query: 400,
   invalid_filter: 400,
   invalid_sort: 400,
@@ -132,8 +136,39 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 
+/** Node's HTTP parser errors, by their `code`, as problems. */
+const PARSER_ERRORS: Readonly<Record<string, { code: ErrorCode; detail: string }>> = {
+  HPE_HEADER_OVERFLOW: { code: 'headers_too_large', detail: 'the request headers are larger than the server accepts (16 KiB)' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', detail: 'the request was not received in time' },
+};
+
+/**
+ * Answers a request the HTTP parser refused before Fastify saw it (Fastify's `clientErrorHandler`):
+ * a problem+json body like every other error, then the connection is closed. A socket that
+ * cannot be written to any more is just destroyed.
+ */
+export function handleClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const known = error.code === undefined ? undefined : PARSER_ERRORS[error.code];
+  const body = JSON.stringify(problemBody(known?.code ?? 'bad_request', known?.detail ?? `not a well-formed HTTP request (${error.code ?? 'parse error'})`));
+  const status = STATUS_BY_CODE[known?.code ?? 'bad_request'];
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 async function errorHandlerPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler(handleError);
+  // HTTP/1.1 requires Host (RFC 9112 §3.2); the server lets such a request through (Node would
+  // answer an empty 400 itself) so that the refusal is a problem document like any other.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0') {
+      throw new FolioError('bad_request', 'an HTTP/1.1 request needs a Host header', [{ path: '/headers/host', message: 'is required' }]);
+    }
+  });
   app.setNotFoundHandler((request) => {
     const path = request.url.split('?')[0].slice(0, 200);
     throw new FolioError('not_found', `no route ${request.method} ${path}`);
