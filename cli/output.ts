@@ -53,6 +53,12 @@ export function renderHighlight(html: string, color: boolean): string {
     .join('');
 }
 
+/** What a document is called: its title, else the file path `folio index` stored, else null. */
+export function documentName(document: { title?: string | null; metadata?: Record<string, unknown> }): string | null {
+  if (document.title) return document.title;
+  return typeof document.metadata?.path === 'string' ? document.metadata.path : null;
+}
+
 /** A secret shown so people can tell it apart: `folio_AbCd…wxyz`. */
 export function maskSecret(secret: string): string {
   return secret.length >= 20 ? `${secret.slice(0, 10)}…${secret.slice(-4)}` : '…';

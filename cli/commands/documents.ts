@@ -8,7 +8,7 @@ import type { ListedDocument, StoredDocument } from '../../clients/typescript/in
 import { integerArgument, jsonObjectArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { clean, colorEnabled, formatBytes, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
+import { clean, colorEnabled, documentName, formatBytes, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
 
 const MAX_LIST_LIMIT = 1000;
 
@@ -20,16 +20,10 @@ interface ListOptions {
   json?: boolean;
 }
 
-/** What a document is called: its title, else the file path `folio index` stored, else '-'. */
-function nameOf(document: ListedDocument): string {
-  if (document.title) return document.title;
-  return typeof document.metadata?.path === 'string' ? document.metadata.path : '-';
-}
-
 function row(document: ListedDocument): string[] {
   return [
     document.id,
-    nameOf(document),
+    documentName(document) ?? '-',
     document.format ?? '-',
     document.pages === null || document.pages === undefined ? '-' : String(document.pages),
     document.bytes === undefined ? '-' : formatBytes(document.bytes),

@@ -111,7 +111,7 @@ async function uploadAll(client: FolioClient, collection: string, root: string, 
       progress.advance(false, file.size);
       return;
     }
-    const metadata = { ...fileMetadata(file.relative, file.modifiedMs, root, sha256) };
+    const metadata = { ...fileMetadata(file.relative, file.modifiedMs, root, sha256) }; // a plain record, as the client types metadata
     const id = options.idFrom === 'path' ? idForPath(file.relative) : undefined;
     const summary = await client.upload(collection, file.absolute, { ...(id !== undefined && { id }), metadata });
     if (existing !== null && existing.id !== summary.id) await deleteQuietly(client, collection, existing.id);

@@ -12,7 +12,7 @@ import type { SearchHit, SearchResponse } from '../../clients/typescript/index.t
 import { integerArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { UsageError, action } from '../errors.ts';
-import { clean, colorEnabled, paint, printJson, renderHighlight, say } from '../output.ts';
+import { clean, colorEnabled, documentName, paint, printJson, renderHighlight, say } from '../output.ts';
 
 /** Largest `limit` and `offset` the server takes (docs/api.md, Limits). */
 const MAX_LIMIT = 100;
@@ -64,8 +64,7 @@ export function prefixArgument(value: string): PrefixOption {
 
 /** What a hit is called: its title, else the file path `folio index` stored, else its id. */
 function hitName(hit: SearchHit): string {
-  if (hit.title) return hit.title;
-  return typeof hit.metadata?.path === 'string' ? hit.metadata.path : hit.id;
+  return documentName(hit) ?? hit.id;
 }
 
 /**

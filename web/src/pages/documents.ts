@@ -88,7 +88,10 @@ export async function renderDocuments(page: Page): Promise<void> {
     });
     const download = h('button', { type: 'button', class: 'secondary', onclick: () => downloadOriginal(chosen, doc.id).catch((error: unknown) => replace(status, message(errorText(error), 'error'))) }, 'Download original');
     actions.append(download, h('button', { type: 'button', class: 'danger', onclick: askDelete }, 'Delete'));
-    const text = doc.text.length > TEXT_PREVIEW ? `${doc.text.slice(0, TEXT_PREVIEW)}…` : doc.text;
+    const textBlock = h('pre', { class: 'text' }, doc.text.length > TEXT_PREVIEW ? `${doc.text.slice(0, TEXT_PREVIEW)}…` : doc.text);
+    const showAll = doc.text.length > TEXT_PREVIEW
+      ? h('button', { type: 'button', class: 'link', onclick: () => { textBlock.textContent = doc.text; showAll?.remove(); } }, 'Show all')
+      : null;
     const metadata = Object.entries(doc.metadata).map(([field, value]) => [field, Array.isArray(value) ? value.join(', ') : String(value)]);
     replace(
       detail,
@@ -99,8 +102,8 @@ export async function renderDocuments(page: Page): Promise<void> {
         doc.page_list !== null && doc.page_list.some((p) => p.label !== null && p.label !== String(p.number))
           ? h('p', { class: 'hint' }, `Printed page labels: ${doc.page_list.slice(0, 12).map((p) => `${p.number}=${p.label ?? p.number}`).join(', ')}${doc.page_list.length > 12 ? ', …' : ''}`)
           : null,
-        h('pre', { class: 'text' }, text),
-        doc.text.length > TEXT_PREVIEW ? h('button', { type: 'button', class: 'link', onclick: (event: Event) => { (event.target as HTMLElement).previousElementSibling!.textContent = doc.text; (event.target as HTMLElement).remove(); } }, 'Show all') : null,
+        textBlock,
+        showAll,
         actions),
     );
     detail.scrollIntoView?.({ block: 'start' });
