@@ -227,7 +227,7 @@ function naiveWalScan(data: Uint8Array): { records: string[]; validLength: numbe
     const end = pos + WAL_FRAME_HEADER_BYTES + length;
     if (end > data.length) return bad(true);
     const payload = data.subarray(pos + WAL_FRAME_HEADER_BYTES, end);
-    if (crc32(payload) !== checksum) return bad(end === data.length);
+    if (crc32(payload) !== checksum) return bad(false);
     records.push(decode(payload));
     pos = end;
   }

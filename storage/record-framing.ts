@@ -43,7 +43,9 @@ export interface LogScan {
   problem: string | null;
   /**
    * True when the bad bytes look like an append cut short by a crash: a record running past
-   * the end of the file, a bad record that ends exactly at the end, or nothing but zeros to the end.
+   * the end of the file, or nothing but zeros to the end. A whole record with a bad checksum is
+   * damage even when it is the last one: the file's length grows only once an append's bytes
+   * are written (issue 18: flipping the WAL's last byte lost an acknowledged write silently).
    */
   tornTail: boolean;
 }
@@ -85,9 +87,7 @@ export function scanRecords<R>(
         continue;
       }
       if (decoded.kind === 'damage') {
-        const lastInFile = decoded.size !== undefined && pos + decoded.size === fileLength;
-        const tornTail = lastInFile || zerosToEnd(fd, pos, fileLength, chunkBytes);
-        return { validLength: pos, problem: `${decoded.problem} at byte ${pos}`, tornTail };
+        return { validLength: pos, problem: `${decoded.problem} at byte ${pos}`, tornTail: zerosToEnd(fd, pos, fileLength, chunkBytes) };
       }
       if (pos + decoded.need > fileLength) {
         return { validLength: pos, problem: `record at byte ${pos} runs past the end of the file`, tornTail: true };

@@ -92,7 +92,7 @@ test('a torn record at the tail of the last file is cut off', async (t) => {
   assert.deepEqual(decodeAll(WriteAheadLog.replay(dir, 1)), ['kept-1', 'kept-2', 'after']);
 });
 
-test('a partial final record (bad checksum up to the end) is cut off', async (t) => {
+test('a whole final record with a bad checksum is damage, reported with its file and offset, not cut off', async (t) => {
   const dir = tempDir(t);
   const wal = WriteAheadLog.open(dir);
   await wal.append(encode('good'));
@@ -102,7 +102,12 @@ test('a partial final record (bad checksum up to the end) is cut off', async (t)
   const data = fs.readFileSync(file);
   data[data.length - 1] ^= 0xff;
   fs.writeFileSync(file, data);
-  assert.deepEqual(decodeAll(WriteAheadLog.replay(dir, 1)), ['good']);
+  const lastRecordAt = 8 + encode('good').length;
+  assert.throws(
+    () => WriteAheadLog.open(dir),
+    (error: unknown) => error instanceof CorruptFileError && error.message.includes(file) && error.message.includes(`at byte ${lastRecordAt}`),
+  );
+  assert.equal(fs.statSync(file).size, data.length, 'the acknowledged record is not cut off');
 });
 
 test('damage in the middle of the last file is reported, not skipped', async (t) => {
