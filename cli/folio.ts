@@ -93,6 +93,8 @@ program
   .option('--extraction-timeout <seconds>', 'longest one file may take to read, OCR included (env FOLIO_EXTRACTION_TIMEOUT, default 120)')
   .option('--extraction-threads <n>', 'file extraction worker threads (env FOLIO_EXTRACTION_THREADS, default 1)')
   .option('--rate-limit <rate>', "requests per credential, e.g. '100/s' or '100/s,burst=200'; 'off' disables (env FOLIO_RATE_LIMIT, default 100/s, burst 200)")
+  .option('--search-timeout <seconds>', 'a search answers with what it found after this long (timed_out); 0: no limit (env FOLIO_SEARCH_TIMEOUT, default 2)')
+  .option('--key-search-concurrency <n>', 'searches one API key may run at once (env FOLIO_KEY_SEARCH_CONCURRENCY, default search threads - 1, at least 1)')
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
   .option('--models-dir <dir>', 'where local embedding models are (env FOLIO_MODELS_DIR, default <data>/models)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')

@@ -12,6 +12,7 @@ export type { FilterNode } from './filter/index.ts';
 export { mergeSegments } from './merge.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
+export { SearchBudget } from './search/search-budget.ts';
 export type { HitField, MatchMode, PrefixMode, ScoreExplanation, SearchHit, SearchMode, SearchRequest, SearchResult, SemanticRequest, Suggestion, TotalRelation } from './search/search-types.ts';
 export { HIT_FIELDS, TOTAL_EXACT_UP_TO } from './search/search-types.ts';
 export { deletedDocs } from './search/segment-view.ts';

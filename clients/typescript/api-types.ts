@@ -189,8 +189,10 @@ export interface SearchResponse {
   facet_stats?: { [key: string]: { min: number; max: number } };
   /** Matching documents: exact when `total_relation` is `eq`, at least this many when `gte`. */
   total: number;
-  /** `eq`: `total` is exact; `gte`: more than 10,000 match and counting stopped there (ask `track_total` for the exact number). */
+  /** `eq`: `total` is exact; `gte`: more than 10,000 match and counting stopped there (ask `track_total` for the exact number), or the search ran out of time (`timed_out`). */
   total_relation: "eq" | "gte";
+  /** The search ran out of its time budget (the server's `--search-timeout`, default 2 s): the hits are the best found before then and `total` a lower bound, as Elasticsearch's `timed_out`. When nothing was found in time the answer is 503 `search_timeout` instead. */
+  timed_out: boolean;
   /** Only when nothing matched (`total` 0) and the query has words: up to 3 alternative queries, each the query with its unknown words replaced by close words the collection contains ("did you mean"). Empty when no word could be corrected. */
   suggestions?: Suggestion[];
   /** Semantic and hybrid searches: the share of live documents whose embeddings are searchable yet. */

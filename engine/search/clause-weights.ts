@@ -14,6 +14,8 @@ import { DisjunctionMaxScorer } from './scorers/disjunction-max-scorer.ts';
 import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
 import { COMPOUND_SCORE_FACTOR, compoundsContaining } from './compound-expansions.ts';
 import { PhraseScorer } from './scorers/phrase-scorer.ts';
+import { phraseShape } from './phrase-starts.ts';
+import { SearchBudget } from './search-budget.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
@@ -148,14 +150,16 @@ function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight): T
 }
 
 /** A scorer of the phrase `terms` over the segment, or null when the segment lacks a term. */
-function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, reader: SegmentReader): PhraseScorer | null {
+function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, reader: SegmentReader, budget: SearchBudget): PhraseScorer | null {
+  const shape = phraseShape(terms);
+  // One cursor per distinct word, in slot order (a repeated word is read once).
   const cursors = [];
-  for (const term of terms) {
+  for (const term of new Set(terms)) {
     const index = reader.terms.find(term);
     if (index < 0) return null;
     cursors.push(reader.postings(index));
   }
-  return new PhraseScorer(terms.join(' '), cursors, weight, field, reader.titleLengths, reader.textLengths);
+  return new PhraseScorer(terms.join(' '), cursors, shape, weight, field, reader.titleLengths, reader.textLengths, budget);
 }
 
 /** Scorers of the clause's expansions (prefix terms or typo variants) this segment has. */
@@ -174,10 +178,10 @@ function bestOf(label: string, scorers: Scorer[]): Scorer | null {
  * typo variants gives its exact form and what its variants add over it (TypoVariantsScorer),
  * so that each has its own bound.
  */
-export function rankingScorers(prepared: PreparedClause, reader: SegmentReader): Scorer[] {
+export function rankingScorers(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer[] {
   const { clause } = prepared;
   if (clause.kind !== 'term' || prepared.expansions.length === 0) {
-    const scorer = clauseScorer(prepared, reader);
+    const scorer = clauseScorer(prepared, reader, budget);
     return scorer === null ? [] : [scorer];
   }
   const exact = termScorer(reader, clause.term, prepared.weight!);
@@ -186,8 +190,8 @@ export function rankingScorers(prepared: PreparedClause, reader: SegmentReader):
   return exact === null ? [variants] : [exact, new TypoVariantsScorer(variants, exact)];
 }
 
-/** The clause's scorer over one segment, or null when nothing in the segment can match it. */
-export function clauseScorer(prepared: PreparedClause, reader: SegmentReader): Scorer | null {
+/** The clause's scorer over one segment, or null when nothing in the segment can match it; phrases spend `budget`. */
+export function clauseScorer(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer | null {
   const { clause } = prepared;
   switch (clause.kind) {
     case 'term': {
@@ -196,7 +200,7 @@ export function clauseScorer(prepared: PreparedClause, reader: SegmentReader): S
       return bestOf(`${clause.term} (typo variants)`, [...(exact === null ? [] : [exact]), ...expansionScorers(prepared, reader)]);
     }
     case 'phrase': {
-      const phrase = phraseScorer(clause.terms, prepared.weight!, clause.field, reader);
+      const phrase = phraseScorer(clause.terms, prepared.weight!, clause.field, reader, budget);
       if (prepared.expansions.length === 0) return phrase;
       return bestOf(`${clause.terms.join(' ')} (or joined)`, [...(phrase === null ? [] : [phrase]), ...expansionScorers(prepared, reader)]);
     }

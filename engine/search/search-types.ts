@@ -127,6 +127,8 @@ export interface SearchResult {
   /** Number of matching live documents: exact when `totalRelation` is `eq`, a lower bound when `gte`. */
   total: number;
   totalRelation: TotalRelation;
+  /** The search ran out of time: the hits are the best found before then, the total a lower bound. */
+  timedOut: boolean;
   /** Per requested field: value → count among all matches, by count then value. */
   facets: Record<string, Record<string, number>>;
   /** Per requested field with numeric values among the matches: their min and max. */

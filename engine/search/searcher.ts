@@ -2,7 +2,9 @@
 // clauses with collection-wide BM25F statistics, finds every segment's matches (filtered),
 // ranks them into one top-k — by relevance with WAND, or by sort keys — counts the total
 // (exactly, or up to TOTAL_EXACT_UP_TO when nothing needs every match) and the facets, and
-// builds the requested page of hits (with explanations when asked).
+// builds the requested page of hits (with explanations when asked). A search whose budget runs
+// out (search-budget.ts) stops visiting segments and answers what it ranked so far, `timedOut`,
+// its total a lower bound.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from '../query/query-parser.ts';
@@ -26,6 +28,7 @@ import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
 import { suggestQueries } from './suggestions.ts';
+import { SearchBudget, SearchBudgetExhausted, withinBudget } from './search-budget.ts';
 import { TYPO_TOLERANCE_OFF, typoBudgetRule } from '../typo/typo-rules.ts';
 
 /** A ranked doc of some segment (with its best page when ranked by pages). */
@@ -43,16 +46,16 @@ interface RankedDoc {
 /** Candidates taken from each side of a hybrid search before fusion (at least the hits wanted). */
 export const HYBRID_CANDIDATES = 100;
 
-export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
+export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget = SearchBudget.UNLIMITED): SearchResult {
   try {
-    return runSearch(views, analyzer, request);
+    return runSearch(views, analyzer, request, budget);
   } finally {
     // The search is over: its postings cursors may be reused by the next one.
     for (const view of views) view.reader.recycleCursors();
   }
 }
 
-function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): SearchResult {
+function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget: SearchBudget): SearchResult {
   const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
   const mode = request.mode ?? 'keyword';
   const semantic = mode === 'keyword' ? undefined : request.semantic;
@@ -71,7 +74,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   let total: number;
   let totalRelation: TotalRelation;
   if (semantic === undefined) {
-    keyword = rankByKeywords(views, request, prepared, stats, facets, k);
+    keyword = rankByKeywords(views, request, prepared, stats, facets, k, budget);
     ({ ranked, total, totalRelation } = keyword);
   } else {
     const vector = normalizeVector(semantic.vector);
@@ -80,7 +83,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
     // Keyword side: the query's own ranking (hybrid), or the filter's matches for facets (semantic).
     const keywordNeeded = mode === 'hybrid' || facets.length > 0;
-    keyword = keywordNeeded ? rankByKeywords(views, request, prepared, stats, facets, mode === 'hybrid' ? window : 1) : { ranked: [], total: 0, totalRelation: 'eq' };
+    keyword = keywordNeeded ? rankByKeywords(views, request, prepared, stats, facets, mode === 'hybrid' ? window : 1, budget) : { ranked: [], total: 0, totalRelation: 'eq' };
     if (mode === 'semantic') {
       ranked = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: hit.score, passage: hit.passage, semanticScore: hit.score }));
       total = nearest.candidates;
@@ -123,14 +126,14 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage, passage }, explanation);
   });
   const facetLimit = request.facetLimit ?? DEFAULT_FACET_LIMIT;
-  const result: SearchResult = { hits, total, totalRelation, facets: {}, facetStats: {} };
+  const result: SearchResult = { hits, total, totalRelation, timedOut: budget.timedOut, facets: {}, facetStats: {} };
   for (const facet of facets) {
     result.facets[facet.field] = facet.top(facetLimit);
     const stats = facet.stats();
     if (stats !== null) result.facetStats[facet.field] = stats;
   }
   if (semanticCoverage !== undefined) result.semanticCoverage = semanticCoverage;
-  if (total === 0 && query.clauses.length > 0) result.suggestions = suggestQueries(request.q, analyzer, views);
+  if (total === 0 && query.clauses.length > 0 && !budget.timedOut) result.suggestions = suggestQueries(request.q, analyzer, views);
   return result;
 }
 
@@ -148,6 +151,7 @@ function rankByKeywords(
   stats: ReturnType<typeof collectionStatistics>,
   facets: readonly FacetAccumulator[],
   k: number,
+  budget: SearchBudget,
 ): KeywordRanking {
   const filter = request.filter ?? null;
   const sortKeys = request.sort ?? [];
@@ -180,7 +184,8 @@ function rankByKeywords(
     // TOTAL_EXACT_UP_TO are counted, then only what may reach the top k (the total a lower bound).
     // A segment answering with a match set is counted from it, whatever it offered.
     const needsMatchSet = request.trackTotal === true || facets.length > 0;
-    views.forEach((view, segment) => {
+    for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
+      const view = views[segment];
       let offered = 0;
       const sink: HitSink = {
         get threshold() {
@@ -197,21 +202,41 @@ function rankByKeywords(
           collector.collect(segment, doc, score);
         },
       };
-      const matches = searchSegment(view, prepared, filter, sink);
+      const matches = withinBudget<DocBitSet | null>(
+        () => searchSegment(view, prepared, filter, sink, budget),
+        () => null,
+      );
       if (matches === null) total += offered;
       else countMatches(view, matches);
-    });
-    if (totalRelation === 'gte') total = TOTAL_EXACT_UP_TO;
+    }
+    if (budget.timedOut) totalRelation = 'gte';
+    else if (totalRelation === 'gte') total = TOTAL_EXACT_UP_TO;
     ranked = collector.results();
-    if (byPages) ranked = rankByPages(ranked, views, prepared, stats).slice(0, k);
+    if (byPages && !budget.timedOut) {
+      const byDocuments = ranked;
+      ranked = withinBudget(
+        () => {
+          budget.checkNow();
+          return rankByPages(byDocuments, views, prepared, stats);
+        },
+        () => byDocuments,
+      ).slice(0, k);
+    }
   } else {
     const keys = completeSortKeys(sortKeys);
-    const perSegment = views.map((view, segment) => {
+    const perSegment = [];
+    for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
+      const view = views[segment];
       const sink = new SegmentSortCollector(view, segment, keys, k);
-      // A sort collector needs every match: it always gets a match set back.
-      countMatches(view, searchSegment(view, prepared, filter, sink)!);
-      return sink.results();
-    });
+      // A sort collector needs every match: it always gets a match set back (none when out of time).
+      const matches = withinBudget<DocBitSet | null>(
+        () => searchSegment(view, prepared, filter, sink, budget),
+        () => null,
+      );
+      if (matches !== null) countMatches(view, matches);
+      perSegment.push(sink.results());
+    }
+    if (budget.timedOut) totalRelation = 'gte';
     ranked = perSegment.flat().sort((a, b) => compareSortedHits(keys, a, b)).slice(0, k);
   }
   return { ranked, total, totalRelation };

@@ -4,10 +4,11 @@
 // strategies: required clauses drive a conjunction; otherwise a disjunction's matches are
 // marked on a bit set and ranked with WAND — or, when the sink needs no match set, ranked with
 // WAND alone, the sink counting what it is offered; a query without positive clauses matches
-// every admissible doc (with score 0).
+// every admissible doc (with score 0). Every doc visited spends a unit of the search's budget.
 
 import type { FilterNode } from '../filter/filter-types.ts';
 import { DocBitSet } from './doc-bitset.ts';
+import type { SearchBudget } from './search-budget.ts';
 import { clauseScorer, rankingScorers } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { evaluateFilter } from './filter-evaluator.ts';
@@ -23,7 +24,7 @@ import { collectWand } from './wand.ts';
  * Returns the set of the segment's live docs that match, or null when a disjunction was ranked
  * for a sink that needs no match set (the docs offered to the sink are then all it learns).
  */
-export function searchSegment(view: SegmentView, prepared: readonly PreparedClause[], filter: FilterNode | null, sink: HitSink): DocBitSet | null {
+export function searchSegment(view: SegmentView, prepared: readonly PreparedClause[], filter: FilterNode | null, sink: HitSink, budget: SearchBudget): DocBitSet | null {
   const { reader } = view;
   // null while every doc is admissible (no filter, deletes or exclusions): no bit set is built
   // until a restriction needs one, so the common ranking path allocates none.
@@ -32,16 +33,19 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
   if (deleted !== null) (admissible ??= DocBitSet.full(reader.docCount)).removeAll(deleted);
   for (const p of prepared) {
     if (p.clause.occur !== 'must_not') continue;
-    const scorer = clauseScorer(p, reader);
+    const scorer = clauseScorer(p, reader, budget);
     if (scorer === null) continue;
     const excluded = (admissible ??= DocBitSet.full(reader.docCount));
-    for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) excluded.remove(doc);
+    for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) {
+      excluded.remove(doc);
+      budget.spend(1);
+    }
   }
 
   const positives = prepared.filter((p) => p.clause.occur !== 'must_not');
   if (sink.needsMatchSet === false && positives.length > 0 && positives.every((p) => p.clause.occur !== 'must')) {
     const restricted = admissible;
-    collectWand(positives.flatMap((p) => rankingScorers(p, reader)), restricted === null ? acceptEvery : (doc) => restricted.has(doc), sink);
+    collectWand(positives.flatMap((p) => rankingScorers(p, reader, budget)), restricted === null ? acceptEvery : (doc) => restricted.has(doc), sink, budget);
     return null;
   }
   admissible ??= DocBitSet.full(reader.docCount);
@@ -50,7 +54,7 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
   const required: Scorer[] = [];
   const optional: Scorer[] = [];
   for (const p of positives) {
-    const scorer = clauseScorer(p, reader);
+    const scorer = clauseScorer(p, reader, budget);
     if (p.clause.occur === 'must') {
       if (scorer === null) return new DocBitSet(reader.docCount); // a required clause with no postings here
       required.push(scorer);
@@ -58,14 +62,14 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
       optional.push(scorer);
     }
   }
-  if (required.length > 0) return conjunction(required, optional, admissible, sink);
+  if (required.length > 0) return conjunction(required, optional, admissible, sink, budget);
   const matches = new DocBitSet(reader.docCount);
   if (optional.length === 0) return matches;
   // Exact match set of the disjunction, without scoring; then WAND over fresh scorers ranks it.
-  for (const scorer of optional) markMatches(scorer, matches);
+  for (const scorer of optional) markMatches(scorer, matches, budget);
   matches.and(admissible);
-  const scorers = positives.flatMap((p) => rankingScorers(p, reader));
-  collectWand(scorers, (doc) => matches.has(doc), sink);
+  const scorers = positives.flatMap((p) => rankingScorers(p, reader, budget));
+  collectWand(scorers, (doc) => matches.has(doc), sink, budget);
   return matches;
 }
 
@@ -74,21 +78,25 @@ function acceptEvery(): boolean {
 }
 
 /** Adds every doc `scorer` matches to `matches`: a dis-max's alternatives one by one, not merged. */
-function markMatches(scorer: Scorer, matches: DocBitSet): void {
+function markMatches(scorer: Scorer, matches: DocBitSet, budget: SearchBudget): void {
   if (scorer instanceof DisjunctionMaxScorer) {
-    for (const sub of scorer.subs) markMatches(sub, matches);
+    for (const sub of scorer.subs) markMatches(sub, matches, budget);
     return;
   }
-  for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) matches.add(doc);
+  for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) {
+    matches.add(doc);
+    budget.spend(1);
+  }
 }
 
-function conjunction(required: Scorer[], optional: Scorer[], admissible: DocBitSet, sink: HitSink): DocBitSet {
+function conjunction(required: Scorer[], optional: Scorer[], admissible: DocBitSet, sink: HitSink, budget: SearchBudget): DocBitSet {
   required.sort((a, b) => a.cost - b.cost);
   const lead = required[0];
   const bound = [...required, ...optional].reduce((sum, s) => sum + s.maxScore, 0);
   const matches = new DocBitSet(admissible.size);
   let doc = lead.next();
   while (doc !== NO_MORE_DOCS) {
+    budget.spend(1);
     let next = doc;
     for (let i = 1; i < required.length; i++) {
       const other = required[i].advance(doc);

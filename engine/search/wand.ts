@@ -6,16 +6,18 @@
 import type { Scorer } from './scorers/scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { HitSink } from './hit-sink.ts';
+import type { SearchBudget } from './search-budget.ts';
 
 /**
  * Offers the docs of the disjunction of `scorers` that can reach the sink's threshold to the
  * sink. `accept(doc)` rejects docs that do not match (filtered, deleted, excluded). Returns how
- * many docs were scored.
+ * many docs were scored. Each pivot visited spends a unit of `budget`.
  */
-export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink): number {
+export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): number {
   let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
   let scored = 0;
   while (active.length > 0) {
+    budget.spend(1);
     sortByDoc(active);
     const threshold = sink.threshold;
     let bound = 0;

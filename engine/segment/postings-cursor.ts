@@ -109,12 +109,14 @@ export class PostingsCursor {
     return this.textTfs[this.index];
   }
 
-  /** Positions of the current doc, ascending, written to `out` (cleared first). */
-  positions(out: number[]): number[] {
+  /** Positions of the current doc, ascending (the first `limit` of them), written to `out` (cleared first). */
+  positions(out: number[], limit = Infinity): number[] {
     out.length = 0;
     const bytes = this.data.positions;
-    let offset = this.startOfCurrentPositions();
-    const count = this.titleTfs[this.index] + this.textTfs[this.index];
+    const start = this.startOfCurrentPositions();
+    let offset = start;
+    const total = this.titleTfs[this.index] + this.textTfs[this.index];
+    const count = Math.min(total, limit);
     let position = 0;
     for (let i = 0; i < count; i++) {
       let byte = bytes[offset++];
@@ -128,8 +130,14 @@ export class PostingsCursor {
       position += delta;
       out.push(position);
     }
-    this.positionsDoc = this.index + 1;
-    this.positionsOffset = offset;
+    if (count === total) {
+      this.positionsDoc = this.index + 1;
+      this.positionsOffset = offset;
+    } else {
+      // Cut short: the next doc's positions are found from this doc's start.
+      this.positionsDoc = this.index;
+      this.positionsOffset = start;
+    }
     return out;
   }
 

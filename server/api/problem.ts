@@ -41,7 +41,8 @@ const PROBLEM_DESCRIPTIONS = {
   422: 'The file could not be read (`extraction_failed`)',
   429: 'Rate limited (`rate_limited`)',
   500: 'Server bug (`internal`)',
-  503: 'The collection is indexing a backlog: nothing was written; retry after `Retry-After` seconds (`overloaded`)',
+  503: 'Not now: the collection is indexing a backlog (nothing was written) or a key has too many searches waiting (`overloaded`, retry after `Retry-After` seconds); '
+    + 'a search found nothing within the search timeout (`search_timeout`)',
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

@@ -257,7 +257,12 @@ export const SearchResponseSchema = Type.Object(
     ),
     total: Type.Integer({ minimum: 0, description: 'Matching documents: exact when `total_relation` is `eq`, at least this many when `gte`.' }),
     total_relation: Type.Union([Type.Literal('eq'), Type.Literal('gte')], {
-      description: `\`eq\`: \`total\` is exact; \`gte\`: more than ${TOTAL_EXACT_UP_TO.toLocaleString('en')} match and counting stopped there (ask \`track_total\` for the exact number).`,
+      description: `\`eq\`: \`total\` is exact; \`gte\`: more than ${TOTAL_EXACT_UP_TO.toLocaleString('en')} match and counting stopped there (ask \`track_total\` for the exact number), or the search ran out of time (\`timed_out\`).`,
+    }),
+    timed_out: Type.Boolean({
+      description: 'The search ran out of its time budget (the server\'s `--search-timeout`, default 2 s): the hits are the best found '
+        + 'before then and `total` a lower bound, as Elasticsearch\'s `timed_out`. When nothing was found in time the answer is '
+        + '503 `search_timeout` instead.',
     }),
     suggestions: Type.Optional(
       Type.Array(SuggestionSchema, {

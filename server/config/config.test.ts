@@ -24,6 +24,8 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     keepFiles: false,
     extractionTimeoutSeconds: undefined,
     extractionThreads: undefined,
+    searchTimeoutSeconds: undefined,
+    keySearchConcurrency: undefined,
     modelsDir: resolve('./folio-data/models'),
   });
   assert.equal(config.port, 7700);
@@ -47,6 +49,8 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_KEEP_FILES: 'yes',
     FOLIO_EXTRACTION_TIMEOUT: '600',
     FOLIO_EXTRACTION_THREADS: '2',
+    FOLIO_SEARCH_TIMEOUT: '0.5',
+    FOLIO_KEY_SEARCH_CONCURRENCY: '4',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -64,6 +68,8 @@ test('FOLIO_* variables override the defaults', () => {
     keepFiles: true,
     extractionTimeoutSeconds: 600,
     extractionThreads: 2,
+    searchTimeoutSeconds: 0.5,
+    keySearchConcurrency: 4,
     modelsDir: '/srv/folio/models',
   });
 });
@@ -97,6 +103,9 @@ test('bad values name their source', () => {
   assert.throws(() => resolveConfig({ searchThreads: '0' }, {}), /--search-threads/);
   assert.throws(() => resolveConfig({ indexThreads: 'many' }, {}), /--index-threads/);
   assert.throws(() => resolveConfig({}, { FOLIO_SEARCH_THREADS: '65' }), /FOLIO_SEARCH_THREADS/);
+  for (const bad of ['-1', 'soon', '', '3601']) assert.throws(() => resolveConfig({ searchTimeout: bad }, {}), /--search-timeout/, bad);
+  assert.throws(() => resolveConfig({ keySearchConcurrency: '0' }, {}), /--key-search-concurrency/);
+  assert.equal(resolveConfig({ searchTimeout: '0' }, {}).searchTimeoutSeconds, 0, '0 turns the limit off');
   assert.throws(() => resolveConfig({ searchCacheMb: '-1' }, {}), /--search-cache-mb/);
   assert.throws(() => resolveConfig({ rateLimit: 'fast' }, {}), (error: Error) => error instanceof ConfigError && /--rate-limit/.test(error.message));
   assert.throws(() => resolveConfig({}, { FOLIO_RATE_LIMIT: '-5/s' }), /FOLIO_RATE_LIMIT/);

@@ -59,6 +59,10 @@ export interface FolioConfig {
   extractionTimeoutSeconds: number | undefined;
   /** Extraction worker threads; undefined means the default (1). */
   extractionThreads: number | undefined;
+  /** Longest a search may take before it answers with what it found, in seconds (0: no limit); undefined: the default (2). */
+  searchTimeoutSeconds: number | undefined;
+  /** Searches one API key may run at once; undefined: the default (search threads - 1, at least 1). */
+  keySearchConcurrency: number | undefined;
   /** Absolute path of the models directory of `local` embedders (default `<dataDir>/models`). */
   modelsDir: string;
 }
@@ -90,6 +94,8 @@ export interface ConfigFlags {
   keepFiles?: boolean;
   extractionTimeout?: string | number;
   extractionThreads?: string | number;
+  searchTimeout?: string | number;
+  keySearchConcurrency?: string | number;
   modelsDir?: string;
 }
 
@@ -180,6 +186,18 @@ function parseTimeoutSeconds(value: string | number, source: string): number {
   return parseWholeNumber(value, source, 1, MAX_EXTRACTION_TIMEOUT_SECONDS, 'of seconds ');
 }
 
+/** Longest `--search-timeout` accepted, in seconds. */
+export const MAX_SEARCH_TIMEOUT_SECONDS = 3_600;
+
+/** `--search-timeout`: seconds, a fraction allowed (`0.5`); 0 turns the limit off. */
+function parseSearchTimeout(value: string | number, source: string): number {
+  const seconds = Number(String(value).trim());
+  if (String(value).trim() === '' || !(seconds >= 0 && seconds <= MAX_SEARCH_TIMEOUT_SECONDS)) {
+    throw new ConfigError(`${source} must be seconds from 0 (no limit) to ${MAX_SEARCH_TIMEOUT_SECONDS}, like '2' or '0.5'; got '${value}'`);
+  }
+  return seconds;
+}
+
 const SIZE_FORMAT = /^(\d+)\s*(b|kb|kib|mb|mib|gb|gib)?$/i;
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, kib: 1024, mb: 1024 ** 2, mib: 1024 ** 2, gb: 1024 ** 3, gib: 1024 ** 3 };
 /** Largest `--max-file-size` accepted (64 GiB). */
@@ -256,6 +274,8 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
       parseTimeoutSeconds,
     ),
     extractionThreads: threadsSetting(flags.extractionThreads, '--extraction-threads', env.FOLIO_EXTRACTION_THREADS, 'FOLIO_EXTRACTION_THREADS'),
+    searchTimeoutSeconds: flagOrEnv(flags.searchTimeout, '--search-timeout', env.FOLIO_SEARCH_TIMEOUT, 'FOLIO_SEARCH_TIMEOUT', parseSearchTimeout),
+    keySearchConcurrency: threadsSetting(flags.keySearchConcurrency, '--key-search-concurrency', env.FOLIO_KEY_SEARCH_CONCURRENCY, 'FOLIO_KEY_SEARCH_CONCURRENCY'),
     modelsDir: resolve(nonEmpty(flags.modelsDir) ?? nonEmpty(env.FOLIO_MODELS_DIR) ?? join(dataDir, MODELS_DIR_NAME)),
   };
 }

@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'overloaded'
+  | 'search_timeout'
   | 'invalid_vector'
   | 'embedder_failed'
   | 'internal';

@@ -8,6 +8,7 @@ import type { FileUploads } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
 import type { SearchActivity } from './search-activity.ts';
+import type { SearchAdmission } from './search-admission.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +42,8 @@ declare module 'fastify' {
     startedAt: number;
     /** Searches answered, for GET /v1/stats (search-activity.ts). */
     searchActivity: SearchActivity;
+    /** Searches each API key may run at once (search-admission.ts). */
+    searchAdmission: SearchAdmission;
   }
   interface FastifyContextConfig {
     /** The route needs no credential. */

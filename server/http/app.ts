@@ -36,6 +36,7 @@ import webhookRoutes from './routes/webhooks/index.ts';
 import statsRoutes from './routes/stats/index.ts';
 import dashboardRoutes from './routes/dashboard/index.ts';
 import { SearchActivity } from './search-activity.ts';
+import { SearchAdmission, defaultKeySearchConcurrency } from './search-admission.ts';
 import { logEachRequestOnce } from './log-lines.ts';
 import { requestValidatorCompiler } from './validation/request-validator.ts';
 
@@ -66,6 +67,10 @@ export interface BuildAppOptions {
   indexThreads?: number;
   /** Bytes of recent search answers kept (default 32 MiB; 0 disables the cache). */
   searchCacheBytes?: number;
+  /** Longest a search may take before answering what it found (default 2 s; 0: no limit). */
+  searchTimeoutMs?: number;
+  /** Searches one API key may run at once (default search threads - 1, at least 1). */
+  keySearchConcurrency?: number;
   /** Where `local` embedders' models are (`--models-dir`); default `<dataDir>/models`. */
   modelsDir?: string;
   /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
@@ -196,12 +201,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     searchThreads: options.searchThreads,
     indexThreads: options.indexThreads,
     searchCacheBytes: options.searchCacheBytes,
+    ...(options.searchTimeoutMs !== undefined && { searchTimeoutMs: options.searchTimeoutMs }),
     ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
     ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh, merge or embedding failed'),
   });
   app.decorate('registry', registry);
   app.decorate('workers', registry.workers);
+  app.decorate('searchAdmission', new SearchAdmission(options.keySearchConcurrency ?? defaultKeySearchConcurrency(registry.workers.search.threadCount)));
   app.addHook('onClose', async () => registry.close());
 
   // Originals of uploads: leftovers of a crash (or of documents replaced while the server ran

@@ -80,6 +80,8 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     keepFiles: config.keepFiles,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
     extractionThreads: config.extractionThreads,
+    ...(config.searchTimeoutSeconds !== undefined && { searchTimeoutMs: config.searchTimeoutSeconds * 1000 }),
+    ...(config.keySearchConcurrency !== undefined && { keySearchConcurrency: config.keySearchConcurrency }),
     extractionTimeLimitMs: config.extractionTimeoutSeconds === undefined ? undefined : config.extractionTimeoutSeconds * 1000,
   });
   try {

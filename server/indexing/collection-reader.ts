@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
 import type { SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
+import { FolioError } from '../errors/index.ts';
 import type { CommitResult } from './index-commit.ts';
 import { pendingDocument } from './pending-writes.ts';
 import type { PendingWrites } from './pending-writes.ts';
@@ -69,6 +70,13 @@ export class CollectionReader {
     if (cached !== undefined) return cached;
     return this.whilePinned(ref.generation, async () => {
       const page = await this.options.searchPool.search(ref, request);
+      if (page.timedOut) {
+        // Out of time with nothing to show: an error; with some hits, those (never cached).
+        if (page.hitCount === 0) {
+          throw new FolioError('search_timeout', `the search found nothing within the search timeout of ${this.options.searchPool.timeoutMs / 1000} s: narrow the query (fewer or rarer words, a filter)`);
+        }
+        return page;
+      }
       cache?.set(key, page);
       return page;
     });

@@ -37,6 +37,8 @@ export interface CollectionRegistryOptions {
   indexThreads?: number;
   /** Bytes of recent search answers kept for repeated searches; 0 disables; default 32 MiB. */
   searchCacheBytes?: number;
+  /** Longest a search may take before it answers what it found; 0: no limit; default 2 s. */
+  searchTimeoutMs?: number;
   /** When writes wait for a refresh and are refused (503 `overloaded`); default DEFAULT_BACKPRESSURE. */
   backpressure?: Backpressure;
   /** Where `local` embedders' models are; default `<dataDir>/models`. */
@@ -188,7 +190,7 @@ export async function openCollectionRegistry(
     return settings;
   };
   const workers: CollectionWorkers = {
-    search: new SearchPool({ threads: options.searchThreads }),
+    search: new SearchPool({ threads: options.searchThreads, ...(options.searchTimeoutMs !== undefined && { timeoutMs: options.searchTimeoutMs }) }),
     index: new IndexPool({ threads: options.indexThreads }),
     embedding: new EmbeddingPool({ modelsDir: options.modelsDir ?? path.join(dataDir, 'models') }),
   };

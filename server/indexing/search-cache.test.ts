@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SearchCache } from './search-cache.ts';
 
-const page = (text: string) => ({ members: text, total: 1, hitCount: 1 });
+const page = (text: string) => ({ members: text, total: 1, hitCount: 1, timedOut: false });
 const request = (q: string) => ({ q, match: 'any' as const, offset: 0, limit: 10, highlightTag: 'mark' });
 
 test('a key names the collection instance, the generation and the whole request', () => {

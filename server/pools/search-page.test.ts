@@ -42,6 +42,7 @@ const result: SearchResult = {
   ],
   total: 2,
   totalRelation: 'eq',
+  timedOut: false,
   facets: { year: { '2024': 1 } },
   facetStats: { year: { min: 2024, max: 2024 } },
 };
@@ -54,7 +55,7 @@ test('the members are the wire names in the wire order', () => {
       + '"matched_pages":[1,3],"explain":{"value":2.5,"description":"sum of","details":[{"value":2.5,"description":"fox","details":[]}]}},'
       + '{"id":"note","title":null,"score":1,"format":"text","page":null,"page_label":null,"snippet":"fox",'
       + '"highlight":"<mark>fox</mark>","metadata":{},"matched_pages":[]}],'
-      + '"facets":{"year":{"2024":1}},"facet_stats":{"year":{"min":2024,"max":2024}},"total":2,"total_relation":"eq"',
+      + '"facets":{"year":{"2024":1}},"facet_stats":{"year":{"min":2024,"max":2024}},"total":2,"total_relation":"eq","timed_out":false',
   );
   const page = toSearchPage(result);
   assert.equal(page.total, 2);
@@ -62,8 +63,8 @@ test('the members are the wire names in the wire order', () => {
 });
 
 test('facet_stats is left out when no field has numbers', () => {
-  const members = searchResultMembers({ hits: [], total: 0, totalRelation: 'eq', facets: {}, facetStats: {} });
-  assert.equal(members, '"hits":[],"facets":{},"total":0,"total_relation":"eq"');
+  const members = searchResultMembers({ hits: [], total: 0, totalRelation: 'eq', timedOut: false, facets: {}, facetStats: {} });
+  assert.equal(members, '"hits":[],"facets":{},"total":0,"total_relation":"eq","timed_out":false');
 });
 
 test('parseSearchPage gives back the engine result, camelCase', () => {
@@ -96,7 +97,7 @@ test('an engine hit with pages and explain crosses with every wire field, in ord
   assert.equal(engine.hits[0]!.pageLabel, 'ii');
   assert.deepEqual(engine.hits[0]!.matchedPages, [2]);
   const wire = JSON.parse(`{${toSearchPage(engine).members}}`);
-  assert.deepEqual(Object.keys(wire), ['hits', 'facets', 'facet_stats', 'total', 'total_relation']);
+  assert.deepEqual(Object.keys(wire), ['hits', 'facets', 'facet_stats', 'total', 'total_relation', 'timed_out']);
   assert.deepEqual(Object.keys(wire.hits[0]), WIRE_HIT_KEYS);
   assert.equal(wire.hits[0].page_label, 'ii');
   assert.deepEqual(wire.hits[0].matched_pages, [2]);

@@ -15,7 +15,7 @@ import type { HIT_FIELD_NAMES, ScoreExplanationSchema, SearchHitSchema, SearchRe
 type WireHit = Static<typeof SearchHitSchema>;
 type WireExplanation = Static<typeof ScoreExplanationSchema>;
 /** The members of the response body a search worker writes (the route adds the paging fields). */
-type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total' | 'total_relation' | 'suggestions' | 'semantic_coverage'>;
+type WireResult = Pick<Static<typeof SearchResponseSchema>, 'hits' | 'facets' | 'facet_stats' | 'total' | 'total_relation' | 'timed_out' | 'suggestions' | 'semantic_coverage'>;
 
 /** A hit member's API name → the engine's (`id` and `score` are always there: null). */
 const ENGINE_HIT_FIELD: Record<(typeof HIT_FIELD_NAMES)[number], HitField | null> = {
@@ -37,10 +37,12 @@ export function engineHitFields(names: readonly (typeof HIT_FIELD_NAMES)[number]
 }
 
 export interface SearchPage {
-  /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N[,"suggestions":[…]][,"semantic_coverage":x]` — a JSON object's members. */
+  /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N,"total_relation":…,"timed_out":…[,"suggestions":[…]][,"semantic_coverage":x]` — a JSON object's members. */
   members: string;
   total: number;
   hitCount: number;
+  /** The search ran out of time (its hits are partial): never cached. */
+  timedOut: boolean;
   /** Semantic and hybrid searches: the share of documents embedded (also in `members`). */
   semanticCoverage?: number;
   /** Said by the main thread about this search (semantic coverage, a fallback), for the response's `warnings`. */
@@ -48,7 +50,7 @@ export interface SearchPage {
 }
 
 export function toSearchPage(result: SearchResult): SearchPage {
-  const page: SearchPage = { members: searchResultMembers(result), total: result.total, hitCount: result.hits.length };
+  const page: SearchPage = { members: searchResultMembers(result), total: result.total, hitCount: result.hits.length, timedOut: result.timedOut };
   if (result.semanticCoverage !== undefined) page.semanticCoverage = result.semanticCoverage;
   return page;
 }
@@ -58,7 +60,7 @@ export function searchResultMembers(result: SearchResult): string {
   const stats = Object.keys(result.facetStats).length > 0 ? `,"facet_stats":${JSON.stringify(result.facetStats)}` : '';
   const suggestions = result.suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(result.suggestions.map(({ text }) => ({ text })))}`;
   const coverage = result.semanticCoverage === undefined ? '' : `,"semantic_coverage":${result.semanticCoverage}`;
-  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total},"total_relation":"${result.totalRelation}"${suggestions}${coverage}`;
+  return `"hits":${JSON.stringify(result.hits.map(toWireHit))},"facets":${JSON.stringify(result.facets)}${stats},"total":${result.total},"total_relation":"${result.totalRelation}","timed_out":${result.timedOut}${suggestions}${coverage}`;
 }
 
 /** The reverse of `searchResultMembers`: the engine's SearchResult, camelCase again. */
@@ -68,6 +70,7 @@ export function parseSearchPage(page: SearchPage): SearchResult {
     hits: wire.hits.map(fromWireHit),
     total: wire.total,
     totalRelation: wire.total_relation,
+    timedOut: wire.timed_out,
     facets: wire.facets,
     facetStats: wire.facet_stats ?? {},
   };

@@ -1,6 +1,7 @@
 // The search pool: Piscina worker threads (one per core by default) that run searches over
 // memory-mapped segments, so the main thread only speaks HTTP. A search sends a snapshot
-// reference and a plain request and gets the page's JSON text back (search-page.ts). A worker that dies mid-search
+// reference, a plain request and a deadline (the search timeout from the call, time waiting for
+// a thread included) and gets the page's JSON text back (search-page.ts). A worker that dies mid-search
 // (a crash, out of memory) is replaced by Piscina, and the search fails with a 500 `internal`.
 // The threads start with the first collection or search (lazy-piscina.ts) and then stay.
 
@@ -20,7 +21,12 @@ import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts'
 export interface SearchPoolOptions {
   /** Worker threads; default one per core. */
   threads?: number;
+  /** Longest a search may take from the call, queueing included; 0 for no limit; default DEFAULT_SEARCH_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
+
+/** `--search-timeout` default: a search answers with what it found after this long (`timed_out`). */
+export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
 
 export function defaultSearchThreads(): number {
   return Math.max(1, availableParallelism());
@@ -28,6 +34,7 @@ export function defaultSearchThreads(): number {
 
 export class SearchPool {
   readonly threadCount: number;
+  readonly timeoutMs: number;
   private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
@@ -35,6 +42,8 @@ export class SearchPool {
   constructor(options: SearchPoolOptions = {}) {
     this.threadCount = options.threads ?? defaultSearchThreads();
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('search threads must be a positive integer');
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
+    if (!(this.timeoutMs >= 0)) throw new RangeError('the search timeout must be 0 or more');
     this.workers = new LazyPiscina({
       ...workerEntry('search-worker', import.meta.url),
       minThreads: this.threadCount,
@@ -56,7 +65,8 @@ export class SearchPool {
     let reply: WorkerReply<SearchPage>;
     this.running++;
     try {
-      reply = await this.workers.pool.run({ snapshot, request });
+      const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
+      reply = await this.workers.pool.run({ snapshot, request, deadline });
     } catch (error) {
       throw workerCrashed(error);
     } finally {

@@ -1,9 +1,10 @@
 // The search pool's worker entry (Piscina): runs one search at a time over a snapshot it opens
 // through its own reader cache (its own memory maps), and answers with the page's JSON text. The main
-// thread announces deleted collections on a broadcast channel so their maps are dropped.
+// thread announces deleted collections on a broadcast channel so their maps are dropped. The
+// search answers with what it found by the task's deadline (engine/search/search-budget.ts).
 
 import { BroadcastChannel } from 'node:worker_threads';
-import { searchSegments } from '../../engine/index.ts';
+import { SearchBudget, searchSegments } from '../../engine/index.ts';
 import { ReaderCache } from './reader-cache.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
@@ -26,7 +27,8 @@ export default function search(task: SearchTask): WorkerReply<SearchPage> {
   try {
     return replyOf(() => {
       const { analyzer, views } = cache.open(task.snapshot);
-      return toSearchPage(searchSegments(views, analyzer, task.request));
+      const budget = task.deadline === null ? SearchBudget.UNLIMITED : new SearchBudget(task.deadline, Date.now);
+      return toSearchPage(searchSegments(views, analyzer, task.request, budget));
     });
   } finally {
     cache.release(task.snapshot);

@@ -34,6 +34,8 @@ export interface SnapshotRef {
 export interface SearchTask {
   snapshot: SnapshotRef;
   request: SearchRequest;
+  /** When the search must answer with what it has (ms since the epoch); null: no limit. */
+  deadline: number | null;
 }
 
 /** Builds one segment file from buffered documents: built ones, and batch-body documents still as bytes. */

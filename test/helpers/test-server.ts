@@ -43,6 +43,10 @@ export interface TestServerOptions {
   backpressure?: BuildAppOptions['backpressure'];
   logger?: LoggerOptions;
   searchThreads?: number;
+  /** Longest a search may take before answering what it found (0: no limit). */
+  searchTimeoutMs?: number;
+  /** Searches one API key may run at once. */
+  keySearchConcurrency?: number;
   /** Default rate limit per API key (null: off); the server's default otherwise. */
   rateLimit?: { perSecond: number; burst: number } | null;
   /** The server's clock, in ms since the epoch (a fake one for expiry and rate-limit tests). */
@@ -76,6 +80,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
     ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
+    ...(options.searchTimeoutMs !== undefined && { searchTimeoutMs: options.searchTimeoutMs }),
+    ...(options.keySearchConcurrency !== undefined && { keySearchConcurrency: options.keySearchConcurrency }),
     ...(options.rateLimit !== undefined && { rateLimit: options.rateLimit }),
     ...(options.now !== undefined && { now: options.now }),
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),

@@ -102,7 +102,7 @@ describe('search with typos', () => {
     const mial = await get({ q: 'mial' });
     assert.deepEqual(mial.hits, []);
     assert.deepEqual(mial.suggestions, [{ text: 'mail' }]);
-    assert.deepEqual(Object.keys(mial), ['hits', 'facets', 'total', 'total_relation', 'suggestions', 'offset', 'limit', 'has_more', 'took_ms']);
+    assert.deepEqual(Object.keys(mial), ['hits', 'facets', 'total', 'total_relation', 'timed_out', 'suggestions', 'offset', 'limit', 'has_more', 'took_ms']);
     // Nothing to correct: an empty list; hits: no suggestions member.
     assert.deepEqual((await get({ q: 'zzzzzzzz' })).suggestions, []);
     assert.equal('suggestions' in (await get({ q: 'histgram' })), false);

@@ -40,7 +40,7 @@ describe('search', () => {
 
   test('the response has every field of SPEC §6', async () => {
     const body = await search('library', { q: 'fox' });
-    assert.deepEqual(Object.keys(body), ['hits', 'facets', 'total', 'total_relation', 'offset', 'limit', 'has_more', 'took_ms'], 'in the wire order');
+    assert.deepEqual(Object.keys(body), ['hits', 'facets', 'total', 'total_relation', 'timed_out', 'offset', 'limit', 'has_more', 'took_ms'], 'in the wire order');
     assert.deepEqual(body.facets, {});
     assert.equal(body.offset, 0);
     assert.equal(body.limit, 10);

@@ -1,13 +1,21 @@
 // Scores an exact phrase: docs containing every term (a leapfrog conjunction over the terms'
 // postings) where the terms occur at consecutive positions. The phrase is scored with BM25F as
 // one pseudo-term whose frequency is the phrase's count and whose idf is the terms' idf sum.
+// A repeated word has one cursor; finding the phrase in a doc costs time linear in its words'
+// occurrences (phrase-starts.ts), at most MAX_PHRASE_POSITIONS of each, spent from the budget.
 
 import type { FieldScope } from '../../query/query-types.ts';
 import type { PostingsCursor, TfBounds } from '../../segment/postings-cursor.ts';
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
+import { forEachPhraseStart } from '../phrase-starts.ts';
+import type { PhraseShape } from '../phrase-starts.ts';
+import type { SearchBudget } from '../search-budget.ts';
 import type { ScoreExplanation } from '../search-types.ts';
 import type { Scorer } from './scorer.ts';
+
+/** Occurrences of one word in one doc a phrase examines; later ones are not counted. */
+export const MAX_PHRASE_POSITIONS = 1 << 20;
 
 export class PhraseScorer implements Scorer {
   doc = -1;
@@ -20,11 +28,14 @@ export class PhraseScorer implements Scorer {
 
   constructor(
     private readonly label: string,
+    /** One per distinct word, in the order of `shape`'s slots. */
     private readonly cursors: PostingsCursor[],
+    private readonly shape: PhraseShape,
     private readonly weight: Bm25fWeight,
     private readonly field: FieldScope,
     private readonly titleLengths: Uint32Array,
     private readonly textLengths: Uint32Array,
+    private readonly budget: SearchBudget,
   ) {
     this.positions = cursors.map(() => []);
     this.byCost = [...cursors].sort((a, b) => a.docFreq - b.docFreq);
@@ -78,24 +89,15 @@ export class PhraseScorer implements Scorer {
   /** Counts the phrase's occurrences in `doc` per field; true when the scope has any. */
   private countPhrases(doc: number): boolean {
     const lists = this.positions;
-    for (let i = 0; i < this.cursors.length; i++) this.cursors[i].positions(lists[i]);
-    const pointers = new Array<number>(lists.length).fill(0);
+    for (let i = 0; i < this.cursors.length; i++) this.cursors[i].positions(lists[i], MAX_PHRASE_POSITIONS);
     const titleLength = this.titleLengths[doc];
     let titleFreq = 0;
     let textFreq = 0;
-    outer: for (const start of lists[0]) {
-      for (let i = 1; i < lists.length; i++) {
-        const list = lists[i];
-        const wanted = start + i;
-        let p = pointers[i];
-        while (p < list.length && list[p] < wanted) p++;
-        pointers[i] = p;
-        if (p === list.length) break outer;
-        if (list[p] !== wanted) continue outer;
-      }
+    const work = forEachPhraseStart(this.shape, lists, (start) => {
       if (start < titleLength) titleFreq++;
       else textFreq++;
-    }
+    });
+    this.budget.spend(work);
     if (this.field === 'title') textFreq = 0;
     if (this.field === 'text') titleFreq = 0;
     this.titleFreq = titleFreq;

@@ -22,10 +22,10 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['search'],
         params: CollectionParamsSchema,
         querystring: SearchQuerySchema,
-        response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 500) },
+        response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 500, 503) },
       },
     },
-    async (request, reply) => runSearch(app.registry.get(request.params.name), request.query, 'querystring', reply, app.searchActivity),
+    async (request, reply) => runSearch(app, request, app.registry.get(request.params.name), request.query, 'querystring', reply),
   );
 
   app.post(
@@ -37,10 +37,10 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['search'],
         params: CollectionParamsSchema,
         body: SearchBodySchema,
-        response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
+        response: { 200: SearchResponseSchema, ...problemResponses(400, 401, 404, 413, 415, 500, 503) },
       },
     },
-    async (request, reply) => runSearch(app.registry.get(request.params.name), request.body, 'body', reply, app.searchActivity),
+    async (request, reply) => runSearch(app, request, app.registry.get(request.params.name), request.body, 'body', reply),
   );
 };
 
