@@ -12,6 +12,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, FOLIO_VERSION, resolveConfig, startServer } from '../server/index.ts';
 import type { ConfigFlags } from '../server/index.ts';
 import { registerAuth } from './commands/auth.ts';
+import { registerCheck } from './commands/check.ts';
 import { registerCollections } from './commands/collections.ts';
 import { registerConfig } from './commands/config.ts';
 import { registerDocuments } from './commands/documents.ts';
@@ -108,6 +109,7 @@ registerIndex(program);
 registerDocuments(program);
 registerSearch(program);
 registerStats(program);
+registerCheck(program);
 registerWebhooks(program);
 registerModels(program);
 program.addHelpText(

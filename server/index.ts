@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BuildAppOptions, RunningServer, StartOptions } from './http/index.ts';
 import type { FolioConfig } from './config/index.ts';
+import type { CollectionCheck, RepairOutcome } from './indexing/index.ts';
 
 export { ConfigError, FOLIO_VERSION, resolveConfig } from './config/index.ts';
 export type { ConfigFlags, FolioConfig } from './config/index.ts';
@@ -16,6 +17,26 @@ export type { BuildAppOptions, LoggerOptions, RunningServer, StartOptions } from
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const http = await import('./http/index.ts');
   return http.buildApp(options);
+}
+
+export type { CollectionCheck, FileProblem, RepairOutcome } from './indexing/index.ts';
+
+/** `folio check`: every collection of `dataDir` checked, file by file (server/indexing/collection-check.ts). */
+export async function checkDataDirectory(dataDir: string): Promise<CollectionCheck[]> {
+  const indexing = await import('./indexing/index.ts');
+  return indexing.checkDataDir(dataDir);
+}
+
+/** `folio check --repair`: sets a checked collection's damaged files aside; says what to re-index. */
+export async function repairCheckedCollection(check: CollectionCheck): Promise<RepairOutcome> {
+  const indexing = await import('./indexing/index.ts');
+  return indexing.repairCollection(check);
+}
+
+/** The pid of a live server using `dataDir` (its `server.pid`), or null. */
+export async function serverUsing(dataDir: string): Promise<number | null> {
+  const http = await import('./http/index.ts');
+  return http.runningServerPid(dataDir);
 }
 
 /** Starts a server from a resolved configuration and listens (`folio serve`). */

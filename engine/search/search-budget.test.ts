@@ -59,7 +59,7 @@ test('a search that runs out of time answers the hits found so far, timed out, t
 
 test('sorted, conjunctive and phrase searches stop at the deadline too', (t) => {
   const views = withSegments(t, [many(0, DOCS)]);
-  for (const extra of [{ sort: [{ field: 'n', order: 'desc' as const }] }, { q: 'apple pie', match: 'all' as const }, { q: '"apple pie"' }]) {
+  for (const extra of [{ sort: [{ kind: 'field' as const, field: 'n', direction: 'desc' as const }] }, { q: 'apple pie', match: 'all' as const }, { q: '"apple pie"' }]) {
     const partial = searchSegments(views, analyzer, request(extra), countingBudget(2));
     assert.equal(partial.timedOut, true, JSON.stringify(extra));
     assert.equal(partial.totalRelation, 'gte');

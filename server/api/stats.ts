@@ -45,3 +45,4 @@ export const StatsSchema = Type.Object(
   { additionalProperties: false, title: 'Stats' },
 );
 export type Stats = Static<typeof StatsSchema>;
+export type CollectionStats = Static<typeof CollectionStatsSchema>;

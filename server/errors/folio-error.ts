@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'overloaded'
   | 'search_timeout'
+  | 'collection_unavailable'
   | 'invalid_vector'
   | 'embedder_failed'
   | 'internal';

@@ -205,6 +205,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
     ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh, merge or embedding failed'),
+    // Loud: a damaged file is never passed over in silence (issue 18).
+    onDamage: (damaged) =>
+      app.log.error({ collection: damaged.name, file: damaged.file, reason: damaged.reason }, `collection '${damaged.name}' is unavailable: ${damaged.reason}; the other collections serve. Run 'folio check --repair' with the server stopped`),
   });
   app.decorate('registry', registry);
   app.decorate('workers', registry.workers);

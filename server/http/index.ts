@@ -5,4 +5,5 @@
 export { buildApp } from './app.ts';
 export type { BuildAppOptions, LoggerOptions } from './app.ts';
 export { startServer } from './start-server.ts';
+export { runningServerPid } from './server-pid-file.ts';
 export type { RunningServer, StartOptions } from './start-server.ts';

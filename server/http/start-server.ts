@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { prettyLogStream } from './log-lines.ts';
+import { removeServerPid, writeServerPid } from './server-pid-file.ts';
 import type { FolioConfig } from '../config/index.ts';
 import { resolveMasterKey } from '../auth/index.ts';
 
@@ -91,12 +92,14 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     throw error;
   }
   const url = publicUrl(app.server.address() as AddressInfo);
+  writeServerPid(config.dataDir);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       try {
         await app.close();
+        removeServerPid(config.dataDir);
       } finally {
         for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
       }

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CorruptFileError } from '../../storage/index.ts';
 import { FolioError } from '../errors/folio-error.ts';
 import { openCollectionRegistry } from './collection-registry.ts';
+import type { CollectionRegistryOptions } from './collection-registry.ts';
 
 const MANUAL_REFRESH = { refreshIntervalMs: 60_000 };
 type TestContext = { after: (fn: () => unknown) => void };
@@ -18,8 +18,8 @@ function tempDir(t: TestContext): string {
   return dir;
 }
 
-async function openRegistry(t: TestContext, dataDir: string) {
-  const registry = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
+async function openRegistry(t: TestContext, dataDir: string, options: CollectionRegistryOptions = {}) {
+  const registry = await openCollectionRegistry(dataDir, { ...MANUAL_REFRESH, ...options });
   t.after(() => registry.close());
   return registry;
 }
@@ -110,17 +110,25 @@ test('collections are independent', async (t) => {
   assert.throws(() => registry.get('two').getDocument('same'), isFolioError('document_not_found'));
 });
 
-test('a damaged manifest stops the start with an error naming the file', async (t) => {
+test('a damaged manifest sets its collection aside, naming the file, while the others open', async (t) => {
   const dataDir = tempDir(t);
   const first = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
   await first.create('fragile', 'english');
+  await first.create('sound', 'english');
   await first.close();
   const manifest = path.join(dataDir, 'collections', 'fragile', 'manifest.json');
   fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').replace('"generation": 0', '"generation": 7'));
-  await assert.rejects(
-    openCollectionRegistry(dataDir, MANUAL_REFRESH),
-    (error: unknown) => error instanceof CorruptFileError && error.message.includes(manifest),
-  );
+  const reported: string[] = [];
+  const registry = await openRegistry(t, dataDir, { onDamage: (damaged) => reported.push(damaged.reason) });
+  assert.deepEqual(registry.list().map((info) => info.name), ['sound']);
+  assert.throws(() => registry.get('fragile'), (error: unknown) => isFolioError('collection_unavailable')(error) && /manifest\.json is damaged: checksum mismatch/.test((error as Error).message));
+  assert.deepEqual(registry.unavailable().map((damaged) => [damaged.name, damaged.file]), [['fragile', 'manifest.json']]);
+  assert.equal(reported.length, 1, 'the damage is reported once, loudly');
+  // A damaged collection can be deleted, and its name used again.
+  await registry.delete('fragile');
+  assert.deepEqual(registry.unavailable(), []);
+  await registry.create('fragile', 'english');
+  assert.equal(registry.get('fragile').info().documents, 0);
 });
 
 test('a deleted collection refuses further use', async (t) => {

@@ -2,7 +2,9 @@
 // deletes them, and opens every one at start. Creation and deletion are crash-safe: a
 // collection is assembled in a `.creating-…` directory and renamed into place; a deleted one
 // is first renamed to `.deleting-…` and then removed, so a crash never leaves half a
-// collection that loads. Leftovers of either are removed at start.
+// collection that loads. Leftovers of either are removed at start. A collection with a damaged
+// file is set aside as unavailable (damaged-collections.ts), at start or while serving, and
+// every other collection serves on.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +24,8 @@ import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } 
 import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
 import { emptyManifest } from './segment-set.ts';
+import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
+import type { DamagedCollection } from './damaged-collections.ts';
 
 const NAME_PATTERN = new RegExp(COLLECTION_NAME_PATTERN);
 const STAGING_SUFFIX_BYTES = 6;
@@ -31,6 +35,8 @@ export interface CollectionRegistryOptions {
   refreshIntervalMs?: number;
   /** Told about failures of background refreshes and merges (they are retried). */
   onBackgroundError?: (error: unknown, collection: string) => void;
+  /** Told when a collection is set aside as unavailable because a file of it is damaged. */
+  onDamage?: (damaged: DamagedCollection) => void;
   /** Search worker threads; default one per core. */
   searchThreads?: number;
   /** Index (refresh and merge) worker threads; default 2. */
@@ -72,6 +78,8 @@ function notFound(name: string): FolioError {
 
 class FolioCollectionRegistry implements CollectionRegistry {
   private readonly collections = new Map<string, FolioCollection>();
+  /** Collections set aside because a file of theirs is damaged (503 collection_unavailable). */
+  private readonly damaged = new Map<string, DamagedCollection>();
   /** Deletions in progress, so a create of the same name waits for the directory to go. */
   private readonly deletions = new Map<string, Promise<void>>();
 
@@ -79,6 +87,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     private readonly root: string,
     readonly workers: CollectionWorkers,
     private readonly collectionOptions: (name: string) => Partial<CollectionOptions>,
+    private readonly onDamage: (damaged: DamagedCollection) => void = () => {},
   ) {}
 
   /** Removes staging leftovers and opens every collection directory. */
@@ -90,7 +99,12 @@ class FolioCollectionRegistry implements CollectionRegistry {
         continue;
       }
       if (!entry.isDirectory() || !NAME_PATTERN.test(entry.name)) continue;
-      this.collections.set(entry.name, FolioCollection.open(entryPath, this.workers, this.collectionOptions(entry.name)));
+      try {
+        this.collections.set(entry.name, this.open(entry.name, entryPath));
+      } catch (error) {
+        // One damaged collection does not keep the others from serving.
+        this.setAside(describeDamage(entry.name, entryPath, error));
+      }
     }
     // A server with collections gets its search threads now; an empty one holds none until then.
     if (this.collections.size > 0) this.workers.search.start();
@@ -121,7 +135,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
       fs.rmSync(staging, { recursive: true, force: true });
       throw error;
     }
-    const collection = FolioCollection.open(finalDir, this.workers, this.collectionOptions(name));
+    const collection = this.open(name, finalDir);
     this.collections.set(name, collection);
     this.workers.search.start();
     return collection.info();
@@ -131,6 +145,11 @@ class FolioCollectionRegistry implements CollectionRegistry {
     return [...this.collections.keys()].sort().map((name) => this.collections.get(name)!.info());
   }
 
+  /** Collections set aside as unavailable, by name. */
+  unavailable(): DamagedCollection[] {
+    return [...this.damaged.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
   get(name: string): Collection {
     return this.getCollection(name);
   }
@@ -138,11 +157,21 @@ class FolioCollectionRegistry implements CollectionRegistry {
   /** The implementation behind `get`, with its extra methods (e.g. `upsertIndexed`). */
   getCollection(name: string): FolioCollection {
     const collection = this.collections.get(name);
-    if (collection === undefined) throw notFound(name);
+    if (collection === undefined) {
+      const damaged = this.damaged.get(name);
+      throw damaged === undefined ? notFound(name) : collectionUnavailable(damaged);
+    }
     return collection;
   }
 
   async delete(name: string): Promise<void> {
+    const damaged = this.damaged.get(name);
+    if (damaged !== undefined) {
+      // A damaged collection may be deleted: its directory goes as a healthy one's does.
+      this.damaged.delete(name);
+      await this.removeDirectory(name, damaged.dir);
+      return;
+    }
     const collection = this.getCollection(name);
     this.collections.delete(name);
     const deletion = this.remove(collection);
@@ -166,10 +195,42 @@ class FolioCollectionRegistry implements CollectionRegistry {
 
   private async remove(collection: FolioCollection): Promise<void> {
     await collection.close();
-    const doomed = path.join(this.root, stagingName(DELETING_PREFIX, collection.name));
-    fs.renameSync(collection.dir, doomed);
+    await this.removeDirectory(collection.name, collection.dir);
+  }
+
+  private async removeDirectory(name: string, dir: string): Promise<void> {
+    const doomed = path.join(this.root, stagingName(DELETING_PREFIX, name));
+    fs.renameSync(dir, doomed);
     fsyncDirectory(this.root);
     await fs.promises.rm(doomed, { recursive: true, force: true });
+  }
+
+  private open(name: string, dir: string): FolioCollection {
+    const options = this.collectionOptions(name);
+    const report = options.onBackgroundError;
+    return FolioCollection.open(dir, this.workers, {
+      ...options,
+      onBackgroundError: (error) => {
+        if (isDamage(error)) this.damageFound(name, error);
+        else report?.(error);
+      },
+      onDamage: (error) => this.damageFound(name, error),
+    });
+  }
+
+  /** A file of an open collection turned out damaged while serving: set it aside. */
+  private damageFound(name: string, error: unknown): void {
+    const collection = this.collections.get(name);
+    if (collection === undefined) return;
+    this.collections.delete(name);
+    this.setAside(describeDamage(name, collection.dir, error));
+    // Its searches in flight end on their snapshot; nothing new reaches it.
+    collection.close().catch(() => {});
+  }
+
+  private setAside(damaged: DamagedCollection): void {
+    this.damaged.set(damaged.name, damaged);
+    this.onDamage(damaged);
   }
 }
 
@@ -194,7 +255,7 @@ export async function openCollectionRegistry(
     index: new IndexPool({ threads: options.indexThreads }),
     embedding: new EmbeddingPool({ modelsDir: options.modelsDir ?? path.join(dataDir, 'models') }),
   };
-  const registry = new FolioCollectionRegistry(root, workers, collectionOptions);
+  const registry = new FolioCollectionRegistry(root, workers, collectionOptions, options.onDamage);
   try {
     registry.load();
   } catch (error) {

@@ -2,6 +2,7 @@
 // and what the registry of collections offers. Routes depend on these types only; the shapes
 // that cross the wire are the API's (server/api), named once there.
 
+import type { DamagedCollection } from './damaged-collections.ts';
 import type { IndexDocument } from '../../engine/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import type {
@@ -90,6 +91,8 @@ export interface CollectionRegistry {
    */
   create(name: string, language: string, settings?: CollectionSettingsPatch): Promise<CollectionInfo>;
   list(): CollectionInfo[];
+  /** Collections set aside because a file of theirs is damaged (their requests get 503 `collection_unavailable`). */
+  unavailable(): DamagedCollection[];
   /** Throws FolioError `collection_not_found`. */
   get(name: string): Collection;
   /** Removes the collection and its files. Throws `collection_not_found`. */

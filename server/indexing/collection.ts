@@ -17,6 +17,7 @@ import { FolioError } from '../errors/index.ts';
 import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
+import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
 import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
@@ -74,6 +75,8 @@ export interface CollectionOptions {
   searchCache: SearchCache | null;
   /** When a write waits for a refresh to take a full buffer, and how long, before a 503. */
   backpressure: Backpressure;
+  /** Told when a search finds a file of the collection damaged (the registry sets it aside). */
+  onDamage: (error: unknown) => void;
 }
 
 /** Documents of a batch built between two turns of the event loop. */
@@ -85,6 +88,7 @@ export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.fr
   onBackgroundError: () => {},
   searchCache: null,
   backpressure: DEFAULT_BACKPRESSURE,
+  onDamage: () => {},
 });
 
 export class FolioCollection implements Collection {
@@ -108,8 +112,10 @@ export class FolioCollection implements Collection {
   private readonly updater: CollectionUpdater;
   private readonly scheduler: RefreshScheduler;
   private closed = false;
+  private readonly onDamage: (error: unknown) => void;
 
   private constructor(dir: string, snapshot: SegmentSet, wal: WriteAheadLog, workers: CollectionWorkers, options: CollectionOptions) {
+    this.onDamage = options.onDamage;
     const config = readCollectionConfig(dir);
     this.dir = dir;
     this.name = config.name;
@@ -349,7 +355,14 @@ export class FolioCollection implements Collection {
   async searchPage(request: SearchRequest, semantic: SemanticParams = { mode: 'keyword' }, part = 'query'): Promise<SearchPage> {
     this.assertOpen();
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
-    const page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance });
+    let page: SearchPage;
+    try {
+      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance });
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+      this.onDamage(error);
+      throw collectionUnavailable(describeDamage(this.name, this.dir, error));
+    }
     const warnings = [...prepared.warnings, ...unknownFieldWarnings(request, this.reader.snapshot), ...coverageWarning(page.semanticCoverage)];
     return warnings.length === 0 ? page : { ...page, warnings };
   }

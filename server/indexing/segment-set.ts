@@ -2,6 +2,7 @@
 // listed segment, its open reader and deletes bitmap. Searches take the snapshot's views; a
 // refresh or merge builds a new snapshot and swaps it in, so searches in flight keep theirs.
 
+import fs from 'node:fs';
 import path from 'node:path';
 import { SegmentReader } from '../../engine/index.ts';
 import type { IndexDocument, SegmentView } from '../../engine/index.ts';
@@ -56,6 +57,7 @@ export class SegmentSet {
     try {
       for (const meta of manifest.segments) {
         const segmentPath = path.join(dir, meta.name);
+        if (!fs.existsSync(segmentPath)) throw new CorruptFileError(segmentPath, 'missing (the manifest lists it)');
         const reader = SegmentReader.open(segmentPath);
         opened.push(reader);
         if (reader.docCount !== meta.docCount) {

@@ -4,7 +4,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StatsSchema, problemResponses } from '../../../api/index.ts';
-import type { Stats } from '../../../api/index.ts';
+import type { CollectionStats, Stats } from '../../../api/index.ts';
 import { canSeeCollection } from '../../../auth/index.ts';
 import { FOLIO_VERSION } from '../../../config/index.ts';
 
@@ -37,7 +37,14 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         collections: app.collections
           .list()
           .filter((info) => canSeeCollection(request.principal!, info.name))
-          .map((info) => ({ name: info.name, documents: info.documents, segments: info.segments, bytes: info.size_bytes, state: 'ok' as const, embedding: info.embedding })),
+          .map((info): CollectionStats => ({ name: info.name, documents: info.documents, segments: info.segments, bytes: info.size_bytes, state: 'ok', embedding: info.embedding }))
+          .concat(
+            app.registry
+              .unavailable()
+              .filter((damaged) => canSeeCollection(request.principal!, damaged.name))
+              .map((damaged): CollectionStats => ({ name: damaged.name, documents: 0, segments: 0, bytes: 0, state: 'unavailable', reason: damaged.reason, embedding: {} })),
+          )
+          .sort((a, b) => (a.name < b.name ? -1 : 1)),
       };
     },
   );
