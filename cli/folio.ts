@@ -13,6 +13,7 @@ import { ConfigError, FOLIO_VERSION, resolveConfig, startServer } from '../serve
 import type { ConfigFlags } from '../server/index.ts';
 import { registerAuth } from './commands/auth.ts';
 import { registerCheck } from './commands/check.ts';
+import { registerSnapshots } from './commands/snapshot.ts';
 import { registerCollections } from './commands/collections.ts';
 import { registerConfig } from './commands/config.ts';
 import { registerDocuments } from './commands/documents.ts';
@@ -110,6 +111,7 @@ registerDocuments(program);
 registerSearch(program);
 registerStats(program);
 registerCheck(program);
+registerSnapshots(program);
 registerWebhooks(program);
 registerModels(program);
 program.addHelpText(

@@ -5,13 +5,13 @@
 // client commands start quickly.
 
 import type { FastifyInstance } from 'fastify';
-import type { BuildAppOptions, RunningServer, StartOptions } from './http/index.ts';
+import type { BuildAppOptions, RestoreOutcome, RunningServer, StartOptions } from './http/index.ts';
 import type { FolioConfig } from './config/index.ts';
 import type { CollectionCheck, RepairOutcome } from './indexing/index.ts';
 
 export { ConfigError, FOLIO_VERSION, resolveConfig } from './config/index.ts';
 export type { ConfigFlags, FolioConfig } from './config/index.ts';
-export type { BuildAppOptions, LoggerOptions, RunningServer, StartOptions } from './http/index.ts';
+export type { BuildAppOptions, LoggerOptions, RestoreOutcome, RunningServer, StartOptions } from './http/index.ts';
 
 /** Builds the Fastify app without listening (tests `inject` into it or `listen` on it). */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -31,6 +31,12 @@ export async function checkDataDirectory(dataDir: string): Promise<CollectionChe
 export async function repairCheckedCollection(check: CollectionCheck): Promise<RepairOutcome> {
   const indexing = await import('./indexing/index.ts');
   return indexing.repairCollection(check);
+}
+
+/** `folio restore`: unpacks a snapshot tar into a new data directory and checks it (http/data-restore.ts). */
+export async function restoreDataDirectory(source: AsyncIterable<Uint8Array>, dataDir: string): Promise<RestoreOutcome> {
+  const http = await import('./http/index.ts');
+  return http.restoreSnapshot(source, dataDir);
 }
 
 /** The pid of a live server using `dataDir` (its `server.pid`), or null. */

@@ -18,3 +18,4 @@ export * from './wal.ts';
 export * from './manifest.ts';
 export * from './mapped-file.ts';
 export * from './private-json-file.ts';
+export * from './tar-format.ts';

@@ -558,6 +558,9 @@ export interface GetOpenApiResponse { openapi: string; [key: string]: unknown }
 /** Body of POST /v1/sessions: Open a session with the master key */
 export interface CreateSessionBody { master_key: string }
 
+/** Answer to POST /v1/snapshots: Take a snapshot of the data directory */
+export type PostSnapshotsResponse = DownloadFileResponse;
+
 /** Answer to GET /v1/webhooks: List webhooks */
 export interface ListWebhooksResponse { webhooks: Webhook[] }
 
@@ -631,6 +634,9 @@ export interface Paths {
   };
   "/v1/sessions/current": {
     delete: { path: never; query: never; body: never; response: void };
+  };
+  "/v1/snapshots": {
+    post: { path: never; query: never; body: never; response: PostSnapshotsResponse };
   };
   "/v1/stats": {
     get: { path: never; query: never; body: never; response: Stats };

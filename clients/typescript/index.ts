@@ -137,6 +137,16 @@ export class FolioClient {
     return this.http.json({ method: 'GET', path: '/v1/stats' });
   }
 
+  /**
+   * A consistent copy of the server's data directory as a tar stream (admin): every write
+   * acknowledged before the call is in it. `folio restore FILE --data DIR` starts a server from it.
+   */
+  async snapshot(): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.http.send({ method: 'POST', path: '/v1/snapshots' });
+    if (response.body === null) throw new Error('the server sent no snapshot');
+    return response.body;
+  }
+
   // Collections ----------------------------------------------------------------------------
 
   createCollection(name: string, options: Omit<CreateCollectionBody, 'name'> = {}): Promise<Collection> {

@@ -44,6 +44,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'POST /v1/collections/:name/files': { scope: 'write', collectionParam: 'name' },
   'GET /v1/formats': { scope: 'search' },
   'GET /v1/stats': { scope: 'admin' },
+  // A copy of every collection: admins not limited to some collections only.
+  'POST /v1/snapshots': { unrestrictedAdmin: true },
   'POST /v1/api-keys': { scope: 'admin' },
   'GET /v1/api-keys': { scope: 'admin' },
   'DELETE /v1/api-keys/:keyId': { scope: 'admin' },

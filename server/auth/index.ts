@@ -2,7 +2,9 @@
 // collection limits, the access table of every route, and rate limits (token buckets per
 // credential, failed authentications per address).
 
-export { resolveMasterKey } from './master-key.ts';
+export { MASTER_KEY_FILE, resolveMasterKey } from './master-key.ts';
+export { KEYS_FILE } from './key-store.ts';
+export { SESSIONS_FILE } from './session-store.ts';
 export { KeyStore } from './key-store.ts';
 export type { KeyRecord } from './key-store.ts';
 export { SessionStore } from './session-store.ts';

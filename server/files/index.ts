@@ -1,7 +1,7 @@
 // Uploaded files: the upload flow (extract in the extraction pool, build the document,
 // write it), and the originals kept for download with --keep-files.
 
-export { KeptOriginals } from './original-files.ts';
+export { KeptOriginals, ORIGINALS_DIR_NAME } from './original-files.ts';
 export type { KeptOriginal, OriginalFile } from './original-files.ts';
 export { buildFileDocument } from './file-document.ts';
 export { DEFAULT_MAX_FILE_BYTES, FileUploads } from './file-uploads.ts';

@@ -9,6 +9,7 @@ import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts
 import type { Webhooks } from '../webhooks/index.ts';
 import type { SearchActivity } from './search-activity.ts';
 import type { SearchAdmission } from './search-admission.ts';
+import type { DataSnapshots } from './data-snapshot.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,6 +45,8 @@ declare module 'fastify' {
     searchActivity: SearchActivity;
     /** Searches each API key may run at once (search-admission.ts). */
     searchAdmission: SearchAdmission;
+    /** Consistent copies of the data directory as tar streams (data-snapshot.ts). */
+    snapshots: DataSnapshots;
   }
   interface FastifyContextConfig {
     /** The route needs no credential. */

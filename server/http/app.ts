@@ -34,6 +34,8 @@ import searchRoutes from './routes/search/index.ts';
 import sessionRoutes from './routes/sessions/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import statsRoutes from './routes/stats/index.ts';
+import snapshotRoutes from './routes/snapshots/index.ts';
+import { DataSnapshots } from './data-snapshot.ts';
 import dashboardRoutes from './routes/dashboard/index.ts';
 import { SearchActivity } from './search-activity.ts';
 import { SearchAdmission, defaultKeySearchConcurrency } from './search-admission.ts';
@@ -236,6 +238,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onClose', async () => webhooks.close());
 
   app.decorate('apiKeys', new ApiKeys(keys, rateLimiter, webhooks));
+  const snapshots = new DataSnapshots(options.dataDir, registry, keys);
+  snapshots.removeLeftovers();
+  app.decorate('snapshots', snapshots);
   app.decorate('collections', new CollectionService(registry, webhooks));
   app.decorate('documents', new DocumentService({ collections: registry, originals, events: webhooks, ingest }));
   app.decorate(
@@ -257,6 +262,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(sessionRoutes);
     await app.register(webhookRoutes);
     await app.register(statsRoutes);
+    await app.register(snapshotRoutes);
     await app.register(dashboardRoutes);
   } catch (error) {
     await app.close();

@@ -82,6 +82,11 @@ export interface Collection {
   search(request: SearchRequest): Promise<SearchResult>;
   /** The same search, answered as JSON text ready for the HTTP body (see pools/search-page.ts). */
   searchPage(request: SearchRequest, semantic?: SemanticParams, part?: string): Promise<SearchPage>;
+  /**
+   * Gathers the committed index and the WAL into `target` at this instant (collection-snapshot.ts):
+   * every write acknowledged before the call is in it. `originalsDirName`: kept originals' folder.
+   */
+  captureInto(target: string, originalsDirName: string): void;
 }
 
 export interface CollectionRegistry {

@@ -18,6 +18,7 @@ import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
+import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
 import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
@@ -365,6 +366,11 @@ export class FolioCollection implements Collection {
     }
     const warnings = [...prepared.warnings, ...unknownFieldWarnings(request, this.reader.snapshot), ...coverageWarning(page.semanticCoverage)];
     return warnings.length === 0 ? page : { ...page, warnings };
+  }
+
+  captureInto(target: string, originalsDirName: string): void {
+    this.assertOpen();
+    captureCollection(this.dir, this.reader.snapshot, target, originalsDirName);
   }
 
   /** Resolves once nothing is being embedded (for tests and tools). */

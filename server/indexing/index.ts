@@ -9,5 +9,6 @@ export type { SemanticParams } from './semantic-query.ts';
 export type { Backpressure } from './collection-writer.ts';
 export type { DamagedCollection } from './damaged-collections.ts';
 export { checkCollection, checkDataDir, repairCollection } from './collection-check.ts';
+export { linkOrCopy } from './collection-snapshot.ts';
 export type { CollectionCheck, FileProblem, RepairOutcome } from './collection-check.ts';
 export { validateFileFields } from './document-validation.ts';

@@ -2,8 +2,8 @@
 // sends them signed in the background, and the guard that keeps receivers off private addresses.
 
 export { WebhookDispatcher } from './webhook-dispatcher.ts';
-export { WebhookOutbox } from './webhook-outbox.ts';
-export { MAX_WEBHOOKS, WebhookStore, webhookView } from './webhook-store.ts';
+export { OUTBOX_FILE, WebhookOutbox } from './webhook-outbox.ts';
+export { MAX_WEBHOOKS, WEBHOOKS_FILE, WebhookStore, webhookView } from './webhook-store.ts';
 export { WebhookAddressError, parseWebhookUrl, resolveDeliveryAddress } from './address-guard.ts';
 export type { LookupAll } from './address-guard.ts';
 export { WEBHOOK_EVENT_TYPES, isWebhookEventPattern } from './webhook-events.ts';

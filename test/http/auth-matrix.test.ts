@@ -46,6 +46,8 @@ function rows(run: string): Row[] {
     ['POST', '/v1/collections/beta/search', { q: 'matrix' }, readersOfBeta],
     ['GET', '/v1/formats', undefined, readers],
     ['GET', '/v1/stats', undefined, admins], // a limited admin key sees its collections only (stats.test.ts)
+    // A copy of every collection: never for a key limited to some.
+    ['POST', '/v1/snapshots', undefined, unlimitedAdmins],
     // Not multipart: an allowed caller gets 415 once authorized, a refused one 401/403 first.
     ['POST', '/v1/collections/alpha/files', { file: 'x' }, writers],
     ['POST', '/v1/collections/beta/files', { file: 'x' }, writersOfBeta],
@@ -74,7 +76,7 @@ const ROUTES_IN_MATRIX = [
   'GET /v1/collections/:name/documents', 'GET /v1/collections/:name/documents/:id', 'PATCH /v1/collections/:name/documents/:id',
   'DELETE /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents/delete',
   'POST /v1/collections/:name/refresh', 'GET /v1/collections/:name/search', 'POST /v1/collections/:name/search',
-  'GET /v1/formats', 'GET /v1/stats', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file',
+  'GET /v1/formats', 'GET /v1/stats', 'POST /v1/snapshots', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file',
   'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/:keyId', 'DELETE /v1/sessions/current',
   'POST /v1/webhooks', 'GET /v1/webhooks', 'GET /v1/webhooks/:webhookId', 'DELETE /v1/webhooks/:webhookId',
   'GET /v1/webhooks/:webhookId/deliveries',
