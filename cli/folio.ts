@@ -93,7 +93,7 @@ program
   .option('--max-file-size <size>', "largest file upload, e.g. '100MiB' (env FOLIO_MAX_FILE_SIZE, default 100MiB)")
   .option('--keep-files', 'keep the original of every uploaded file for download (env FOLIO_KEEP_FILES)')
   .option('--extraction-timeout <seconds>', 'longest one file may take to read, OCR included (env FOLIO_EXTRACTION_TIMEOUT, default 120)')
-  .option('--extraction-threads <n>', 'file extraction worker threads (env FOLIO_EXTRACTION_THREADS, default 1)')
+  .option('--extraction-threads <n>', 'file extraction worker threads (env FOLIO_EXTRACTION_THREADS, default one per two cores)')
   .option('--rate-limit <rate>', "requests per credential, e.g. '100/s' or '100/s,burst=200'; 'off' disables (env FOLIO_RATE_LIMIT, default 100/s, burst 200)")
   .option('--search-timeout <seconds>', 'a search answers with what it found after this long (timed_out); 0: no limit (env FOLIO_SEARCH_TIMEOUT, default 2)')
   .option('--key-search-concurrency <n>', 'searches one API key may run at once (env FOLIO_KEY_SEARCH_CONCURRENCY, default search threads - 1, at least 1)')

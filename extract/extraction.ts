@@ -42,11 +42,17 @@ export interface ExtractionLimits {
   maxUnpackedBytes: number;
   /** Deepest nesting of archives within archives. */
   maxArchiveDepth: number;
+  /** Most pages of one PDF read; a PDF with more is refused before any page is read. */
+  maxPages: number;
+  /** Longest one page may take (text layer or OCR); a page over it is kept empty. */
+  pageTimeMs: number;
 }
 
 export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.freeze({
   maxUnpackedBytes: 256 * 1024 * 1024,
   maxArchiveDepth: 3,
+  maxPages: 10_000,
+  pageTimeMs: 30_000,
 });
 
 export type ExtractionErrorCode = 'unsupported_file_type' | 'extraction_failed';

@@ -2,8 +2,11 @@
 // document's /PageLabels (null when it has none) and the title from the document info or the
 // XMP metadata (dc:title). Any failure to open the file is an `extraction_failed` error.
 // A page without a text layer that paints an image (a scan) is read by OCR (page-ocr.ts).
+// Bounded for hostile files (issue 18: 200,000 references to one page ran to the 120 s limit):
+// a PDF with more than `maxPages` pages is refused before any page is read, and a page that
+// takes longer than `pageTimeMs` is kept empty.
 
-import { ExtractionError, type ExtractedPage } from '../extraction.ts';
+import { DEFAULT_EXTRACTION_LIMITS, ExtractionError, type ExtractedPage, type ExtractionLimits } from '../extraction.ts';
 import { cleanTitle } from '../text-formats/tidy.ts';
 import { ocrPage } from './page-ocr.ts';
 import { joinTextItems, type PositionedText } from './page-text.ts';
@@ -46,6 +49,19 @@ async function pageLabels(document: PdfDocument): Promise<(string | null)[] | nu
   }
 }
 
+/** `work`, or a rejection once `ms` have passed (the work itself ends when the document is destroyed). */
+async function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The text of page `number` (1-based): its text layer, else what OCR reads on it. */
 async function pageText(document: PdfDocument, number: number): Promise<string> {
   const page = await document.getPage(number);
@@ -62,7 +78,7 @@ async function pageText(document: PdfDocument, number: number): Promise<string> 
 }
 
 /** Extracts a PDF's title and pages. Throws ExtractionError `extraction_failed` on damage. */
-export async function readPdf(bytes: Uint8Array): Promise<PdfContent> {
+export async function readPdf(bytes: Uint8Array, limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS): Promise<PdfContent> {
   let document: PdfDocument;
   try {
     document = await openPdf(bytes);
@@ -70,6 +86,9 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContent> {
     throw new ExtractionError('extraction_failed', `could not read the PDF: ${reasonOf(error)}`);
   }
   try {
+    if (document.numPages > limits.maxPages) {
+      throw new ExtractionError('extraction_failed', `the PDF has ${document.numPages.toLocaleString('en')} pages; at most ${limits.maxPages.toLocaleString('en')} are read`);
+    }
     const title = await documentTitle(document);
     const labels = await pageLabels(document);
     const pages: ExtractedPage[] = [];
@@ -78,7 +97,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfContent> {
     for (let number = 1; number <= document.numPages; number++) {
       let text = '';
       try {
-        text = await pageText(document, number);
+        text = await within(limits.pageTimeMs, pageText(document, number), `page ${number}`);
       } catch (error) {
         // One damaged page should not cost the others; it is kept, empty.
         failures++;

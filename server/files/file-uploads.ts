@@ -78,6 +78,8 @@ export class FileUploads {
   async upload(collection: Collection, receive: () => Promise<UploadedFile>, options: WriteOptions): Promise<DocumentSummary> {
     const { events } = this.options;
     let fileName: string | null = null;
+    // Every thread busy and the line full: refused before the body is read (503, Retry-After).
+    this.options.extraction.assertRoom();
     try {
       const upload = await receive();
       fileName = upload.fileName;

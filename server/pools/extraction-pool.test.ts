@@ -19,7 +19,7 @@ interface Setup {
 
 function setup(t: { after(fn: () => unknown): void }, options: ExtractionPoolOptions = {}): Setup {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-extraction-'));
-  const pool = new ExtractionPool({ workerModule: 'extraction-test-worker', ...options });
+  const pool = new ExtractionPool({ workerModule: 'extraction-test-worker', threads: 1, ...options });
   t.after(async () => {
     await pool.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -112,6 +112,28 @@ test('a caller that gives up stops the worker', async (t) => {
   setTimeout(() => controller.abort(new Error('client went away')), 100);
   await assert.rejects(looping, /client went away/);
   assert.equal((await pool.extract(file('next'), 'e.txt')).pages[0].text, 'next');
+});
+
+test('past the line of waiting files, a file is refused with 503 overloaded and Retry-After, and the line moves on', async (t) => {
+  const { pool, file } = setup(t, { timeLimitMs: 500, maxQueued: 2 });
+  const looping = pool.extract(file('x'), 'loop.txt');
+  const waiting = [pool.extract(file('one'), 'f.txt'), pool.extract(file('two'), 'g.txt')];
+  await assert.rejects(pool.extract(file('three'), 'h.txt'), (error: unknown) => {
+    assert.ok(error instanceof FolioError);
+    assert.equal(error.code, 'overloaded');
+    assert.equal(error.retryAfterSeconds, 5);
+    return true;
+  });
+  assert.throws(() => pool.assertRoom(), (error: unknown) => error instanceof FolioError && error.code === 'overloaded');
+  await assert.rejects(looping, isRefused('extraction_failed', /longer than/));
+  assert.deepEqual((await Promise.all(waiting)).map((extraction) => extraction.pages[0].text), ['one', 'two']);
+  assert.equal((await pool.extract(file('room again'), 'i.txt')).pages[0].text, 'room again');
+});
+
+test('by default a thread per two cores and four waiting files per thread', () => {
+  const pool = new ExtractionPool({ workerModule: 'extraction-test-worker' });
+  assert.equal(pool.threadCount, Math.max(1, Math.floor(os.availableParallelism() / 2)));
+  assert.equal(pool.maxQueued, 4 * pool.threadCount);
 });
 
 test('options are checked', () => {

@@ -4,9 +4,11 @@
 // A hostile file is contained: each task has a time limit, counted from when a worker starts
 // it (a worker still looping is stopped and replaced), and each thread has a heap limit (a
 // worker that runs out of memory dies and is replaced). Either way the caller gets a 422
-// `extraction_failed` and the server keeps running. The threads start with the first file
-// (lazy-piscina.ts).
+// `extraction_failed` and the server keeps running. The line of files waiting for a thread is
+// bounded (issue 18): past it an upload is refused with 503 `overloaded` and `Retry-After`
+// before its body is read. The threads start with the first file (lazy-piscina.ts).
 
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_EXTRACTION_LIMITS } from '../../extract/index.ts';
 import type { Extraction, ExtractionLimits } from '../../extract/index.ts';
@@ -16,15 +18,24 @@ import { workerEntry } from './worker-file.ts';
 import { isExtractionStarted, unwrapReply } from './worker-protocol.ts';
 import type { ExtractionTask, WorkerReply } from './worker-protocol.ts';
 
-export const DEFAULT_EXTRACTION_THREADS = 1;
+/** One thread per two cores (at least one): extraction never takes every core from searches. */
+export function defaultExtractionThreads(): number {
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+/** Files that may wait for a thread, per thread; more are refused with 503 `overloaded`. */
+export const QUEUED_FILES_PER_THREAD = 4;
+/** What a refused upload is told to wait before sending again, in seconds. */
+export const EXTRACTION_RETRY_AFTER_S = 5;
 /** How long one file may take once a worker has started on it. */
 export const DEFAULT_EXTRACTION_TIME_LIMIT_MS = 120_000;
 /** The old-generation heap limit of each extraction thread. */
 export const DEFAULT_EXTRACTION_MEMORY_MB = 1024;
 
 export interface ExtractionPoolOptions {
-  /** Worker threads; default 1. */
+  /** Worker threads; default one per two cores (at least one). */
   threads?: number;
+  /** Files that may wait for a thread; default QUEUED_FILES_PER_THREAD per thread. */
+  maxQueued?: number;
   /** Per-file time limit in milliseconds, from when a worker starts the file; default 120 s. */
   timeLimitMs?: number;
   /** Each thread's old-generation heap limit in MiB; default 1024. */
@@ -45,6 +56,7 @@ interface RunningTask {
 
 export class ExtractionPool {
   readonly threadCount: number;
+  readonly maxQueued: number;
   readonly timeLimitMs: number;
   private readonly limits: ExtractionLimits;
   private readonly workers: LazyPiscina<ExtractionTask, WorkerReply<Extraction>>;
@@ -53,8 +65,9 @@ export class ExtractionPool {
   private closed = false;
 
   constructor(options: ExtractionPoolOptions = {}) {
-    this.threadCount = options.threads ?? DEFAULT_EXTRACTION_THREADS;
+    this.threadCount = options.threads ?? defaultExtractionThreads();
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('extraction threads must be a positive integer');
+    this.maxQueued = options.maxQueued ?? QUEUED_FILES_PER_THREAD * this.threadCount;
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_EXTRACTION_TIME_LIMIT_MS;
     if (!(this.timeLimitMs > 0)) throw new RangeError('the extraction time limit must be positive');
     this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...options.limits };
@@ -88,6 +101,7 @@ export class ExtractionPool {
   async extract(filePath: string, fileName: string | null, signal?: AbortSignal): Promise<Extraction> {
     if (this.closed) throw closing();
     signal?.throwIfAborted();
+    this.assertRoom();
     const taskId = this.nextTaskId++;
     const running: RunningTask = { controller: new AbortController(), timer: null, timedOut: false };
     const onCallerAbort = (): void => running.controller.abort(signal?.reason);
@@ -107,6 +121,17 @@ export class ExtractionPool {
       this.tasks.delete(taskId);
     }
     return unwrapReply(reply);
+  }
+
+  /** Throws 503 `overloaded` (Retry-After) when every thread is busy and the line of waiting files is full. */
+  assertRoom(): void {
+    if (this.tasks.size < this.threadCount + this.maxQueued) return;
+    throw new FolioError(
+      'overloaded',
+      `every extraction thread is busy and ${this.maxQueued} files are waiting: nothing was written; send the file again after Retry-After seconds`,
+      undefined,
+      EXTRACTION_RETRY_AFTER_S,
+    );
   }
 
   /** Files handed to the pool and not answered yet (running, or queued for a thread). */

@@ -8,7 +8,7 @@ export type { IndexPoolOptions } from './index-pool.ts';
 export { INLINE_PARSE_BYTES, IngestPool } from './ingest-pool.ts';
 export {
   DEFAULT_EXTRACTION_MEMORY_MB,
-  DEFAULT_EXTRACTION_THREADS,
+  defaultExtractionThreads,
   DEFAULT_EXTRACTION_TIME_LIMIT_MS,
   ExtractionPool,
 } from './extraction-pool.ts';
