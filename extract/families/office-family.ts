@@ -1,5 +1,6 @@
 // Office documents and e-books: Word (docx, docm, dotx, and the legacy binary doc, dot), Excel
-// (xlsx, xlsm), PowerPoint (pptx, pptm), OpenDocument text/spreadsheet/presentation, zipped and
+// (xlsx, xlsm, and the legacy binary xls, xlt), PowerPoint (pptx, pptm, and the legacy binary
+// ppt, pps, pot), OpenDocument text/spreadsheet/presentation, zipped and
 // flat, and EPUB.
 // The readers live in extract/office/; this file maps format names to them.
 
@@ -9,6 +10,8 @@ import { extractEpub } from '../office/epub.ts';
 import { extractFlatOpenDocument, extractOpenDocument } from '../office/odf.ts';
 import { extractPresentation } from '../office/pptx.ts';
 import { extractWord97 } from '../office/word97.ts';
+import { extractXls } from '../office/xls.ts';
+import { extractPpt } from '../office/ppt.ts';
 import { extractWorkbook } from '../office/xlsx.ts';
 import { decodePart, OfficePackage } from '../office/office-package.ts';
 
@@ -21,8 +24,13 @@ const FORMATS: FormatInfo[] = [
   { extension: 'dotx', mime: `${OOXML}.wordprocessingml.template`, kind: 'office' },
   { extension: 'doc', mime: 'application/msword', kind: 'office' },
   { extension: 'dot', mime: 'application/msword', kind: 'office' },
+  { extension: 'xls', mime: 'application/vnd.ms-excel', kind: 'office' },
+  { extension: 'xlt', mime: 'application/vnd.ms-excel', kind: 'office' },
   { extension: 'xlsx', mime: `${OOXML}.spreadsheetml.sheet`, kind: 'office' },
   { extension: 'xlsm', mime: 'application/vnd.ms-excel.sheet.macroEnabled.12', kind: 'office' },
+  { extension: 'ppt', mime: 'application/vnd.ms-powerpoint', kind: 'office' },
+  { extension: 'pps', mime: 'application/vnd.ms-powerpoint', kind: 'office' },
+  { extension: 'pot', mime: 'application/vnd.ms-powerpoint', kind: 'office' },
   { extension: 'pptx', mime: `${OOXML}.presentationml.presentation`, kind: 'office' },
   { extension: 'pptm', mime: 'application/vnd.ms-powerpoint.presentation.macroEnabled.12', kind: 'office' },
   { extension: 'odt', mime: `${ODF}.text`, kind: 'office' },
@@ -53,6 +61,9 @@ const ZIP_READERS: Record<string, ZipReader> = {
 const FLAT = new Set(['fodt', 'fods', 'fodp']);
 /** Word 97–2003 binary documents and templates (OLE2 compound files). */
 const WORD97 = new Set(['doc', 'dot']);
+/** Excel and PowerPoint 97–2003 binary files (OLE2 compound files). */
+const EXCEL97 = new Set(['xls', 'xlt']);
+const POWERPOINT97 = new Set(['ppt', 'pps', 'pot']);
 
 export const officeFamily: FormatFamily = {
   kind: 'office',
@@ -60,6 +71,8 @@ export const officeFamily: FormatFamily = {
   async extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> {
     if (FLAT.has(format)) return extractFlatOpenDocument(decodePart(bytes), format);
     if (WORD97.has(format)) return extractWord97(bytes, format);
+    if (EXCEL97.has(format)) return extractXls(bytes, format);
+    if (POWERPOINT97.has(format)) return extractPpt(bytes, format);
     const reader = ZIP_READERS[format];
     if (reader === undefined) throw new Error(`the office family does not read ${format}`);
     return reader(OfficePackage.open(bytes, limits), format);
