@@ -2,7 +2,8 @@
 // over bytes in memory. It checks everything it follows: sector numbers inside the file,
 // chains without loops, table sizes the file can hold, so a damaged or hostile file fails
 // quickly as ExtractionError('extraction_failed') instead of looping or allocating without
-// bound. Streams are found by name among the root storage's children.
+// bound. Streams are found by path: a root stream by its name, a stream inside storages as
+// `storage/stream` (an Outlook message keeps each attachment in a storage of its own).
 
 import { ExtractionError } from '../extraction.ts';
 
@@ -12,7 +13,10 @@ const DIRECTORY_ENTRY_BYTES = 128;
 /** Sector numbers above MAXREGSECT are markers: DIFSECT, FATSECT, ENDOFCHAIN, FREESECT. */
 const MAXREGSECT = 0xfffffffa;
 const NOSTREAM = 0xffffffff;
+const TYPE_STORAGE = 1;
 const TYPE_STREAM = 2;
+/** Storages within storages followed at most (a message attached to a message attached…). */
+const MAX_STORAGE_DEPTH = 8;
 const TYPE_ROOT = 5;
 
 function failed(message: string): ExtractionError {
@@ -47,8 +51,10 @@ export class CompoundFile {
   private miniStreamSectors: number[] = [];
   private readonly entries: CompoundEntry[];
   private readonly rootEntry: CompoundEntry;
-  /** The root storage's streams by name; a repeated name keeps its last entry. */
+  /** Streams by path (`name`, `storage/name`); a repeated path keeps its last entry. */
   private readonly streams = new Map<string, CompoundEntry>();
+  /** Storages by path, as streams are. */
+  private readonly storages = new Set<string>();
 
   private constructor(private readonly bytes: Uint8Array) {
     if (!isCompoundFile(bytes)) throw failed('no OLE2 signature');
@@ -152,20 +158,24 @@ export class CompoundFile {
     return out;
   }
 
-  /** Walks the root storage's red-black tree of children (without following loops). */
+  /** Walks the red-black trees of the root storage and the storages in it (without following loops). */
   private collectStreams(first: number): void {
     const visited = new Set<number>();
     // Preorder (node, left, right) as other readers do, so a repeated name resolves the same way.
-    const stack = [first];
+    const stack: { id: number; prefix: string; depth: number }[] = [{ id: first, prefix: '', depth: 0 }];
     while (stack.length > 0) {
-      const id = stack.pop()!;
+      const { id, prefix, depth } = stack.pop()!;
       if (id === NOSTREAM) continue;
       if (id >= this.entries.length) throw failed(`a directory entry points past the directory (${id})`);
       if (visited.has(id)) throw failed('the directory tree loops');
       visited.add(id);
       const entry = this.entries[id];
-      if (entry.type === TYPE_STREAM) this.streams.set(entry.name, entry);
-      stack.push(entry.right, entry.left);
+      if (entry.type === TYPE_STREAM) this.streams.set(prefix + entry.name, entry);
+      if (entry.type === TYPE_STORAGE && depth < MAX_STORAGE_DEPTH) {
+        this.storages.add(prefix + entry.name);
+        stack.push({ id: entry.child, prefix: `${prefix}${entry.name}/`, depth: depth + 1 });
+      }
+      stack.push({ id: entry.right, prefix, depth }, { id: entry.left, prefix, depth });
     }
   }
 
@@ -178,9 +188,14 @@ export class CompoundFile {
     this.miniStream = this.readSectors(this.miniStreamSectors);
   }
 
-  /** Names of the streams in the root storage. */
+  /** Paths of every stream (`name` in the root storage, `storage/name` inside storages). */
   get streamNames(): string[] {
     return [...this.streams.keys()];
+  }
+
+  /** Paths of every storage, as for streams. */
+  get storageNames(): string[] {
+    return [...this.storages];
   }
 
   /** Where a stream lies: its entry and its chain of (mini) sectors. */
@@ -200,7 +215,7 @@ export class CompoundFile {
     return { entry, sectors, mini };
   }
 
-  /** A stream of the root storage, or null when there is none of that name. */
+  /** The stream at `path` (`name`, or `storage/name`), or null when there is none. */
   stream(name: string): Uint8Array | null {
     const found = this.layout(name);
     if (found === null) return null;
