@@ -6,22 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ExtractionError, detectFormat, extractFile } from '../index.ts';
+import { detectFormat, extractFile } from '../index.ts';
+import { extractionRefusal } from '../../test/helpers/extraction-refusal.ts';
 
 const FIXTURE = new Uint8Array(readFileSync(fileURLToPath(new URL('../../fixtures/files/sample.msg', import.meta.url))));
 const DIRECTORY_SECTOR = 1; // the fixture's layout: header, one FAT sector, then the directory
 const ENTRY_BYTES = 128;
-
-async function refusal(bytes: Uint8Array, name: string): Promise<string> {
-  try {
-    await extractFile(bytes, name);
-  } catch (error) {
-    assert.ok(error instanceof ExtractionError, String(error));
-    assert.equal(error.code, 'extraction_failed');
-    return error.message;
-  }
-  assert.fail(`${name} was read`);
-}
 
 test('an Outlook message is read as an e-mail: headers, body, attachments, the subject as title', async () => {
   assert.equal(detectFormat(FIXTURE, 'mail.bin'), 'msg', 'detected by its property streams');
@@ -41,11 +31,11 @@ test('hostile messages are refused at once', async () => {
   const looping = new Uint8Array(FIXTURE);
   const firstChild = (DIRECTORY_SECTOR + 1) * 512 + 1 * ENTRY_BYTES;
   new DataView(looping.buffer).setUint32(firstChild + 72, 1, true);
-  assert.match(await refusal(looping, 'loop.msg'), /loops/);
-  assert.match(await refusal(FIXTURE.subarray(0, 1100), 'short.msg'), /not a readable OLE2 compound file/);
+  assert.match(await extractionRefusal(looping, 'loop.msg'), /loops/);
+  assert.match(await extractionRefusal(FIXTURE.subarray(0, 1100), 'short.msg'), /not a readable OLE2 compound file/);
   // A message whose property streams were renamed away holds nothing to read as a message.
   const renamed = new Uint8Array(FIXTURE);
   const text = Buffer.from(renamed.buffer);
   for (let at = text.indexOf(Buffer.from('__substg', 'utf16le')); at >= 0; at = text.indexOf(Buffer.from('__substg', 'utf16le'), at + 1)) text.write('x', at, 'utf16le');
-  assert.match(await refusal(renamed, 'empty.msg'), /not an Outlook message|could not be read|no extractor/);
+  assert.match(await extractionRefusal(renamed, 'empty.msg'), /not an Outlook message|could not be read|no extractor/);
 });
