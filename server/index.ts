@@ -27,10 +27,21 @@ export async function checkDataDirectory(dataDir: string): Promise<CollectionChe
   return indexing.checkDataDir(dataDir);
 }
 
-/** `folio check --repair`: sets a checked collection's damaged files aside; says what to re-index. */
+/**
+ * `folio check --repair`: sets a checked collection's damaged files aside, rebuilds the lost
+ * documents that have kept originals, and says what is left to re-index.
+ */
 export async function repairCheckedCollection(check: CollectionCheck): Promise<RepairOutcome> {
   const indexing = await import('./indexing/index.ts');
-  return indexing.repairCollection(check);
+  const files = await import('./files/index.ts');
+  const outcome = indexing.repairCollection(check);
+  if (outcome.reindex.length === 0) return outcome;
+  const rebuilt = await files.reindexFromOriginals(check.dir, outcome.reindex);
+  const done = new Set(rebuilt.reindexed);
+  outcome.reindex = outcome.reindex.filter((id) => !done.has(id));
+  if (rebuilt.reindexed.length > 0) outcome.notes.push(`re-indexed ${rebuilt.reindexed.length} from their kept originals (client metadata aside): ${rebuilt.reindexed.join(', ')}`);
+  for (const { id, reason } of rebuilt.failed) outcome.notes.push(`the kept original of ${id} could not be read again: ${reason}`);
+  return outcome;
 }
 
 /** `folio restore`: unpacks a snapshot tar into a new data directory and checks it (http/data-restore.ts). */

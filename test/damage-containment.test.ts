@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkDataDirectory, repairCheckedCollection } from '../server/index.ts';
 import { assertProblem } from './helpers/problem-assertions.ts';
-import { startTestServer } from './helpers/test-server.ts';
+import { TEST_MASTER_KEY, startTestServer } from './helpers/test-server.ts';
 import type { TestServer } from './helpers/test-server.ts';
 
 const HURT = 'hurt';
@@ -267,4 +267,46 @@ describe('damage containment', () => {
       await server.close();
     }
   });
+});
+
+test('the repair rebuilds lost documents from their kept originals', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(tmpdir(), 'folio-damage-kept-'));
+  t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const server = await startTestServer({ dataDir, refreshIntervalMs: 60_000, keepFiles: true });
+  let uploadedId: string;
+  try {
+    await server.request('POST', '/v1/collections', { name: 'kept' });
+    const form = new FormData();
+    form.append('file', new Blob(['kept original text platypusword\f second page']), 'kept.txt');
+    const answer = await fetch(`${server.url}/v1/collections/kept/files`, { method: 'POST', headers: { authorization: `Bearer ${TEST_MASTER_KEY}` }, body: form });
+    assert.equal(answer.status, 201);
+    uploadedId = ((await answer.json()) as { id: string }).id;
+    await server.request('POST', '/v1/collections/kept/documents', [{ id: 'plain', text: 'plain platypusword' }]);
+    await commit(server, 'kept');
+  } finally {
+    await server.close();
+  }
+  const dir = path.join(dataDir, 'collections', 'kept');
+  const segment = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')).body.segments[0].name;
+  flipByte(path.join(dir, segment), (n) => n - 16); // the stored checksum: the ids still read
+
+  const check = (await checkDataDirectory(dataDir)).find((c) => c.name === 'kept')!;
+  const repair = await repairCheckedCollection(check);
+  assert.deepEqual(repair.reindex, ['plain'], 'only the document without a kept original is left to re-index');
+  assert.ok(repair.notes.some((note) => note.includes(`re-indexed 1 from their kept originals`) && note.includes(uploadedId)), repair.notes.join('\n'));
+
+  const repaired = await startTestServer({ dataDir, refreshIntervalMs: 60_000, keepFiles: true });
+  try {
+    await commit(repaired, 'kept');
+    const found = await repaired.request('GET', '/v1/collections/kept/search?q=platypusword&fields=id,page');
+    assert.deepEqual(found.body.hits.map((hit: { id: string }) => hit.id), [uploadedId]);
+    const document = await repaired.request('GET', `/v1/collections/kept/documents/${uploadedId}`);
+    assert.equal(document.body.pages, 2);
+    assert.equal(document.body.metadata.extension, 'txt');
+    const original = await fetch(`${repaired.url}/v1/collections/kept/documents/${uploadedId}/file`, { headers: { authorization: `Bearer ${TEST_MASTER_KEY}` } });
+    assert.equal(original.status, 200);
+    assert.match(await original.text(), /kept original text/);
+  } finally {
+    await repaired.close();
+  }
 });

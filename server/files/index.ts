@@ -4,5 +4,7 @@
 export { KeptOriginals, ORIGINALS_DIR_NAME } from './original-files.ts';
 export type { KeptOriginal, OriginalFile } from './original-files.ts';
 export { buildFileDocument } from './file-document.ts';
+export { reindexFromOriginals } from './original-reindex.ts';
+export type { OriginalsReindexed } from './original-reindex.ts';
 export { DEFAULT_MAX_FILE_BYTES, FileUploads } from './file-uploads.ts';
 export type { FileUploadsOptions, UploadedFile } from './file-uploads.ts';

@@ -8,7 +8,9 @@
 // - a damaged manifest is rebuilt from the segment and deletes files that pass their checks;
 // - a damaged WAL record is dropped and the records around it kept;
 // - a damaged collection.json is written again with the default language and settings.
-// The server must be stopped: the repair rewrites files a running server holds.
+// `appendRecoveredDocuments` then logs documents rebuilt from kept originals in the WAL, which
+// the server replays at its next start. The server must be stopped: the repair rewrites files
+// a running server holds.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import {
   MANIFEST_FORMAT_VERSION,
   WAL_FRAME_HEADER_BYTES,
   WAL_MAX_RECORD_BYTES,
+  WriteAheadLog,
   crc32,
   encodeWalFrame,
   listWalGenerations,
@@ -33,7 +36,8 @@ import { DEFAULT_LANGUAGE } from '../api/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
 import { COLLECTION_CONFIG_FILE, WAL_DIR_NAME } from './collection-layout.ts';
 import { defaultTypoTolerance } from './collection-settings.ts';
-import { decodeWalRecord } from './wal-records.ts';
+import { decodeWalRecord, encodeWalRecord } from './wal-records.ts';
+import type { IndexDocument } from '../../engine/index.ts';
 import { isValidDocumentId } from './document-validation.ts';
 
 /** One damaged file and what it held. */
@@ -178,6 +182,18 @@ export function repairCollection(check: CollectionCheck): RepairOutcome {
   }
   outcome.reindex = [...new Set(outcome.reindex)].sort();
   return outcome;
+}
+
+/** Logs `docs` as one upsert in the WAL of the collection at `dir` (server stopped): replayed at its next start. */
+export async function appendRecoveredDocuments(dir: string, docs: IndexDocument[]): Promise<void> {
+  if (docs.length === 0) return;
+  const manifest = readManifest(dir);
+  const wal = WriteAheadLog.open(path.join(dir, WAL_DIR_NAME), manifest?.walGeneration ?? FIRST_WAL_GENERATION);
+  try {
+    await wal.append(encodeWalRecord({ op: 'upsert', docs }));
+  } finally {
+    await wal.close();
+  }
 }
 
 function reasonOf(error: unknown): string {

@@ -8,7 +8,7 @@ export type { CollectionWorkers } from './collection.ts';
 export type { SemanticParams } from './semantic-query.ts';
 export type { Backpressure } from './collection-writer.ts';
 export type { DamagedCollection } from './damaged-collections.ts';
-export { checkCollection, checkDataDir, repairCollection } from './collection-check.ts';
+export { appendRecoveredDocuments, checkCollection, checkDataDir, repairCollection } from './collection-check.ts';
 export { linkOrCopy } from './collection-snapshot.ts';
 export type { CollectionCheck, FileProblem, RepairOutcome } from './collection-check.ts';
 export { validateFileFields } from './document-validation.ts';
