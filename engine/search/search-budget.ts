@@ -6,6 +6,13 @@
 
 /** Work units between two readings of the clock (a doc visited, a position examined). */
 const SPEND_CHECK_EVERY = 4096;
+/**
+ * Hot loops count docs in a local variable and spend them in batches of this many (a power of
+ * two: `(++visited & SPEND_BATCH_MASK) === 0`), which keeps the budget's bookkeeping out of the
+ * per-doc cost.
+ */
+export const SPEND_BATCH = 256;
+export const SPEND_BATCH_MASK = SPEND_BATCH - 1;
 
 export class SearchBudgetExhausted extends Error {
   constructor() {

@@ -8,6 +8,7 @@
 
 import type { FilterNode } from '../filter/filter-types.ts';
 import { DocBitSet } from './doc-bitset.ts';
+import { SPEND_BATCH, SPEND_BATCH_MASK } from './search-budget.ts';
 import type { SearchBudget } from './search-budget.ts';
 import { clauseScorer, rankingScorers } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
@@ -36,9 +37,10 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
     const scorer = clauseScorer(p, reader, budget);
     if (scorer === null) continue;
     const excluded = (admissible ??= DocBitSet.full(reader.docCount));
+    let visited = 0;
     for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) {
       excluded.remove(doc);
-      budget.spend(1);
+      if ((++visited & SPEND_BATCH_MASK) === 0) budget.spend(SPEND_BATCH);
     }
   }
 
@@ -83,9 +85,10 @@ function markMatches(scorer: Scorer, matches: DocBitSet, budget: SearchBudget): 
     for (const sub of scorer.subs) markMatches(sub, matches, budget);
     return;
   }
+  let visited = 0;
   for (let doc = scorer.next(); doc !== NO_MORE_DOCS; doc = scorer.next()) {
     matches.add(doc);
-    budget.spend(1);
+    if ((++visited & SPEND_BATCH_MASK) === 0) budget.spend(SPEND_BATCH);
   }
 }
 
@@ -95,8 +98,9 @@ function conjunction(required: Scorer[], optional: Scorer[], admissible: DocBitS
   const bound = [...required, ...optional].reduce((sum, s) => sum + s.maxScore, 0);
   const matches = new DocBitSet(admissible.size);
   let doc = lead.next();
+  let visited = 0;
   while (doc !== NO_MORE_DOCS) {
-    budget.spend(1);
+    if ((++visited & SPEND_BATCH_MASK) === 0) budget.spend(SPEND_BATCH);
     let next = doc;
     for (let i = 1; i < required.length; i++) {
       const other = required[i].advance(doc);

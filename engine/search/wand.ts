@@ -6,6 +6,7 @@
 import type { Scorer } from './scorers/scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { HitSink } from './hit-sink.ts';
+import { SPEND_BATCH, SPEND_BATCH_MASK } from './search-budget.ts';
 import type { SearchBudget } from './search-budget.ts';
 
 /**
@@ -16,8 +17,9 @@ import type { SearchBudget } from './search-budget.ts';
 export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): number {
   let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
   let scored = 0;
+  let visited = 0;
   while (active.length > 0) {
-    budget.spend(1);
+    if ((++visited & SPEND_BATCH_MASK) === 0) budget.spend(SPEND_BATCH);
     sortByDoc(active);
     const threshold = sink.threshold;
     let bound = 0;
