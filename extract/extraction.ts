@@ -44,6 +44,8 @@ export interface ExtractionLimits {
   maxArchiveDepth: number;
   /** Most pages of one PDF read; a PDF with more is refused before any page is read. */
   maxPages: number;
+  /** Most indirect objects (`n g obj`) a PDF may hold; one with more is refused before it is parsed. */
+  maxPdfObjects: number;
   /** Longest one page may take (text layer or OCR); a page over it is kept empty. */
   pageTimeMs: number;
 }
@@ -52,6 +54,7 @@ export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.free
   maxUnpackedBytes: 256 * 1024 * 1024,
   maxArchiveDepth: 3,
   maxPages: 10_000,
+  maxPdfObjects: 2_000_000,
   pageTimeMs: 30_000,
 });
 

@@ -3,8 +3,9 @@
 // XMP metadata (dc:title). Any failure to open the file is an `extraction_failed` error.
 // A page without a text layer that paints an image (a scan) is read by OCR (page-ocr.ts).
 // Bounded for hostile files (issue 18: 200,000 references to one page ran to the 120 s limit):
-// a PDF with more than `maxPages` pages is refused before any page is read, and a page that
-// takes longer than `pageTimeMs` is kept empty.
+// a PDF with more than `maxPdfObjects` indirect objects is refused before pdf.js parses it,
+// one with more than `maxPages` pages before any page is read, and a page that takes longer
+// than `pageTimeMs` is kept empty.
 
 import { DEFAULT_EXTRACTION_LIMITS, ExtractionError, type ExtractedPage, type ExtractionLimits } from '../extraction.ts';
 import { cleanTitle } from '../text-formats/tidy.ts';
@@ -78,7 +79,25 @@ async function pageText(document: PdfDocument, number: number): Promise<string> 
 }
 
 /** Extracts a PDF's title and pages. Throws ExtractionError `extraction_failed` on damage. */
+/** Indirect objects written out in the file (`12 0 obj`): digits, a space, `obj`, then not a letter. */
+export function countIndirectObjects(bytes: Uint8Array): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x6f); at >= 0; at = bytes.indexOf(0x6f, at + 1)) {
+    if (bytes[at + 1] !== 0x62 || bytes[at + 2] !== 0x6a || bytes[at - 1] !== 0x20) continue;
+    const before = bytes[at - 2];
+    const after = bytes[at + 3];
+    const isDigit = before >= 0x30 && before <= 0x39;
+    const endsWord = after === undefined || !((after >= 0x41 && after <= 0x5a) || (after >= 0x61 && after <= 0x7a));
+    if (isDigit && endsWord) count++;
+  }
+  return count;
+}
+
 export async function readPdf(bytes: Uint8Array, limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS): Promise<PdfContent> {
+  const objects = countIndirectObjects(bytes);
+  if (objects > limits.maxPdfObjects) {
+    throw new ExtractionError('extraction_failed', `the PDF holds ${objects.toLocaleString('en')} objects; at most ${limits.maxPdfObjects.toLocaleString('en')} are read`);
+  }
   let document: PdfDocument;
   try {
     document = await openPdf(bytes);
