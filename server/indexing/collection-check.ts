@@ -20,9 +20,8 @@ import {
   FIRST_WAL_GENERATION,
   MANIFEST_FORMAT_VERSION,
   WAL_FRAME_HEADER_BYTES,
-  WAL_MAX_RECORD_BYTES,
+  WAL_FRAMING,
   WriteAheadLog,
-  crc32,
   encodeWalFrame,
   listWalGenerations,
   readBitmapFile,
@@ -285,29 +284,28 @@ interface WalScan {
 }
 
 /**
- * Every frame of a WAL file: a frame with a bad checksum is skipped (its length is kept) and
- * reading goes on after it; a bad length ends the file's readable part. A frame cut short at
- * the very end is a torn tail (a crash mid-append), not damage.
+ * Every frame of a WAL file, cut by the WAL's own framing (WAL_FRAMING): a frame with a bad
+ * checksum is skipped (its length is kept) and reading goes on after it; a bad length ends the
+ * file's readable part. A frame cut short at the very end, or zeros to the end, is a torn tail
+ * (a crash mid-append), not damage.
  */
 function scanWal(file: string): WalScan {
   const bytes = fs.readFileSync(file);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const scan: WalScan = { records: [], damaged: [] };
-  let pos = 0;
-  while (pos < bytes.length) {
-    if (bytes.subarray(pos).every((byte) => byte === 0)) break; // zeros to the end: torn
-    if (pos + WAL_FRAME_HEADER_BYTES > bytes.length) break;
-    const length = view.getUint32(pos, true);
-    if (length === 0 || length > WAL_MAX_RECORD_BYTES) {
-      scan.damaged.push({ problem: `invalid record length ${length} at byte ${pos}; the rest of the file (${bytes.length - pos} bytes) is unreadable`, documentIds: null });
+  for (let pos = 0; pos < bytes.length; ) {
+    const decoded = WAL_FRAMING.decode(bytes.subarray(pos), 0);
+    if (decoded.kind === 'record') {
+      scan.records.push(decoded.record);
+      pos += decoded.size;
+      continue;
+    }
+    if (decoded.kind === 'partial' || bytes.subarray(pos).every((byte) => byte === 0)) break;
+    if (decoded.size === undefined) {
+      scan.damaged.push({ problem: `${decoded.problem} at byte ${pos}; the rest of the file (${bytes.length - pos} bytes) is unreadable`, documentIds: null });
       break;
     }
-    const end = pos + WAL_FRAME_HEADER_BYTES + length;
-    if (end > bytes.length) break; // torn tail
-    const payload = bytes.subarray(pos + WAL_FRAME_HEADER_BYTES, end);
-    if (crc32(payload) === view.getUint32(pos + 4, true)) scan.records.push(Buffer.from(payload));
-    else scan.damaged.push({ problem: `checksum mismatch in record at byte ${pos}`, documentIds: recordIds(payload) });
-    pos = end;
+    scan.damaged.push({ problem: `${decoded.problem} at byte ${pos}`, documentIds: recordIds(bytes.subarray(pos + WAL_FRAME_HEADER_BYTES, pos + decoded.size)) });
+    pos += decoded.size;
   }
   return scan;
 }
