@@ -99,6 +99,12 @@ program
   .option('--key-search-concurrency <n>', 'searches one API key may run at once (env FOLIO_KEY_SEARCH_CONCURRENCY, default search threads - 1, at least 1)')
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
   .option('--models-dir <dir>', 'where local embedding models are (env FOLIO_MODELS_DIR, default <data>/models)')
+  .option('--cluster <url>', 'cluster mode: postgres://… holding collections, the write log, manifests and leases (env FOLIO_CLUSTER; docs/cluster.md)')
+  .option('--object-store <url>', 'cluster mode: s3://bucket/prefix for segment files (env FOLIO_OBJECT_STORE; credentials from AWS_* variables)')
+  .option('--s3-endpoint <url>', 'cluster mode: an S3 endpoint other than AWS, e.g. MinIO (env FOLIO_S3_ENDPOINT)')
+  .option('--redis <url>', 'cluster mode: redis://… for rate limits shared by all nodes (env FOLIO_REDIS)')
+  .option('--cluster-role <role>', "cluster mode: 'writer' (may take writer leases) or 'replica' (searches only) (env FOLIO_CLUSTER_ROLE, default writer)")
+  .option('--cluster-lease <seconds>', 'cluster mode: how long a writer lease lasts unrenewed, about the failover time (env FOLIO_CLUSTER_LEASE, default 5)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')
   .action(serve);
 

@@ -43,7 +43,7 @@ const PROBLEM_DESCRIPTIONS = {
   500: 'Server bug (`internal`)',
   503: 'Not now: the collection is indexing a backlog (nothing was written) or a key has too many searches waiting (`overloaded`, retry after `Retry-After` seconds); '
     + 'a search found nothing within the search timeout (`search_timeout`); a file of the collection is damaged (`collection_unavailable`: '
-    + 'other collections serve, `folio check --repair` mends it)',
+    + 'other collections serve, `folio check --repair` mends it); in cluster mode, PostgreSQL cannot be reached (`cluster_unavailable`: nothing was written, retry after `Retry-After` seconds)',
 } as const;
 
 export type ProblemStatus = keyof typeof PROBLEM_DESCRIPTIONS;

@@ -19,6 +19,29 @@ export const CollectionStatsSchema = Type.Object(
   { additionalProperties: false, title: 'CollectionStats' },
 );
 
+export const ClusterStatsSchema = Type.Object(
+  {
+    node_id: Type.String({ description: 'This node, as writer leases name it.' }),
+    role: Type.Union([Type.Literal('writer'), Type.Literal('replica')], { description: '`writer`: may take writer leases; `replica`: searches only.' }),
+    rate_limits: Type.Union([Type.Literal('shared'), Type.Literal('per_node')], {
+      description: '`shared`: token buckets in Redis, one limit across nodes; `per_node`: each node enforces the limit on its own (no `--redis`).',
+    }),
+    collections: Type.Record(
+      Type.String(),
+      Type.Object(
+        {
+          role: Type.Union([Type.Literal('writer'), Type.Literal('replica')], { description: 'Whether this node writes the collection (holds its lease) or follows it.' }),
+          manifest_version: Type.Integer({ minimum: 0, description: 'The published manifest this node searches.' }),
+          visible_log_seq: Type.Integer({ minimum: 0, description: 'Writes of the shared log up to this sequence number are searchable here.' }),
+          fencing_token: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'The writer lease\'s fencing token, when this node holds it.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'ClusterStats', description: 'Cluster mode only (docs/cluster.md).' },
+);
+
 export const StatsSchema = Type.Object(
   {
     version: Type.String(),
@@ -41,8 +64,10 @@ export const StatsSchema = Type.Object(
       { additionalProperties: false },
     ),
     collections: Type.Array(CollectionStatsSchema, { description: 'The collections the caller may see, by name.' }),
+    cluster: Type.Optional(ClusterStatsSchema),
   },
   { additionalProperties: false, title: 'Stats' },
 );
 export type Stats = Static<typeof StatsSchema>;
 export type CollectionStats = Static<typeof CollectionStatsSchema>;
+export type ClusterStats = Static<typeof ClusterStatsSchema>;

@@ -65,7 +65,23 @@ export interface FolioConfig {
   keySearchConcurrency: number | undefined;
   /** Absolute path of the models directory of `local` embedders (default `<dataDir>/models`). */
   modelsDir: string;
+  /** Cluster mode (`--cluster` with `--object-store`); null: a single process, no other service. */
+  cluster: ClusterConfig | null;
 }
+
+/** Where a cluster node finds the shared services, and its part (docs/cluster.md). */
+export interface ClusterConfig {
+  postgresUrl: string;
+  objectStoreUrl: string;
+  s3Endpoint: string | null;
+  redisUrl: string | null;
+  /** `writer`: may take writer leases (the default); `replica`: serves searches only. */
+  role: 'writer' | 'replica';
+  /** Seconds a writer lease lasts unrenewed: about the failover time. */
+  leaseSeconds: number;
+}
+
+export const DEFAULT_CLUSTER_LEASE_SECONDS = 5;
 
 /** A token bucket's rate: `perSecond` requests a second sustained, up to `burst` at once. */
 export interface RateLimitSetting {
@@ -97,6 +113,12 @@ export interface ConfigFlags {
   searchTimeout?: string | number;
   keySearchConcurrency?: string | number;
   modelsDir?: string;
+  cluster?: string;
+  objectStore?: string;
+  s3Endpoint?: string;
+  redis?: string;
+  clusterRole?: string;
+  clusterLease?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -234,6 +256,57 @@ function flagOrEnv<T>(
   return fromEnv === undefined ? undefined : parse(fromEnv, envName);
 }
 
+function parseUrl(protocols: readonly string[]) {
+  return (value: string | number, source: string): string => {
+    const text = String(value).trim();
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new ConfigError(`${source} must be a URL like ${protocols[0]}//…, got '${text}'`);
+    }
+    if (!protocols.includes(url.protocol)) throw new ConfigError(`${source} must be a ${protocols.join(' or ')} URL, got '${url.protocol}'`);
+    return text;
+  };
+}
+
+function parseClusterRole(value: string | number, source: string): 'writer' | 'replica' {
+  const role = String(value).trim();
+  if (role !== 'writer' && role !== 'replica') throw new ConfigError(`${source} must be 'writer' or 'replica', got '${role}'`);
+  return role;
+}
+
+function parseLeaseSeconds(value: string | number, source: string): number {
+  const seconds = Number(String(value).trim());
+  if (String(value).trim() === '' || !(seconds >= 1 && seconds <= 300)) throw new ConfigError(`${source} must be seconds from 1 to 300, got '${value}'`);
+  return seconds;
+}
+
+/** `--cluster` and `--object-store` go together; the other cluster flags need them. */
+function clusterConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ClusterConfig | null {
+  const postgresUrl = flagOrEnv(flags.cluster, '--cluster', env.FOLIO_CLUSTER, 'FOLIO_CLUSTER', parseUrl(['postgres:', 'postgresql:']));
+  const objectStoreUrl = flagOrEnv(flags.objectStore, '--object-store', env.FOLIO_OBJECT_STORE, 'FOLIO_OBJECT_STORE', parseUrl(['s3:']));
+  const s3Endpoint = flagOrEnv(flags.s3Endpoint, '--s3-endpoint', env.FOLIO_S3_ENDPOINT, 'FOLIO_S3_ENDPOINT', parseUrl(['http:', 'https:']));
+  const redisUrl = flagOrEnv(flags.redis, '--redis', env.FOLIO_REDIS, 'FOLIO_REDIS', parseUrl(['redis:', 'rediss:']));
+  const role = flagOrEnv(flags.clusterRole, '--cluster-role', env.FOLIO_CLUSTER_ROLE, 'FOLIO_CLUSTER_ROLE', parseClusterRole);
+  const leaseSeconds = flagOrEnv(flags.clusterLease, '--cluster-lease', env.FOLIO_CLUSTER_LEASE, 'FOLIO_CLUSTER_LEASE', parseLeaseSeconds);
+  if (postgresUrl === undefined) {
+    const stray = [objectStoreUrl && '--object-store', s3Endpoint && '--s3-endpoint', redisUrl && '--redis', role && '--cluster-role', leaseSeconds && '--cluster-lease'].find(Boolean);
+    if (stray) throw new ConfigError(`${stray} is for cluster mode: give --cluster postgres://… too`);
+    return null;
+  }
+  if (objectStoreUrl === undefined) throw new ConfigError('--cluster needs --object-store s3://bucket/prefix (where segment files are kept)');
+  if (nonEmpty(env.FOLIO_MASTER_KEY) === undefined) throw new ConfigError('cluster mode needs FOLIO_MASTER_KEY, the same on every node');
+  return {
+    postgresUrl,
+    objectStoreUrl,
+    s3Endpoint: s3Endpoint ?? null,
+    redisUrl: redisUrl ?? null,
+    role: role ?? 'writer',
+    leaseSeconds: leaseSeconds ?? DEFAULT_CLUSTER_LEASE_SECONDS,
+  };
+}
+
 export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): FolioConfig {
   const port =
     flags.port !== undefined
@@ -277,5 +350,6 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     searchTimeoutSeconds: flagOrEnv(flags.searchTimeout, '--search-timeout', env.FOLIO_SEARCH_TIMEOUT, 'FOLIO_SEARCH_TIMEOUT', parseSearchTimeout),
     keySearchConcurrency: threadsSetting(flags.keySearchConcurrency, '--key-search-concurrency', env.FOLIO_KEY_SEARCH_CONCURRENCY, 'FOLIO_KEY_SEARCH_CONCURRENCY'),
     modelsDir: resolve(nonEmpty(flags.modelsDir) ?? nonEmpty(env.FOLIO_MODELS_DIR) ?? join(dataDir, MODELS_DIR_NAME)),
+    cluster: clusterConfig(flags, env),
   };
 }

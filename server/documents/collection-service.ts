@@ -35,7 +35,7 @@ export class CollectionService {
   }
 
   /** Throws FolioError `collection_not_found`, or `validation_failed` for bad settings. */
-  updateSettings(name: string, patch: CollectionSettingsPatch): CollectionInfo {
+  async updateSettings(name: string, patch: CollectionSettingsPatch): Promise<CollectionInfo> {
     return this.collections.get(name).updateSettings(patch);
   }
 

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'overloaded'
   | 'search_timeout'
   | 'collection_unavailable'
+  | 'cluster_unavailable'
   | 'invalid_vector'
   | 'embedder_failed'
   | 'internal';

@@ -7,6 +7,7 @@ import type { CollectionService, DocumentService } from '../documents/index.ts';
 import type { FileUploads } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
+import type { ClusterNode } from '../cluster/index.ts';
 import type { SearchActivity } from './search-activity.ts';
 import type { SearchAdmission } from './search-admission.ts';
 import type { DataSnapshots } from './data-snapshot.ts';
@@ -15,6 +16,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every collection of this server, opened (server/indexing/collection-registry.ts). */
     registry: CollectionRegistry;
+    /** This node's part in a cluster (server/cluster/), or null in single-process mode. */
+    cluster: ClusterNode | null;
     /** Create, list, get and delete collections, with their events (server/documents/). */
     collections: CollectionService;
     /** Write, read and delete documents, with kept originals and events (server/documents/). */

@@ -17,6 +17,7 @@ import { CollectionService, DocumentService } from '../documents/index.ts';
 import type { RateLimitSetting } from '../config/index.ts';
 import { FileUploads, KeptOriginals } from '../files/index.ts';
 import { openCollectionRegistry } from '../indexing/index.ts';
+import type { ClusterOptions } from '../cluster/index.ts';
 import type { Backpressure } from '../indexing/index.ts';
 import { ExtractionPool, IngestPool } from '../pools/index.ts';
 import { Webhooks } from '../webhooks/index.ts';
@@ -95,6 +96,8 @@ export interface BuildAppOptions {
   webhookTimeoutMs?: number;
   /** How webhook hosts are resolved (default the system's resolver; tests pass their own). */
   webhookLookup?: LookupAll;
+  /** Cluster mode (docs/cluster.md): PostgreSQL, the object store and this node's role. */
+  cluster?: ClusterOptions;
 }
 
 /** How often keys' `last_used_at` times are written to disk (they change in memory on use). */
@@ -198,7 +201,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ingest = new IngestPool();
   app.addHook('onClose', async () => ingest.close());
 
-  const registry = await openCollectionRegistry(options.dataDir, {
+  // Cluster mode: PostgreSQL must answer before the node serves anything.
+  const clusterOptions = options.cluster;
+  // Loaded only then: single-process mode never loads the PostgreSQL and S3 clients.
+  const cluster =
+    clusterOptions === undefined
+      ? null
+      : await (await import('../cluster/index.ts')).ClusterNode.start(clusterOptions, (error, message) => app.log.error({ err: error }, `cluster: ${message}`));
+  app.decorate('cluster', cluster);
+  const local = await openCollectionRegistry(options.dataDir, {
+    ...(cluster !== null && { cluster: (name: string) => cluster.link(name) }),
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
     indexThreads: options.indexThreads,
@@ -211,9 +223,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onDamage: (damaged) =>
       app.log.error({ collection: damaged.name, file: damaged.file, reason: damaged.reason }, `collection '${damaged.name}' is unavailable: ${damaged.reason}; the other collections serve. Run 'folio check --repair' with the server stopped`),
   });
+  const registry = cluster === null ? local : await cluster.attach(local);
   app.decorate('registry', registry);
-  app.decorate('workers', registry.workers);
-  app.decorate('searchAdmission', new SearchAdmission(options.keySearchConcurrency ?? defaultKeySearchConcurrency(registry.workers.search.threadCount)));
+  app.decorate('workers', local.workers);
+  app.decorate('searchAdmission', new SearchAdmission(options.keySearchConcurrency ?? defaultKeySearchConcurrency(local.workers.search.threadCount)));
   app.addHook('onClose', async () => registry.close());
 
   // Originals of uploads: leftovers of a crash (or of documents replaced while the server ran

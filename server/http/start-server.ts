@@ -58,6 +58,9 @@ function masterKeyNotice(key: string, file: string): string {
  * The mask applies to this process, which is the server.
  */
 const PRIVATE_UMASK = 0o077;
+/** Cluster mode: how long superseded segment files stay in the object store, and how often a node polls. */
+const CLUSTER_GRACE_MS = 10 * 60_000;
+const CLUSTER_POLL_MS = 1_000;
 
 export async function startServer(config: FolioConfig, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
@@ -84,6 +87,18 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     ...(config.searchTimeoutSeconds !== undefined && { searchTimeoutMs: config.searchTimeoutSeconds * 1000 }),
     ...(config.keySearchConcurrency !== undefined && { keySearchConcurrency: config.keySearchConcurrency }),
     extractionTimeLimitMs: config.extractionTimeoutSeconds === undefined ? undefined : config.extractionTimeoutSeconds * 1000,
+    ...(config.cluster !== null && {
+      cluster: {
+        postgresUrl: config.cluster.postgresUrl,
+        objectStoreUrl: config.cluster.objectStoreUrl,
+        s3Endpoint: config.cluster.s3Endpoint,
+        role: config.cluster.role,
+        leaseMs: config.cluster.leaseSeconds * 1000,
+        graceMs: CLUSTER_GRACE_MS,
+        pollMs: CLUSTER_POLL_MS,
+        sharedRateLimits: config.cluster.redisUrl !== null,
+      },
+    }),
   });
   try {
     await app.listen({ port: config.port, host: config.host });

@@ -21,9 +21,26 @@ export interface CollectionConfig {
   embedders: Record<string, EmbedderConfig>;
 }
 
+/** A collection's settings as collection.json stores them (and the cluster's catalog, as JSON). */
+export interface StoredSettings {
+  typo_tolerance: unknown;
+  embedders: unknown;
+}
+
+export function storedSettingsOf(typoTolerance: TypoTolerance, embedders: Record<string, EmbedderConfig>): StoredSettings {
+  return { typo_tolerance: typoToleranceToWire(typoTolerance), embedders: embeddersToStored(embedders) };
+}
+
+/** Settings read back from their stored form; null when they are not valid. */
+export function settingsFromStored(stored: StoredSettings): Pick<CollectionConfig, 'typoTolerance' | 'embedders'> | null {
+  const typoTolerance = typoToleranceFromStored(stored.typo_tolerance);
+  const embedders = embeddersFromStored(stored.embedders);
+  return typoTolerance === null || embedders === null ? null : { typoTolerance, embedders };
+}
+
 /** Written private to the server's user: an embedder's API key is in it. */
 export function writeCollectionConfig(dir: string, config: CollectionConfig): void {
-  const settings = { typo_tolerance: typoToleranceToWire(config.typoTolerance), embedders: embeddersToStored(config.embedders) };
+  const settings = storedSettingsOf(config.typoTolerance, config.embedders);
   const body = { name: config.name, language: config.language, created_at: config.created_at, settings };
   writePrivateJsonFile(path.join(dir, COLLECTION_CONFIG_FILE), body);
 }

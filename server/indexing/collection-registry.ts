@@ -17,7 +17,10 @@ import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
 import { FolioCollection } from './collection.ts';
 import type { CollectionOptions, CollectionWorkers } from './collection.ts';
 import type { Backpressure } from './collection-writer.ts';
-import { writeCollectionConfig } from './collection-config.ts';
+import { settingsFromStored, writeCollectionConfig } from './collection-config.ts';
+import type { StoredSettings } from './collection-config.ts';
+import type { EmbedderConfig } from './embedder-settings.ts';
+import type { TypoTolerance } from '../../engine/index.ts';
 import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
 import { applyEmbeddersPatch } from './embedder-settings.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
@@ -26,6 +29,7 @@ import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
 import { emptyManifest } from './segment-set.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import type { DamagedCollection } from './damaged-collections.ts';
+import type { ClusterLink } from './cluster-link.ts';
 
 const NAME_PATTERN = new RegExp(COLLECTION_NAME_PATTERN);
 const STAGING_SUFFIX_BYTES = 6;
@@ -49,6 +53,23 @@ export interface CollectionRegistryOptions {
   backpressure?: Backpressure;
   /** Where `local` embedders' models are; default `<dataDir>/models`. */
   modelsDir?: string;
+  /** Cluster mode: each collection's link to the cluster, asked whenever it is opened. */
+  cluster?: (name: string) => ClusterLink;
+}
+
+/** The registry as the server and the cluster room use it: the contract plus local upkeep. */
+export interface LocalCollectionRegistry extends CollectionRegistry {
+  readonly workers: CollectionWorkers;
+  getCollection(name: string): FolioCollection;
+  /** Names of the open collections. */
+  names(): string[];
+  /** Creates a collection another node created (cluster mode), with its creation time and settings. */
+  adopt(name: string, language: string, createdAt: string, settings: StoredSettings): Promise<CollectionInfo>;
+  /**
+   * Closes a collection, runs `prepare` on its directory, and opens it again (a cluster node
+   * changing role); meanwhile it answers 503 `collection_unavailable` with Retry-After.
+   */
+  reopen(name: string, prepare: (dir: string) => Promise<void>): Promise<void>;
 }
 
 function stagingName(prefix: string, name: string): string {
@@ -76,12 +97,14 @@ function notFound(name: string): FolioError {
   return new FolioError('collection_not_found', `collection '${name}' does not exist`);
 }
 
-class FolioCollectionRegistry implements CollectionRegistry {
+class FolioCollectionRegistry implements LocalCollectionRegistry {
   private readonly collections = new Map<string, FolioCollection>();
   /** Collections set aside because a file of theirs is damaged (503 collection_unavailable). */
   private readonly damaged = new Map<string, DamagedCollection>();
   /** Deletions in progress, so a create of the same name waits for the directory to go. */
   private readonly deletions = new Map<string, Promise<void>>();
+  /** Collections being closed and opened again (cluster role changes). */
+  private readonly reopening = new Map<string, Promise<void>>();
 
   constructor(
     private readonly root: string,
@@ -115,6 +138,38 @@ class FolioCollectionRegistry implements CollectionRegistry {
     validateLanguage(language);
     const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance');
     const embedders = applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model));
+    return this.createWith(name, language, new Date().toISOString(), typoTolerance, embedders);
+  }
+
+  async adopt(name: string, language: string, createdAt: string, stored: StoredSettings): Promise<CollectionInfo> {
+    validateName(name);
+    validateLanguage(language);
+    const settings = settingsFromStored(stored);
+    if (settings === null) throw new Error(`collection '${name}': the cluster's catalog holds settings this node cannot read`);
+    return this.createWith(name, language, createdAt, settings.typoTolerance, settings.embedders);
+  }
+
+  names(): string[] {
+    return [...this.collections.keys()];
+  }
+
+  async reopen(name: string, prepare: (dir: string) => Promise<void>): Promise<void> {
+    const collection = this.getCollection(name);
+    this.collections.delete(name);
+    const reopened = (async () => {
+      await collection.close();
+      await prepare(collection.dir);
+      this.collections.set(name, this.open(name, collection.dir));
+    })();
+    this.reopening.set(name, reopened);
+    try {
+      await reopened;
+    } finally {
+      this.reopening.delete(name);
+    }
+  }
+
+  private async createWith(name: string, language: string, createdAt: string, typoTolerance: TypoTolerance, embedders: Record<string, EmbedderConfig>): Promise<CollectionInfo> {
     const deletion = this.deletions.get(name);
     if (deletion !== undefined) await deletion.catch(() => {});
     // From here on everything is synchronous, so two creates of one name cannot interleave.
@@ -126,7 +181,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
     try {
       fs.mkdirSync(staging);
       fs.mkdirSync(path.join(staging, WAL_DIR_NAME));
-      writeCollectionConfig(staging, { name, language, created_at: new Date().toISOString(), typoTolerance, embedders });
+      writeCollectionConfig(staging, { name, language, created_at: createdAt, typoTolerance, embedders });
       writeManifest(staging, emptyManifest());
       fsyncDirectory(staging);
       fs.renameSync(staging, finalDir);
@@ -158,6 +213,9 @@ class FolioCollectionRegistry implements CollectionRegistry {
   getCollection(name: string): FolioCollection {
     const collection = this.collections.get(name);
     if (collection === undefined) {
+      if (this.reopening.has(name)) {
+        throw new FolioError('collection_unavailable', `collection '${name}' is changing its cluster role; retry after Retry-After seconds`, undefined, 1);
+      }
       const damaged = this.damaged.get(name);
       throw damaged === undefined ? notFound(name) : collectionUnavailable(damaged);
     }
@@ -184,6 +242,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
   }
 
   async close(): Promise<void> {
+    await Promise.all([...this.reopening.values()].map((reopened) => reopened.catch(() => {})));
     const open = [...this.collections.values()];
     this.collections.clear();
     await Promise.all([...this.deletions.values()].map((deletion) => deletion.catch(() => {})));
@@ -238,7 +297,7 @@ class FolioCollectionRegistry implements CollectionRegistry {
 export async function openCollectionRegistry(
   dataDir: string,
   options: CollectionRegistryOptions = {},
-): Promise<CollectionRegistry & { getCollection(name: string): FolioCollection; readonly workers: CollectionWorkers }> {
+): Promise<LocalCollectionRegistry> {
   const root = path.join(dataDir, COLLECTIONS_DIR_NAME);
   fs.mkdirSync(root, { recursive: true });
   const searchCache = new SearchCache(options.searchCacheBytes ?? DEFAULT_SEARCH_CACHE_BYTES);
@@ -246,6 +305,7 @@ export async function openCollectionRegistry(
     const settings: Partial<CollectionOptions> = { searchCache };
     if (options.refreshIntervalMs !== undefined) settings.refreshIntervalMs = options.refreshIntervalMs;
     if (options.backpressure !== undefined) settings.backpressure = options.backpressure;
+    if (options.cluster !== undefined) settings.cluster = options.cluster(name);
     const report = options.onBackgroundError;
     if (report !== undefined) settings.onBackgroundError = (error) => report(error, name);
     return settings;

@@ -44,7 +44,7 @@ export interface Collection {
    * Changes settings (what the patch leaves out is kept), durably (collection.json), for every
    * later search. Throws FolioError `validation_failed`.
    */
-  updateSettings(patch: CollectionSettingsPatch): CollectionInfo;
+  updateSettings(patch: CollectionSettingsPatch): Promise<CollectionInfo>;
   /**
    * Resolves once the write buffer has room (at once, unless a bulk load filled it); throws
    * FolioError `overloaded` (503, Retry-After) when a refresh did not make room in time. Asked

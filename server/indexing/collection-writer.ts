@@ -113,6 +113,27 @@ export class CollectionWriter {
   }
 
   /**
+   * Appends records in order, each applied in the same synchronous step as its append, and
+   * resolves once all are durable (one group commit for the lot). The writer of a cluster
+   * applies the shared log this way, after `awaitRoom`.
+   */
+  async writeMany(records: readonly WalRecord[]): Promise<void> {
+    const { scheduler } = this.options;
+    const appends: Promise<void>[] = [];
+    for (const record of records) {
+      const durable = this.options.wal.append(encodeWalRecord(record));
+      const applied = this.apply(record);
+      appends.push(durable.catch((error: unknown) => {
+        this.undo(applied);
+        throw error;
+      }));
+    }
+    scheduler.schedule();
+    if (this.options.pending.bytes >= REFRESH_AT_PENDING_BYTES) scheduler.hurry();
+    await Promise.all(appends);
+  }
+
+  /**
    * Backpressure: resolves at once while the buffer has room; when it is full, has a refresh
    * take it and waits up to BACKPRESSURE_WAIT_MS for it, then refuses the write with 503
    * `overloaded` (nothing of it is written). The HTTP layer asks this before it reads a large

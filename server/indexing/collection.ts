@@ -12,7 +12,10 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { FilterNode, IndexDocument, SearchRequest, SearchResult, TypoTolerance } from '../../engine/index.ts';
-import { CorruptFileError, WriteAheadLog, readManifest } from '../../storage/index.ts';
+import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
+import type { Manifest } from '../../storage/index.ts';
+import type { ClusterLink } from './cluster-link.ts';
+import { adoptManifest } from './index-commit.ts';
 import { FolioError } from '../errors/index.ts';
 import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
@@ -20,7 +23,8 @@ import { parseSearchPage } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
-import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
+import { readCollectionConfig, settingsFromStored, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
+import type { StoredSettings } from './collection-config.ts';
 import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
 import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
@@ -53,7 +57,7 @@ import { PendingWrites } from './pending-writes.ts';
 import { RefreshScheduler } from './refresh-scheduler.ts';
 import type { SearchCache } from './search-cache.ts';
 import { SegmentSet, emptyManifest } from './segment-set.ts';
-import { decodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
+import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
 import type { WalRecord } from './wal-records.ts';
 
 /** SPEC: a write is searchable within 1 s; the background refresh runs this soon after one. */
@@ -78,6 +82,8 @@ export interface CollectionOptions {
   backpressure: Backpressure;
   /** Told when a search finds a file of the collection damaged (the registry sets it aside). */
   onDamage: (error: unknown) => void;
+  /** Cluster mode: the shared write log and this node's role; null in single-process mode. */
+  cluster: ClusterLink | null;
 }
 
 /** Documents of a batch built between two turns of the event loop. */
@@ -90,6 +96,7 @@ export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.fr
   searchCache: null,
   backpressure: DEFAULT_BACKPRESSURE,
   onDamage: () => {},
+  cluster: null,
 });
 
 export class FolioCollection implements Collection {
@@ -114,9 +121,11 @@ export class FolioCollection implements Collection {
   private readonly scheduler: RefreshScheduler;
   private closed = false;
   private readonly onDamage: (error: unknown) => void;
+  private readonly cluster: ClusterLink | null;
 
   private constructor(dir: string, snapshot: SegmentSet, wal: WriteAheadLog, workers: CollectionWorkers, options: CollectionOptions) {
     this.onDamage = options.onDamage;
+    this.cluster = options.cluster;
     const config = readCollectionConfig(dir);
     this.dir = dir;
     this.name = config.name;
@@ -135,8 +144,11 @@ export class FolioCollection implements Collection {
       searchPool: workers.search,
       searchCache: options.searchCache,
       onBackgroundError: options.onBackgroundError,
-      // Every new snapshot may hold segments to embed.
-      onInstall: () => this.embedder.schedule(),
+      // Every new snapshot may hold segments to embed (a replica takes its vectors from the writer).
+      onInstall: () => {
+        if (!this.isReplica) this.embedder.schedule();
+        this.cluster?.snapshotInstalled();
+      },
     });
     this.embedder = new CollectionEmbedder({
       dir,
@@ -202,6 +214,8 @@ export class FolioCollection implements Collection {
         }
         collection.writer.apply(record);
       }
+      // A replica only installs what the writer publishes: no embedding, no merges.
+      if (collection.isReplica) return collection;
       // Segments committed before a crash without their vectors are embedded again now.
       collection.embedder.schedule();
       if (collection.pending.size > 0) collection.scheduler.schedule();
@@ -221,7 +235,7 @@ export class FolioCollection implements Collection {
       name: this.name,
       language: this.language,
       created_at: this.createdAt,
-      documents: this.writer.documents,
+      documents: this.isReplica ? this.reader.snapshot.liveCount : this.writer.documents,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
       settings: settingsToWire(this.typoTolerance, this.embedders),
@@ -233,10 +247,29 @@ export class FolioCollection implements Collection {
    * Applies a settings patch (what it leaves out is kept), writes collection.json atomically,
    * and from then on searches use the new settings. Throws FolioError `validation_failed`.
    */
-  updateSettings(patch: CollectionSettingsPatch): CollectionInfo {
+  async updateSettings(patch: CollectionSettingsPatch): Promise<CollectionInfo> {
     this.assertOpen();
     const typoTolerance = applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance');
     const embedders = applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model));
+    this.replaceSettings(typoTolerance, embedders);
+    await this.cluster?.settingsChanged(storedSettingsOf(typoTolerance, embedders));
+    return this.info();
+  }
+
+  /** The settings as collection.json stores them (the cluster's catalog keeps them so). */
+  storedSettings(): StoredSettings {
+    return storedSettingsOf(this.typoTolerance, { ...this.embedders });
+  }
+
+  /** Takes settings changed on another node of the cluster. */
+  adoptSettings(stored: StoredSettings): void {
+    this.assertOpen();
+    const settings = settingsFromStored(stored);
+    if (settings === null) throw new Error(`collection '${this.name}': the cluster's catalog holds settings this node cannot read`);
+    this.replaceSettings(settings.typoTolerance, settings.embedders);
+  }
+
+  private replaceSettings(typoTolerance: TypoTolerance, embedders: Record<string, EmbedderConfig>): void {
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, typoTolerance, embedders });
     const previous = this.embedders;
     this.typoTolerance = typoTolerance;
@@ -246,13 +279,13 @@ export class FolioCollection implements Collection {
       const now = embedders[name];
       if (now === undefined || !sameVectors(now, config)) this.embedder.dropVectors(name);
     }
-    this.embedder.schedule();
-    return this.info();
+    if (!this.isReplica) this.embedder.schedule();
   }
 
   async awaitWriteRoom(): Promise<void> {
     this.assertOpen();
-    await this.writer.awaitRoom();
+    // In cluster mode a write goes to the shared log; the writer's follower paces itself.
+    if (this.cluster === null) await this.writer.awaitRoom();
   }
 
   vectorRules(): VectorRules {
@@ -280,7 +313,7 @@ export class FolioCollection implements Collection {
 
   async upsertBody(body: BatchBody, options: WriteOptions): Promise<string[]> {
     this.assertOpen();
-    await this.writer.write({ op: 'upsert-body', body, indexedAt: new Date().toISOString() }, options);
+    await this.record({ op: 'upsert-body', body, indexedAt: new Date().toISOString() }, options);
     return body.ids;
   }
 
@@ -289,7 +322,7 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const badId = docs.find((doc) => !isValidDocumentId(doc.id));
     if (badId !== undefined) throw new FolioError('validation_failed', `invalid document id '${String(badId.id)}'`);
-    await this.writer.write({ op: 'upsert', docs }, options);
+    await this.record({ op: 'upsert', docs }, options);
     return docs.map(toSummary);
   }
 
@@ -297,14 +330,14 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     validateDocumentPatch(patch);
     const updated = applyPatch(this.reader.lookup(id) ?? this.notFound(id), patch, new Date().toISOString());
-    await this.writer.write({ op: 'upsert', docs: [updated] }, options);
+    await this.record({ op: 'upsert', docs: [updated] }, options);
     return toSummary(updated);
   }
 
   async deleteDocument(id: string, options: WriteOptions): Promise<void> {
     this.assertOpen();
     if (this.reader.lookup(id) === null) this.notFound(id);
-    await this.writer.write({ op: 'delete', ids: [id] }, options);
+    await this.record({ op: 'delete', ids: [id] }, options);
   }
 
   /**
@@ -316,8 +349,52 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const ids = idsMatchingFilter(filter, this.reader.snapshot, this.pending);
     if (ids.length === 0) return ids;
-    await this.writer.write({ op: 'delete', ids }, options);
+    await this.record({ op: 'delete', ids }, options);
     return ids;
+  }
+
+  /**
+   * Logs one write: to the WAL and the pending buffer, or in cluster mode to the shared log
+   * (acknowledged once committed there; `waitForRefresh` waits until this node searches it).
+   */
+  private async record(record: WalRecord, options: WriteOptions): Promise<void> {
+    if (this.cluster === null) return this.writer.write(record, options);
+    const bytes = encodeWalRecord(record);
+    if (bytes.length > WAL_MAX_RECORD_BYTES) {
+      throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
+    }
+    const seq = await this.cluster.append(bytes);
+    if (options.waitForRefresh) await this.cluster.waitVisible(seq);
+  }
+
+  /**
+   * The writer of a cluster applies records of the shared log, in order, to its WAL and pending
+   * buffer; resolves once they are durable here. Waits for room first (the buffer stays bounded).
+   */
+  async applyLogged(records: readonly Uint8Array[]): Promise<void> {
+    this.assertOpen();
+    await this.writer.awaitRoom();
+    await this.writer.writeMany(records.map(decodeWalRecord));
+  }
+
+  /** A replica installs a manifest the writer published; its files are already in the directory. */
+  installPublished(manifest: Manifest): void {
+    this.assertOpen();
+    this.reader.install(adoptManifest(this.dir, this.reader.snapshot, manifest));
+  }
+
+  /** The manifest of the snapshot searches run on now. */
+  currentManifest(): Manifest {
+    return this.reader.snapshot.manifest;
+  }
+
+  /** Runs `work` while the files of manifest `generation` stay on disk (the writer uploads them). */
+  async whilePinned<T>(generation: number, work: () => Promise<T>): Promise<T> {
+    return this.reader.whilePinned(generation, work);
+  }
+
+  private get isReplica(): boolean {
+    return this.cluster?.role === 'replica';
   }
 
   hasDocument(id: string): boolean {

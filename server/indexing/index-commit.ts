@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SegmentReader } from '../../engine/index.ts';
-import { RoaringBitmap32, readManifest, writeBitmapFile, writeManifest } from '../../storage/index.ts';
+import { RoaringBitmap32, readBitmapFile, readManifest, writeBitmapFile, writeManifest } from '../../storage/index.ts';
 import type { Manifest, ManifestSegment } from '../../storage/index.ts';
 import { deletesFileName, segmentFiles } from './collection-layout.ts';
 import type { PendingChange } from './pending-writes.ts';
@@ -262,4 +262,34 @@ export function commitVectors(dir: string, current: SegmentSet, changes: readonl
   const manifest = manifestFor(current, segments, {});
   builder.commit(manifest);
   return { snapshot: new SegmentSet(manifest, segments), obsoleteFiles, retired: [] };
+}
+
+/**
+ * A replica takes a manifest another node published (cluster mode): its files are already in
+ * `dir`. Readers of segments it keeps are reused (their deletes may change); the others are
+ * opened, and those it no longer lists are retired. The manifest is written last, as any commit.
+ */
+export function adoptManifest(dir: string, current: SegmentSet, manifest: Manifest): CommitResult {
+  const open = new Map(current.segments.map((segment) => [segment.meta.name, segment]));
+  const opened: SegmentReader[] = [];
+  const segments: LiveSegment[] = [];
+  try {
+    for (const meta of manifest.segments) {
+      const kept = open.get(meta.name);
+      const reader = kept?.reader ?? SegmentReader.open(path.join(dir, meta.name));
+      if (kept === undefined) opened.push(reader);
+      if (reader.docCount !== meta.docCount) throw new Error(`segment ${meta.name} holds ${reader.docCount} documents, the published manifest says ${meta.docCount}`);
+      const deleted = meta.deletes === null ? null : kept?.meta.deletes === meta.deletes ? kept.deleted : readBitmapFile(path.join(dir, meta.deletes));
+      segments.push({ meta, reader, deleted });
+    }
+    writeManifest(dir, manifest);
+  } catch (error) {
+    for (const reader of opened) reader.close();
+    throw error;
+  }
+  const keptFiles = new Set(manifest.segments.flatMap(segmentFiles));
+  const obsoleteFiles = current.segments.flatMap((segment) => segmentFiles(segment.meta)).filter((name) => !keptFiles.has(name));
+  const listed = new Set(manifest.segments.map((meta) => meta.name));
+  const retired = current.segments.filter((segment) => !listed.has(segment.meta.name));
+  return { snapshot: new SegmentSet(manifest, segments), obsoleteFiles, retired };
 }

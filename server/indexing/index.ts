@@ -12,3 +12,7 @@ export { appendRecoveredDocuments, checkCollection, checkDataDir, repairCollecti
 export { linkOrCopy } from './collection-snapshot.ts';
 export type { CollectionCheck, FileProblem, RepairOutcome } from './collection-check.ts';
 export { validateFileFields } from './document-validation.ts';
+export type { LocalCollectionRegistry } from './collection-registry.ts';
+export type { ClusterLink, ClusterRole } from './cluster-link.ts';
+export { WAL_DIR_NAME, segmentFiles } from './collection-layout.ts';
+export type { StoredSettings } from './collection-config.ts';

@@ -45,6 +45,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   overloaded: 503,
   search_timeout: 503,
   collection_unavailable: 503,
+  cluster_unavailable: 503,
 };
 
 /** Codes from other layers (the engine) that mean something to a client. */

@@ -4,7 +4,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { StatsSchema, problemResponses } from '../../../api/index.ts';
-import type { CollectionStats, Stats } from '../../../api/index.ts';
+import type { ClusterStats, CollectionStats, Stats } from '../../../api/index.ts';
 import { canSeeCollection } from '../../../auth/index.ts';
 import { FOLIO_VERSION } from '../../../config/index.ts';
 
@@ -45,9 +45,15 @@ const statsRoutes: FastifyPluginAsyncTypebox = async (app) => {
               .map((damaged): CollectionStats => ({ name: damaged.name, documents: 0, segments: 0, bytes: 0, state: 'unavailable', reason: damaged.reason, embedding: {} })),
           )
           .sort((a, b) => (a.name < b.name ? -1 : 1)),
+        ...(app.cluster !== null && { cluster: visibleClusterStatus(app.cluster.status(), (name) => canSeeCollection(request.principal!, name)) }),
       };
     },
   );
 };
+
+/** The cluster's status with only the collections the caller may see. */
+function visibleClusterStatus(status: ClusterStats, canSee: (name: string) => boolean): ClusterStats {
+  return { ...status, collections: Object.fromEntries(Object.entries(status.collections).filter(([name]) => canSee(name))) };
+}
 
 export default statsRoutes;

@@ -1,0 +1,129 @@
+// The cluster's PostgreSQL: one connection pool, the schema (created at start under an advisory
+// lock, so nodes starting together do not race), and the error a client sees when PostgreSQL
+// cannot be reached: 503 `cluster_unavailable` with Retry-After, nothing written.
+//
+// Tables (all prefixed `folio_`):
+//   collections  name, language, created_at, settings, log_head (the last write-log sequence)
+//   write_log    (collection, seq) → one encoded write; gapless per collection, trimmed once published
+//   manifests    (collection, version) → the published manifest, the log seq it covers, the
+//                object key of each file, the writer's fencing token
+//   leases       collection → the writer: node id, fencing token, expiry (PostgreSQL's clock)
+
+import pg from 'pg';
+import { FolioError } from '../errors/index.ts';
+
+/** Seconds a client is told to wait when PostgreSQL is unreachable. */
+export const CLUSTER_RETRY_AFTER_SECONDS = 2;
+/** Longest a query waits for a connection or an answer before the request fails with 503. */
+const QUERY_TIMEOUT_MS = 5_000;
+const SCHEMA_LOCK = 0x466f6c696f; // "Folio"
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS folio_collections (
+  name text PRIMARY KEY,
+  language text NOT NULL,
+  created_at text NOT NULL,
+  settings jsonb NOT NULL,
+  log_head bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS folio_write_log (
+  collection text NOT NULL REFERENCES folio_collections(name) ON DELETE CASCADE,
+  seq bigint NOT NULL,
+  record bytea NOT NULL,
+  appended_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (collection, seq)
+);
+CREATE TABLE IF NOT EXISTS folio_manifests (
+  collection text NOT NULL REFERENCES folio_collections(name) ON DELETE CASCADE,
+  version bigint NOT NULL,
+  log_seq bigint NOT NULL,
+  manifest jsonb NOT NULL,
+  objects jsonb NOT NULL,
+  fencing_token bigint NOT NULL,
+  published_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (collection, version)
+);
+CREATE TABLE IF NOT EXISTS folio_leases (
+  collection text PRIMARY KEY REFERENCES folio_collections(name) ON DELETE CASCADE,
+  holder text NOT NULL,
+  token bigint NOT NULL,
+  expires_at timestamptz NOT NULL
+);
+`;
+
+export class ClusterDatabase {
+  readonly pool: pg.Pool;
+
+  constructor(readonly url: string) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: 8,
+      connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
+      idleTimeoutMillis: 10_000,
+    });
+    // An idle connection PostgreSQL drops (a restart) must not crash the process.
+    this.pool.on('error', () => {});
+  }
+
+  /** Creates the tables if they are missing; the first node to start does it. */
+  async migrate(): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+      await client.query(SCHEMA);
+    });
+  }
+
+  async query<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(text, values);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+
+  /** Runs `work` in one transaction; rolled back if it throws. */
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw unavailable(error);
+    }
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw unavailable(error);
+    } finally {
+      client.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** PostgreSQL errors of its own (a constraint) pass through; a lost connection becomes 503. */
+function unavailable(error: unknown): unknown {
+  if (error instanceof FolioError) return error;
+  const code = (error as { code?: unknown }).code;
+  // SQLSTATE classes 08 (connection), 57 (operator intervention: shutdown) and 53 (resources).
+  const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+  if (sqlState !== null && !/^(08|57|53)/.test(sqlState)) return error;
+  return new FolioError(
+    'cluster_unavailable',
+    `the cluster's PostgreSQL cannot be reached (${(error as Error).message}); nothing was written — retry after Retry-After seconds`,
+    undefined,
+    CLUSTER_RETRY_AFTER_SECONDS,
+  );
+}
+
+/** True for a PostgreSQL unique violation (a row that already exists). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '23505';
+}

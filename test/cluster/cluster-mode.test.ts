@@ -1,0 +1,106 @@
+// Cluster mode end to end against real PostgreSQL and a real S3 endpoint (s3rver): a writer
+// and a replica as child processes. Collections, settings, writes and deletes made through any
+// node reach every node; `refresh=true` on a replica answers once the replica searches the
+// write; segment files go to the object store. Skips with a message when PostgreSQL or Redis
+// are not installed (`.ci/run` installs them).
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+import { clusterServicesMissing } from '../helpers/cluster-services.ts';
+import { callNode, eventually, startTestCluster } from '../helpers/test-cluster.ts';
+import type { ClusterNodeProcess, TestCluster } from '../helpers/test-cluster.ts';
+import { runCli } from '../helpers/spawn-cli.ts';
+
+const missing = clusterServicesMissing();
+
+describe('cluster mode', { skip: missing ?? false, timeout: 180_000 }, () => {
+  let cluster: TestCluster;
+  let writer: ClusterNodeProcess;
+  let replica: ClusterNodeProcess;
+
+  before(async () => {
+    cluster = await startTestCluster();
+    writer = await cluster.startNode('writer');
+    replica = await cluster.startNode('replica');
+  });
+  after(async () => {
+    await cluster?.destroy();
+  });
+
+  it('a collection created on the replica appears on the writer, and a write through either is searchable on both', async () => {
+    const created = await callNode(replica.url, 'POST', '/v1/collections', { name: 'notes', typo_tolerance: { enabled: false } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await eventually('the writer lists the collection', async () => (await callNode(writer.url, 'GET', '/v1/collections/notes')).status === 200);
+    const onWriter = await callNode(writer.url, 'GET', '/v1/collections/notes');
+    assert.equal(onWriter.body.settings.typo_tolerance.enabled, false);
+    assert.equal(onWriter.body.created_at, created.body.created_at);
+
+    const again = await callNode(writer.url, 'POST', '/v1/collections', { name: 'notes' });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'collection_exists');
+
+    const written = await callNode(replica.url, 'POST', '/v1/collections/notes/documents?refresh=true', { id: 'n1', title: 'Lighthouse', text: 'a keeper of the lamp' });
+    assert.equal(written.status, 200, JSON.stringify(written.body));
+    // refresh=true on the replica: searchable there when the answer comes.
+    const onReplica = await callNode(replica.url, 'GET', '/v1/collections/notes/search?q=lamp');
+    assert.equal(onReplica.body.total, 1);
+    const second = await callNode(writer.url, 'POST', '/v1/collections/notes/documents?refresh=true', { id: 'n2', title: 'Harbour', text: 'boats and the lamp' });
+    assert.equal(second.status, 200);
+    await eventually('the replica finds both', async () => (await callNode(replica.url, 'GET', '/v1/collections/notes/search?q=lamp')).body.total === 2);
+    assert.equal((await callNode(replica.url, 'GET', '/v1/collections/notes/documents/n2')).body.title, 'Harbour');
+  });
+
+  it('patches and deletes through the replica reach every node', async () => {
+    const patched = await callNode(replica.url, 'PATCH', '/v1/collections/notes/documents/n1?refresh=true', { title: 'Lighthouse keeper' });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    await eventually('the writer sees the patch', async () => (await callNode(writer.url, 'GET', '/v1/collections/notes/documents/n1')).body.title === 'Lighthouse keeper');
+    const deleted = await callNode(replica.url, 'DELETE', '/v1/collections/notes/documents/n2?refresh=true');
+    assert.equal(deleted.status, 204);
+    await eventually('the writer no longer finds n2', async () => (await callNode(writer.url, 'GET', '/v1/collections/notes/documents/n2')).status === 404);
+    assert.equal((await callNode(replica.url, 'GET', '/v1/collections/notes/search?q=lamp')).body.total, 1);
+  });
+
+  it('settings changed on one node apply on the others', async () => {
+    const changed = await callNode(writer.url, 'PATCH', '/v1/collections/notes', { typo_tolerance: { enabled: true } });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    await eventually('the replica has the new settings', async () => (await callNode(replica.url, 'GET', '/v1/collections/notes')).body.settings.typo_tolerance.enabled === true);
+  });
+
+  it('keeps segment files in the object store under the writer\'s fencing token', async () => {
+    const s3 = new S3Client({ endpoint: cluster.s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: cluster.s3.bucket, Prefix: 'folio/collections/notes/' }));
+    s3.destroy();
+    const keys = (listed.Contents ?? []).map((object) => object.Key!);
+    assert.ok(keys.some((key) => /\/w\d+\/seg-\d+\.fseg$/.test(key)), keys.join(', '));
+  });
+
+  it('a collection deleted on one node goes from every node', async () => {
+    await callNode(writer.url, 'POST', '/v1/collections', { name: 'scratch' });
+    await eventually('the replica lists scratch', async () => (await callNode(replica.url, 'GET', '/v1/collections/scratch')).status === 200);
+    assert.equal((await callNode(replica.url, 'DELETE', '/v1/collections/scratch')).status, 204);
+    await eventually('the writer no longer has scratch', async () => (await callNode(writer.url, 'GET', '/v1/collections/scratch')).status === 404);
+  });
+
+  it('says which node writes which collection in stats', async () => {
+    await eventually('the writer holds the lease of notes', async () => (await callNode(writer.url, 'GET', '/v1/stats')).body.cluster?.collections?.notes?.role === 'writer');
+    const stats = await callNode(replica.url, 'GET', '/v1/stats');
+    assert.equal(stats.body.cluster.role, 'replica');
+    assert.equal(stats.body.cluster.collections.notes.role, 'replica');
+    assert.ok(stats.body.cluster.collections.notes.manifest_version >= 1);
+  });
+
+  it('refuses cluster flags that do not go together, naming them', async () => {
+    const noStore = await runCli(['serve', '--port', '0', '--cluster', cluster.postgres.url], { FOLIO_MASTER_KEY: 'k'.repeat(32) });
+    assert.notEqual(noStore.code, 0);
+    assert.match(noStore.output, /--cluster needs --object-store/);
+    const stray = await runCli(['serve', '--port', '0', '--object-store', 's3://bucket/x']);
+    assert.notEqual(stray.code, 0);
+    assert.match(stray.output, /--object-store is for cluster mode/);
+    const noKey = await runCli(['serve', '--port', '0', '--cluster', cluster.postgres.url, '--object-store', 's3://bucket/x']);
+    assert.notEqual(noKey.code, 0);
+    assert.match(noKey.output, /FOLIO_MASTER_KEY/);
+  });
+});
