@@ -44,7 +44,7 @@ export class ApiKeys {
     const collections = input.collections ?? null;
     if (!covers(by, scopes, collections)) throw new FolioError('forbidden', 'a key can only create keys within its own scopes and collections');
     const bounded = by.kind === 'key' ? this.withinOwnLimits(by, input) : input;
-    const { record, key } = this.keys.create({ ...bounded, scopes, collections });
+    const { record, key } = await this.keys.add({ ...bounded, scopes, collections });
     await this.events.emit('key.created', { key: record });
     return { ...record, key };
   }
@@ -58,7 +58,7 @@ export class ApiKeys {
   async delete(by: Principal, id: string): Promise<void> {
     const record = this.keys.get(id);
     if (record === null || !this.visible(by, record)) throw keyNotFound(id);
-    this.keys.delete(id);
+    await this.keys.remove(id);
     await this.events.emit('key.deleted', { key: { id } });
     this.rateLimiter?.forget(`key:${id}`);
   }

@@ -8,6 +8,7 @@ export { SESSIONS_FILE } from './session-store.ts';
 export { KeyStore } from './key-store.ts';
 export type { KeyRecord } from './key-store.ts';
 export { SessionStore } from './session-store.ts';
+export type { SharedKeyRow, SharedKeys, SharedSessionRow, SharedSessions } from './shared-auth-state.ts';
 export { TokenBucketLimiter } from './token-bucket-limiter.ts';
 export { FailedAuthLimiter } from './failed-auth-limiter.ts';
 export { ROUTE_ACCESS, routeKey } from './access-table.ts';

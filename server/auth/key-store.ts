@@ -10,6 +10,7 @@ import type { ApiKey } from '../api/index.ts';
 import type { KeyCreateInput, KeyRateLimit } from './key-input.ts';
 import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
 import { isScope } from './scopes.ts';
+import type { SharedKeyRow, SharedKeys } from './shared-auth-state.ts';
 import type { Scope } from './scopes.ts';
 import {
   API_KEY_LENGTH,
@@ -87,8 +88,9 @@ function entryProblem(raw: Record<string, unknown>): string | null {
 }
 
 export class KeyStore {
-  /** The key file. */
-  readonly file: string;
+  /** The key file; null when the keys are shared (cluster mode). */
+  readonly file: string | null;
+  readonly #shared: SharedKeys | null;
   readonly #now: () => Date;
   readonly #byId = new Map<string, Entry>();
   readonly #byHash = new Map<string, Entry>();
@@ -96,9 +98,29 @@ export class KeyStore {
   #dirty = false;
   #closed = false;
 
-  private constructor(file: string, now: () => Date) {
+  private constructor(file: string | null, now: () => Date, shared: SharedKeys | null = null) {
     this.file = file;
     this.#now = now;
+    this.#shared = shared;
+  }
+
+  /** A store whose keys live in a shared place (cluster mode); `adoptShared` fills it. */
+  static shared(shared: SharedKeys, options: KeyStoreOptions = {}): KeyStore {
+    return new KeyStore(null, options.now ?? (() => new Date()), shared);
+  }
+
+  /** Takes the shared place's keys as they are now (last_used_at: the later of the two). */
+  adoptShared(rows: readonly SharedKeyRow[]): void {
+    this.#byId.clear();
+    const previous = new Map([...this.#byHash].map(([hash, entry]) => [hash, entry.record.last_used_at]));
+    this.#byHash.clear();
+    for (const { id, hash, record } of rows) {
+      const usedHere = previous.get(hash) ?? null;
+      const lastUsed = usedHere !== null && (record.last_used_at === null || usedHere > record.last_used_at) ? usedHere : record.last_used_at;
+      const entry: Entry = { hash, expiresMs: record.expires_at === null ? null : Date.parse(record.expires_at), record: freezeRecord({ ...record, last_used_at: lastUsed }) };
+      this.#byId.set(id, entry);
+      this.#byHash.set(hash, entry);
+    }
   }
 
   /** Loads `<dataDir>/api-keys.json` (missing = no keys); a damaged file is refused. */
@@ -121,7 +143,28 @@ export class KeyStore {
    * Creates a key and writes it durably before returning. The plaintext `key` exists only in
    * this return value. Throws `validation_failed` for bad settings.
    */
+  /**
+   * Creates a key, durable before it returns (in the file; in cluster mode, in the shared
+   * place). The plaintext `key` exists only in this return value. Throws `validation_failed`.
+   */
+  async add(input: KeyCreateInput): Promise<{ record: KeyRecord; key: string }> {
+    if (this.#shared === null) return this.create(input);
+    const { entry, key } = this.#newEntry(input);
+    await this.#shared.put({ id: entry.record.id, hash: entry.hash, record: entry.record });
+    this.#admit(entry);
+    return { record: entry.record, key };
+  }
+
+  /** `add` for the file store, synchronous. */
   create(input: KeyCreateInput): { record: KeyRecord; key: string } {
+    if (this.#shared !== null) throw new Error('a shared key store creates keys with add()');
+    const { entry, key } = this.#newEntry(input);
+    this.#write([...this.#byId.values(), entry]);
+    this.#admit(entry);
+    return { record: entry.record, key };
+  }
+
+  #newEntry(input: KeyCreateInput): { entry: Entry; key: string } {
     this.#assertOpen();
     const now = this.#now();
     const valid = validateKeyInput(input, now);
@@ -145,11 +188,12 @@ export class KeyStore {
       last_used_at: null,
       expires_at: valid.expiresAt,
     });
-    const entry: Entry = { hash, expiresMs: valid.expiresAt === null ? null : Date.parse(valid.expiresAt), record };
-    this.#write([...this.#byId.values(), entry]);
-    this.#byId.set(id, entry);
-    this.#byHash.set(hash, entry);
-    return { record, key };
+    return { entry: { hash, expiresMs: valid.expiresAt === null ? null : Date.parse(valid.expiresAt), record }, key };
+  }
+
+  #admit(entry: Entry): void {
+    this.#byId.set(entry.record.id, entry);
+    this.#byHash.set(entry.hash, entry);
   }
 
   /** Every key's public record, oldest first. */
@@ -162,14 +206,31 @@ export class KeyStore {
   }
 
   /** Revokes a key: on disk before returning, and it stops working at once. False if unknown. */
+  /** Revokes a key: durable before returning (file or shared place), and it stops working at once. False if unknown. */
+  async remove(id: string): Promise<boolean> {
+    if (this.#shared === null) return this.delete(id);
+    this.#assertOpen();
+    const entry = this.#byId.get(id);
+    if (entry === undefined) return false;
+    await this.#shared.remove(id);
+    this.#forget(entry);
+    return true;
+  }
+
+  /** `remove` for the file store, synchronous. */
   delete(id: string): boolean {
+    if (this.#shared !== null) throw new Error('a shared key store revokes keys with remove()');
     this.#assertOpen();
     const entry = this.#byId.get(id);
     if (entry === undefined) return false;
     this.#write([...this.#byId.values()].filter((other) => other !== entry));
-    this.#byId.delete(id);
-    this.#byHash.delete(entry.hash);
+    this.#forget(entry);
     return true;
+  }
+
+  #forget(entry: Entry): void {
+    this.#byId.delete(entry.record.id);
+    this.#byHash.delete(entry.hash);
   }
 
   /**
@@ -201,6 +262,13 @@ export class KeyStore {
   /** Writes pending last_used_at changes; returns whether it wrote. A no-op once closed. */
   flush(): boolean {
     if (this.#closed || !this.#dirty) return false;
+    if (this.#shared !== null) {
+      this.#dirty = false;
+      const used = [...this.#byId.values()].filter((entry) => entry.record.last_used_at !== null).map((entry) => ({ id: entry.record.id, lastUsedAt: entry.record.last_used_at! }));
+      // Usage times are best effort: a failure leaves them for the next flush.
+      this.#shared.touch(used).catch(() => (this.#dirty = true));
+      return true;
+    }
     this.#write([...this.#byId.values()]);
     return true;
   }
@@ -222,6 +290,7 @@ export class KeyStore {
 
   /** Replaces the file with exactly these entries (current in-memory last_used_at included). */
   #write(entries: Entry[]): void {
+    if (this.file === null) return;
     const keys = entries.sort(byCreation).map(({ hash, record }) => ({
       id: record.id,
       name: record.name,
@@ -239,9 +308,11 @@ export class KeyStore {
   }
 
   #load(): void {
-    const data = readPrivateJsonFile(this.file);
+    if (this.file === null) return;
+    const file = this.file;
+    const data = readPrivateJsonFile(file);
     if (data === undefined) return;
-    const damaged = (reason: string) => new CorruptFileError(this.file, `${reason}; API keys are not loaded from it`);
+    const damaged = (reason: string) => new CorruptFileError(file, `${reason}; API keys are not loaded from it`);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw damaged('not a JSON object');
     const { version, keys } = data as Record<string, unknown>;
     if (version !== FILE_VERSION) throw damaged(`unsupported version ${JSON.stringify(version)}`);

@@ -14,6 +14,8 @@ import {
   sha256Hex,
 } from './secret-tokens.ts';
 
+import type { SharedSessionRow, SharedSessions } from './shared-auth-state.ts';
+
 export const SESSIONS_FILE = 'sessions.json';
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const MAX_SESSIONS = 1_000;
@@ -39,8 +41,9 @@ interface Session {
 }
 
 export class SessionStore {
-  /** The sessions file. */
-  readonly file: string;
+  /** The sessions file; null when sessions are shared (cluster mode). */
+  readonly file: string | null;
+  readonly #shared: SharedSessions | null;
   readonly #now: () => Date;
   readonly #ttlMs: number;
   readonly #maxSessions: number;
@@ -48,8 +51,9 @@ export class SessionStore {
   #sessions = new Map<string, Session>();
   #closed = false;
 
-  private constructor(file: string, options: SessionStoreOptions) {
+  private constructor(file: string | null, options: SessionStoreOptions, shared: SharedSessions | null = null) {
     this.file = file;
+    this.#shared = shared;
     this.#now = options.now ?? (() => new Date());
     this.#ttlMs = options.ttlMs ?? SESSION_TTL_MS;
     this.#maxSessions = options.maxSessions ?? MAX_SESSIONS;
@@ -66,13 +70,45 @@ export class SessionStore {
     return store;
   }
 
+  /** A store whose sessions live in a shared place (cluster mode); `adoptShared` fills it. */
+  static shared(shared: SharedSessions, options: SessionStoreOptions = {}): SessionStore {
+    return new SessionStore(null, options, shared);
+  }
+
+  /** Takes the shared place's live sessions as they are now. */
+  adoptShared(rows: readonly SharedSessionRow[]): void {
+    const nowMs = this.#now().getTime();
+    const sessions = new Map<string, Session>();
+    for (const row of [...rows].sort((a, b) => a.createdMs - b.createdMs)) {
+      if (row.expiresMs > nowMs) sessions.set(row.hash, { createdMs: row.createdMs, expiresMs: row.expiresMs });
+    }
+    this.#sessions = sessions;
+  }
+
   /** Sessions held in memory (expired ones may linger until the next lookup or write). */
   get size(): number {
     return this.#sessions.size;
   }
 
-  /** Opens a session, durably, evicting the oldest when the bound is reached. */
+  /** Opens a session, durable before it returns (file or shared place), evicting the oldest when the bound is reached. */
+  async open(): Promise<{ token: string; expiresAt: string }> {
+    if (this.#shared === null) return this.create();
+    const { next, hash, session, token } = this.#newSession();
+    await this.#shared.put({ hash, ...session }, this.#maxSessions);
+    this.#sessions = next;
+    return { token, expiresAt: new Date(session.expiresMs).toISOString() };
+  }
+
+  /** `open` for the file store, synchronous. */
   create(): { token: string; expiresAt: string } {
+    if (this.#shared !== null) throw new Error('a shared session store opens sessions with open()');
+    const { next, session, token } = this.#newSession();
+    this.#write(next);
+    this.#sessions = next;
+    return { token, expiresAt: new Date(session.expiresMs).toISOString() };
+  }
+
+  #newSession(): { next: Map<string, Session>; hash: string; session: Session; token: string } {
     this.#assertOpen();
     const nowMs = this.#now().getTime();
     const next = this.#live(nowMs);
@@ -85,9 +121,7 @@ export class SessionStore {
     } while (next.has(hash));
     const session: Session = { createdMs: nowMs, expiresMs: nowMs + this.#ttlMs };
     next.set(hash, session);
-    this.#write(next);
-    this.#sessions = next;
-    return { token, expiresAt: new Date(session.expiresMs).toISOString() };
+    return { next, hash, session, token };
   }
 
   /** The live session a token names, or null (unknown, malformed or expired — the latter is pruned). */
@@ -104,8 +138,20 @@ export class SessionStore {
     return { createdAt: new Date(session.createdMs).toISOString(), expiresAt: new Date(session.expiresMs).toISOString() };
   }
 
-  /** Ends a session (logout), durably. False when the token names no live session. */
+  /** Ends a session (logout), durable before it returns (file or shared place). False when the token names no live session. */
+  async end(token: string): Promise<boolean> {
+    if (this.#shared === null) return this.delete(token);
+    this.#assertOpen();
+    const hash = this.#hashOf(token);
+    if (hash === null || !this.#sessions.has(hash)) return false;
+    await this.#shared.remove(hash);
+    this.#sessions.delete(hash);
+    return true;
+  }
+
+  /** `end` for the file store, synchronous. */
   delete(token: string): boolean {
+    if (this.#shared !== null) throw new Error('a shared session store ends sessions with end()');
     this.#assertOpen();
     const hash = this.#hashOf(token);
     if (hash === null) return false;
@@ -147,6 +193,7 @@ export class SessionStore {
   }
 
   #write(sessions: Map<string, Session>): void {
+    if (this.file === null) return;
     const list = [...sessions].map(([hash, session]) => ({
       hash,
       created_at: new Date(session.createdMs).toISOString(),
@@ -156,10 +203,12 @@ export class SessionStore {
   }
 
   #load(): void {
-    const data = readPrivateJsonFile(this.file);
+    if (this.file === null) return;
+    const file = this.file;
+    const data = readPrivateJsonFile(file);
     if (data === undefined) return;
     const damaged = (reason: string) =>
-      new CorruptFileError(this.file, `${reason}; delete the file to end every session`);
+      new CorruptFileError(file, `${reason}; delete the file to end every session`);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw damaged('not a JSON object');
     const { version, sessions } = data as Record<string, unknown>;
     if (version !== FILE_VERSION) throw damaged(`unsupported version ${JSON.stringify(version)}`);

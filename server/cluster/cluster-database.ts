@@ -8,6 +8,8 @@
 //   manifests    (collection, version) → the published manifest, the log seq it covers, the
 //                object key of each file, the writer's fencing token
 //   leases       collection → the writer: node id, fencing token, expiry (PostgreSQL's clock)
+//   api_keys     id → SHA-256 of the key and its public record (never the key)
+//   sessions     SHA-256 of the token → created and expiry times
 
 import pg from 'pg';
 import { FolioError } from '../errors/index.ts';
@@ -42,6 +44,16 @@ CREATE TABLE IF NOT EXISTS folio_manifests (
   fencing_token bigint NOT NULL,
   published_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (collection, version)
+);
+CREATE TABLE IF NOT EXISTS folio_api_keys (
+  id text PRIMARY KEY,
+  hash text NOT NULL UNIQUE,
+  record jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS folio_sessions (
+  hash text PRIMARY KEY,
+  created_at timestamptz NOT NULL,
+  expires_at timestamptz NOT NULL
 );
 CREATE TABLE IF NOT EXISTS folio_leases (
   collection text PRIMARY KEY REFERENCES folio_collections(name) ON DELETE CASCADE,

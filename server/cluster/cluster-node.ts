@@ -18,6 +18,8 @@ import { MANIFEST_CHANNEL, PublishedManifests } from './published-manifests.ts';
 import { ReplicatedCollection } from './replicated-collection.ts';
 import { LOG_CHANNEL, SharedWriteLog } from './shared-write-log.ts';
 import { WriterLeases } from './writer-lease.ts';
+import { AUTH_CHANNEL, SharedAuth } from './shared-auth.ts';
+import { KeyStore, SessionStore } from '../auth/index.ts';
 
 export type ClusterNodeRole = 'writer' | 'replica';
 
@@ -59,6 +61,8 @@ export class ClusterNode {
   private readonly log: SharedWriteLog;
   private readonly manifests: PublishedManifests;
   private readonly leases: WriterLeases;
+  private readonly auth: SharedAuth;
+  private authStores: { keys: KeyStore; sessions: SessionStore } | null = null;
   private readonly collections = new Map<string, ReplicatedCollection>();
   private registry: LocalCollectionRegistry | null = null;
   private clusterRegistry: ClusterRegistry | null = null;
@@ -78,6 +82,15 @@ export class ClusterNode {
     this.log = new SharedWriteLog(this.db);
     this.manifests = new PublishedManifests(this.db);
     this.leases = new WriterLeases(this.db, this.nodeId, options.leaseMs);
+    this.auth = new SharedAuth(this.db);
+  }
+
+  /** API key and session stores over PostgreSQL, loaded now and kept current by the node. */
+  async openAuthStores(now: () => Date): Promise<{ keys: KeyStore; sessions: SessionStore }> {
+    const stores = { keys: KeyStore.shared(this.auth, { now }), sessions: SessionStore.shared(this.auth.sessions, { now }) };
+    await this.auth.reload(stores.keys, stores.sessions);
+    this.authStores = stores;
+    return stores;
   }
 
   /** Connects to PostgreSQL and creates the schema if needed; throws when it cannot. */
@@ -105,7 +118,7 @@ export class ClusterNode {
     await this.syncCatalog();
     this.notifications = new ClusterNotifications(
       this.options.postgresUrl,
-      [LOG_CHANNEL, MANIFEST_CHANNEL, CATALOG_CHANNEL],
+      [LOG_CHANNEL, MANIFEST_CHANNEL, CATALOG_CHANNEL, AUTH_CHANNEL],
       (channel, name) => this.notified(channel, name),
       () => void this.pollEverything(),
     );
@@ -161,10 +174,21 @@ export class ClusterNode {
     if (channel === CATALOG_CHANNEL) void this.syncCatalog();
     else if (channel === LOG_CHANNEL) this.collections.get(name)?.logAppended();
     else if (channel === MANIFEST_CHANNEL) void this.collections.get(name)?.syncReplica();
+    else if (channel === AUTH_CHANNEL) void this.reloadAuth();
+  }
+
+  private async reloadAuth(): Promise<void> {
+    if (this.authStores === null || this.closed) return;
+    try {
+      await this.auth.reload(this.authStores.keys, this.authStores.sessions);
+    } catch {
+      // PostgreSQL away: the keys and sessions known so far keep working meanwhile.
+    }
   }
 
   private async pollEverything(): Promise<void> {
     if (this.closed) return;
+    await this.reloadAuth();
     await this.syncCatalog();
     let versions: Map<string, number>;
     try {

@@ -165,8 +165,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('clock', now);
   app.decorate('startedAt', now());
   app.decorate('searchActivity', new SearchActivity(now));
-  const keys = KeyStore.open(options.dataDir, { now: () => new Date(now()) });
-  const sessions = SessionStore.open(options.dataDir, { now: () => new Date(now()) });
+  // Cluster mode: PostgreSQL must answer before the node serves anything.
+  const clusterOptions = options.cluster;
+  // Loaded only then: single-process mode never loads the PostgreSQL and S3 clients.
+  const cluster =
+    clusterOptions === undefined
+      ? null
+      : await (await import('../cluster/index.ts')).ClusterNode.start(clusterOptions, (error, message) => app.log.error({ err: error }, `cluster: ${message}`));
+  app.decorate('cluster', cluster);
+  // In cluster mode keys and sessions live in PostgreSQL, shared by every node.
+  const { keys, sessions } =
+    cluster === null
+      ? { keys: KeyStore.open(options.dataDir, { now: () => new Date(now()) }), sessions: SessionStore.open(options.dataDir, { now: () => new Date(now()) }) }
+      : await cluster.openAuthStores(() => new Date(now()));
   const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
   const rateLimiter = rate === null ? null : new TokenBucketLimiter({ ...rate, now });
   const failedAuth = new FailedAuthLimiter({ now });
@@ -201,14 +212,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ingest = new IngestPool();
   app.addHook('onClose', async () => ingest.close());
 
-  // Cluster mode: PostgreSQL must answer before the node serves anything.
-  const clusterOptions = options.cluster;
-  // Loaded only then: single-process mode never loads the PostgreSQL and S3 clients.
-  const cluster =
-    clusterOptions === undefined
-      ? null
-      : await (await import('../cluster/index.ts')).ClusterNode.start(clusterOptions, (error, message) => app.log.error({ err: error }, `cluster: ${message}`));
-  app.decorate('cluster', cluster);
   const local = await openCollectionRegistry(options.dataDir, {
     ...(cluster !== null && { cluster: (name: string) => cluster.link(name) }),
     refreshIntervalMs: options.refreshIntervalMs,

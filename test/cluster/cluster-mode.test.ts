@@ -10,7 +10,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 import { clusterServicesMissing } from '../helpers/cluster-services.ts';
-import { callNode, eventually, startTestCluster } from '../helpers/test-cluster.ts';
+import { CLUSTER_MASTER_KEY, callNode, eventually, startTestCluster } from '../helpers/test-cluster.ts';
 import type { ClusterNodeProcess, TestCluster } from '../helpers/test-cluster.ts';
 import { runCli } from '../helpers/spawn-cli.ts';
 
@@ -90,6 +90,26 @@ describe('cluster mode', { skip: missing ?? false, timeout: 180_000 }, () => {
     assert.equal(stats.body.cluster.role, 'replica');
     assert.equal(stats.body.cluster.collections.notes.role, 'replica');
     assert.ok(stats.body.cluster.collections.notes.manifest_version >= 1);
+  });
+
+  it('shares API keys and sessions: made on one node, they work on every node; revoked, on none', async () => {
+    const created = await callNode(writer.url, 'POST', '/v1/api-keys', { name: 'shared', scopes: ['search'] });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const search = (url: string, token: string) => fetch(`${url}/v1/collections/notes/search?q=lamp`, { headers: { authorization: `Bearer ${token}` } });
+    await eventually('the replica accepts the key', async () => (await search(replica.url, created.body.key)).status === 200);
+    assert.equal((await search(replica.url, created.body.key)).status, 200);
+    const listed = await callNode(replica.url, 'GET', '/v1/api-keys');
+    assert.ok(listed.body.keys.some((key: { id: string }) => key.id === created.body.id));
+    assert.ok(!JSON.stringify(listed.body).includes(created.body.key), 'the key itself is never listed');
+
+    assert.equal((await callNode(replica.url, 'DELETE', `/v1/api-keys/${created.body.id}`)).status, 204);
+    assert.equal((await search(replica.url, created.body.key)).status, 401, 'revoked at once where it was revoked');
+    await eventually('the writer refuses the revoked key', async () => (await search(writer.url, created.body.key)).status === 401);
+
+    const session = await fetch(`${replica.url}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ master_key: CLUSTER_MASTER_KEY }) });
+    assert.equal(session.status, 201);
+    const { token } = (await session.json()) as { token: string };
+    await eventually('the writer accepts the session', async () => (await search(writer.url, token)).status === 200);
   });
 
   it('refuses cluster flags that do not go together, naming them', async () => {

@@ -33,7 +33,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.failedAuth.recordFailure(request.ip);
         throw new FolioError('unauthorized', 'wrong master key');
       }
-      const { token, expiresAt } = app.sessions.create();
+      const { token, expiresAt } = await app.sessions.open();
       return reply.code(201).send({ token, expires_at: expiresAt });
     },
   );
@@ -49,7 +49,7 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const token = /^Bearer[ \t]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
-      if (token !== undefined) app.sessions.delete(token);
+      if (token !== undefined) await app.sessions.end(token);
       return reply.code(204).send(null);
     },
   );
