@@ -23,8 +23,9 @@ export const ClusterStatsSchema = Type.Object(
   {
     node_id: Type.String({ description: 'This node, as writer leases name it.' }),
     role: Type.Union([Type.Literal('writer'), Type.Literal('replica')], { description: '`writer`: may take writer leases; `replica`: searches only.' }),
+    nodes: Type.Integer({ minimum: 1, description: 'Nodes that sent a heartbeat in the last three poll intervals, this one included.' }),
     rate_limits: Type.Union([Type.Literal('shared'), Type.Literal('per_node')], {
-      description: '`shared`: token buckets in Redis, one limit across nodes; `per_node`: each node enforces the limit on its own (no `--redis`).',
+      description: '`shared`: token buckets in Redis, one limit across nodes; `per_node` (no `--redis`): each node enforces its share, 1/`nodes` of each limit.',
     }),
     collections: Type.Record(
       Type.String(),

@@ -12,7 +12,7 @@ import { grantsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
 import { DEFAULT_SCOPES, isSubset } from './scopes.ts';
 import type { Scope } from './scopes.ts';
-import type { TokenBucketLimiter } from './token-bucket-limiter.ts';
+import type { RequestRateLimiter } from './token-bucket-limiter.ts';
 
 /** Told about key changes once they are durable (the webhook service, structurally). */
 export interface KeyEvents {
@@ -29,10 +29,10 @@ const keyNotFound = (id: string): FolioError => new FolioError('key_not_found', 
 
 export class ApiKeys {
   private readonly keys: KeyStore;
-  private readonly rateLimiter: TokenBucketLimiter | null;
+  private readonly rateLimiter: RequestRateLimiter | null;
   private readonly events: KeyEvents;
 
-  constructor(keys: KeyStore, rateLimiter: TokenBucketLimiter | null, events: KeyEvents) {
+  constructor(keys: KeyStore, rateLimiter: RequestRateLimiter | null, events: KeyEvents) {
     this.keys = keys;
     this.rateLimiter = rateLimiter;
     this.events = events;

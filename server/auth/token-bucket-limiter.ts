@@ -36,6 +36,18 @@ export interface TokenBucketOptions {
   maxKeys?: number;
   /** The clock, in milliseconds; only differences matter. Default: monotonic performance.now(). */
   now?: () => number;
+  /**
+   * The part of each rate this limiter enforces (0 < share ≤ 1), asked at every take: a cluster
+   * node without shared buckets enforces 1/nodes of the limit. Default 1.
+   */
+  share?: () => number;
+}
+
+/** What the auth plugin asks of a rate limiter: here, or shared by a cluster's nodes (Redis). */
+export interface RequestRateLimiter {
+  readonly defaultRate: RateLimit;
+  take(key: string, limit?: RateLimit): RateDecision | Promise<RateDecision>;
+  forget(key: string): void;
 }
 
 export const DEFAULT_MAX_KEYS = 100_000;
@@ -73,7 +85,8 @@ function tokensAt(bucket: Bucket, now: number): number {
   return Math.min(bucket.burst, bucket.tokens + (elapsedMs * bucket.perSecond) / 1000);
 }
 
-function decision(allowed: boolean, tokens: number, rate: RateLimit): RateDecision {
+/** The answer for a bucket holding `tokens` after a request (headers included). */
+export function decision(allowed: boolean, tokens: number, rate: RateLimit): RateDecision {
   return {
     allowed,
     limit: rate.burst,
@@ -83,12 +96,13 @@ function decision(allowed: boolean, tokens: number, rate: RateLimit): RateDecisi
   };
 }
 
-export class TokenBucketLimiter {
+export class TokenBucketLimiter implements RequestRateLimiter {
   /** Buckets in least recently used order: a bucket is re-inserted whenever it is taken from. */
   private readonly buckets = new Map<string, Bucket>();
   private readonly defaults: RateLimit;
   private readonly maxKeys: number;
   private readonly now: () => number;
+  private readonly share: () => number;
 
   /** The rate of a credential that has none of its own. */
   get defaultRate(): RateLimit {
@@ -102,6 +116,15 @@ export class TokenBucketLimiter {
       throw new RangeError(`maxKeys must be a whole number of at least 1, got ${this.maxKeys}`);
     }
     this.now = options.now ?? (() => performance.now());
+    this.share = options.share ?? (() => 1);
+  }
+
+  /** `rate` (checked) times this limiter's share; a burst of at least 1. */
+  private enforced(rate: RateLimit, what: string): RateLimit {
+    checkRate(rate, what);
+    const share = this.share();
+    if (share >= 1) return rate;
+    return { perSecond: rate.perSecond * share, burst: Math.max(1, Math.floor(rate.burst * share)) };
   }
 
   /** How many buckets are kept now (never more than maxKeys). */
@@ -116,7 +139,7 @@ export class TokenBucketLimiter {
    * now), capped at the new burst, and refills at the new rate from then on.
    */
   take(key: string, limit?: RateLimit): RateDecision {
-    const rate = limit === undefined ? this.defaults : checkRate(limit, `rate limit of '${key}'`);
+    const rate = this.enforced(limit ?? this.defaults, `rate limit of '${key}'`);
     const now = this.now();
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
@@ -140,7 +163,7 @@ export class TokenBucketLimiter {
    * changing the least recently used order. `allowed` says whether a take would succeed.
    */
   peek(key: string, limit?: RateLimit): RateDecision {
-    const rate = limit === undefined ? this.defaults : checkRate(limit, `rate limit of '${key}'`);
+    const rate = this.enforced(limit ?? this.defaults, `rate limit of '${key}'`);
     const bucket = this.buckets.get(key);
     const tokens = bucket === undefined ? rate.burst : Math.min(tokensAt(bucket, this.now()), rate.burst);
     return decision(tokens >= 1 - EPSILON, tokens, rate);

@@ -10,6 +10,7 @@
 //   leases       collection → the writer: node id, fencing token, expiry (PostgreSQL's clock)
 //   api_keys     id → SHA-256 of the key and its public record (never the key)
 //   sessions     SHA-256 of the token → created and expiry times
+//   nodes        node id → role, last heartbeat (how many nodes share a rate limit)
 
 import pg from 'pg';
 import { FolioError } from '../errors/index.ts';
@@ -54,6 +55,11 @@ CREATE TABLE IF NOT EXISTS folio_sessions (
   hash text PRIMARY KEY,
   created_at timestamptz NOT NULL,
   expires_at timestamptz NOT NULL
+);
+CREATE TABLE IF NOT EXISTS folio_nodes (
+  node_id text PRIMARY KEY,
+  role text NOT NULL,
+  seen_at timestamptz NOT NULL
 );
 CREATE TABLE IF NOT EXISTS folio_leases (
   collection text PRIMARY KEY REFERENCES folio_collections(name) ON DELETE CASCADE,

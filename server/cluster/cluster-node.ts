@@ -19,7 +19,9 @@ import { ReplicatedCollection } from './replicated-collection.ts';
 import { LOG_CHANNEL, SharedWriteLog } from './shared-write-log.ts';
 import { WriterLeases } from './writer-lease.ts';
 import { AUTH_CHANNEL, SharedAuth } from './shared-auth.ts';
-import { KeyStore, SessionStore } from '../auth/index.ts';
+import { KeyStore, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
+import type { RateLimit, RequestRateLimiter } from '../auth/index.ts';
+import { RedisRateLimiter } from './redis-rate-limiter.ts';
 
 export type ClusterNodeRole = 'writer' | 'replica';
 
@@ -38,8 +40,8 @@ export interface ClusterOptions {
   graceMs: number;
   /** How often the node looks for changes a lost notification did not tell it; default 1 s. */
   pollMs: number;
-  /** Whether rate limits are shared through Redis (`--redis`), for stats. */
-  sharedRateLimits: boolean;
+  /** Redis for rate limits shared by every node (`--redis`); null: each node enforces its share. */
+  redisUrl: string | null;
 }
 
 
@@ -63,6 +65,9 @@ export class ClusterNode {
   private readonly leases: WriterLeases;
   private readonly auth: SharedAuth;
   private authStores: { keys: KeyStore; sessions: SessionStore } | null = null;
+  /** Nodes that sent a heartbeat lately (this one included). */
+  private liveNodes = 1;
+  private redisLimiter: RedisRateLimiter | null = null;
   private readonly collections = new Map<string, ReplicatedCollection>();
   private registry: LocalCollectionRegistry | null = null;
   private clusterRegistry: ClusterRegistry | null = null;
@@ -83,6 +88,17 @@ export class ClusterNode {
     this.manifests = new PublishedManifests(this.db);
     this.leases = new WriterLeases(this.db, this.nodeId, options.leaseMs);
     this.auth = new SharedAuth(this.db);
+  }
+
+  /**
+   * The rate limiter of this node: token buckets in Redis shared by every node with `--redis`,
+   * else this node's share (1/nodes) of each limit, in memory.
+   */
+  rateLimiter(rate: RateLimit, now: () => number): RequestRateLimiter {
+    const local = new TokenBucketLimiter({ ...rate, now, share: () => 1 / this.liveNodes });
+    if (this.options.redisUrl === null) return local;
+    this.redisLimiter = new RedisRateLimiter(this.options.redisUrl, rate, local);
+    return this.redisLimiter;
   }
 
   /** API key and session stores over PostgreSQL, loaded now and kept current by the node. */
@@ -139,7 +155,13 @@ export class ClusterNode {
   status(): ClusterStats {
     const collections: ClusterStats['collections'] = {};
     for (const [name, collection] of [...this.collections].sort(([a], [b]) => (a < b ? -1 : 1))) collections[name] = collection.status();
-    return { node_id: this.nodeId, role: this.options.role, rate_limits: this.options.sharedRateLimits ? 'shared' : 'per_node', collections };
+    return {
+      node_id: this.nodeId,
+      role: this.options.role,
+      nodes: this.liveNodes,
+      rate_limits: this.options.redisUrl !== null ? 'shared' : 'per_node',
+      collections,
+    };
   }
 
   async close(): Promise<void> {
@@ -148,6 +170,8 @@ export class ClusterNode {
     for (const timer of this.timers) clearInterval(timer);
     await this.notifications?.close();
     await Promise.allSettled([...this.collections.values()].map((collection) => collection.stop()));
+    this.redisLimiter?.close();
+    await this.db.query('DELETE FROM folio_nodes WHERE node_id = $1', [this.nodeId]).catch(() => {});
     await this.db.close().catch(() => {});
     this.store.close();
   }
@@ -186,8 +210,24 @@ export class ClusterNode {
     }
   }
 
+  /** Says this node is alive and counts the nodes that are. */
+  private async heartbeat(): Promise<void> {
+    try {
+      const { rows } = await this.db.query<{ live: string }>(
+        `WITH beat AS (INSERT INTO folio_nodes (node_id, role, seen_at) VALUES ($1, $2, now())
+                         ON CONFLICT (node_id) DO UPDATE SET seen_at = now(), role = $2)
+         SELECT count(*) AS live FROM folio_nodes WHERE node_id <> $1 AND seen_at > now() - $3 * interval '1 millisecond'`,
+        [this.nodeId, this.options.role, this.options.pollMs * 3],
+      );
+      this.liveNodes = 1 + Number(rows[0]!.live);
+    } catch {
+      // PostgreSQL away: the count stays as it was.
+    }
+  }
+
   private async pollEverything(): Promise<void> {
     if (this.closed) return;
+    await this.heartbeat();
     await this.reloadAuth();
     await this.syncCatalog();
     let versions: Map<string, number>;

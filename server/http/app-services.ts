@@ -2,7 +2,7 @@
 // other rooms, each decorated on the app by app.ts (the one way routes and plugins reach a
 // service), and the principal the auth plugin puts on each request.
 
-import type { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
+import type { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, RequestRateLimiter } from '../auth/index.ts';
 import type { CollectionService, DocumentService } from '../documents/index.ts';
 import type { FileUploads } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
@@ -35,7 +35,7 @@ declare module 'fastify' {
     /** Sessions opened with the master key (server/auth/session-store.ts). */
     sessions: SessionStore;
     /** Token buckets per credential; null when rate limiting is off. */
-    rateLimiter: TokenBucketLimiter | null;
+    rateLimiter: RequestRateLimiter | null;
     /** Failed authentications per client address. */
     failedAuth: FailedAuthLimiter;
     /** Webhooks: registry, deliveries, and `emit` where changes are committed (server/webhooks/webhooks.ts). */

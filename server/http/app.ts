@@ -179,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { keys: KeyStore.open(options.dataDir, { now: () => new Date(now()) }), sessions: SessionStore.open(options.dataDir, { now: () => new Date(now()) }) }
       : await cluster.openAuthStores(() => new Date(now()));
   const rate = options.rateLimit === undefined ? DEFAULT_RATE_LIMIT : options.rateLimit;
-  const rateLimiter = rate === null ? null : new TokenBucketLimiter({ ...rate, now });
+  const rateLimiter = rate === null ? null : cluster !== null ? cluster.rateLimiter(rate, now) : new TokenBucketLimiter({ ...rate, now });
   const failedAuth = new FailedAuthLimiter({ now });
   app.decorate('credentials', new Credentials(options.masterKey, keys, sessions));
   app.decorate('keys', keys);

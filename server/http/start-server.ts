@@ -96,7 +96,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
         leaseMs: config.cluster.leaseSeconds * 1000,
         graceMs: CLUSTER_GRACE_MS,
         pollMs: CLUSTER_POLL_MS,
-        sharedRateLimits: config.cluster.redisUrl !== null,
+        redisUrl: config.cluster.redisUrl,
       },
     }),
   });

@@ -65,7 +65,7 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     request.principal = principal;
 
     if (rateLimiter !== null && principal.kind === 'key') {
-      const decision = rateLimiter.take(`key:${principal.id}`, principal.rateLimit ?? undefined);
+      const decision = await rateLimiter.take(`key:${principal.id}`, principal.rateLimit ?? undefined);
       reply.header('ratelimit-limit', String(decision.limit));
       reply.header('ratelimit-remaining', String(decision.remaining));
       reply.header('ratelimit-reset', String(decision.resetSeconds));
