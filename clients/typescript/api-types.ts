@@ -17,6 +17,30 @@ export interface ApiKey {
   expires_at: string | null;
 }
 
+/** Cluster mode only (docs/cluster.md). */
+export interface ClusterStats {
+  /** This node, as writer leases name it. */
+  node_id: string;
+  /** `writer`: may take writer leases; `replica`: searches only. */
+  role: "writer" | "replica";
+  /** Nodes that sent a heartbeat in the last three poll intervals, this one included. */
+  nodes: number;
+  /** `shared`: token buckets in Redis, one limit across nodes; `per_node` (no `--redis`): each node enforces its share, 1/`nodes` of each limit. */
+  rate_limits: "shared" | "per_node";
+  collections: {
+    [key: string]: {
+      /** Whether this node writes the collection (holds its lease) or follows it. */
+      role: "writer" | "replica";
+      /** The published manifest this node searches. */
+      manifest_version: number;
+      /** Writes of the shared log up to this sequence number are searchable here. */
+      visible_log_seq: number;
+      /** The writer lease's fencing token, when this node holds it. */
+      fencing_token: number | null;
+    };
+  };
+}
+
 export interface Collection {
   name: string;
   language: string;
@@ -229,6 +253,7 @@ export interface Stats {
   };
   /** The collections the caller may see, by name. */
   collections: CollectionStats[];
+  cluster?: ClusterStats;
 }
 
 export interface StoredDocument extends DocumentSummary {
