@@ -11,6 +11,8 @@
 //   api_keys     id → SHA-256 of the key and its public record (never the key)
 //   sessions     SHA-256 of the token → created and expiry times
 //   nodes        node id → role, last heartbeat (how many nodes share a rate limit)
+//   webhooks     id → the webhook with its signing secret (every node signs)
+//   webhook_deliveries  the shared outbox: event, state, attempts, next attempt, claim
 
 import pg from 'pg';
 import { FolioError } from '../errors/index.ts';
@@ -56,6 +58,23 @@ CREATE TABLE IF NOT EXISTS folio_sessions (
   created_at timestamptz NOT NULL,
   expires_at timestamptz NOT NULL
 );
+CREATE TABLE IF NOT EXISTS folio_webhooks (
+  id text PRIMARY KEY,
+  record jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS folio_webhook_deliveries (
+  id text PRIMARY KEY,
+  webhook_id text NOT NULL REFERENCES folio_webhooks(id) ON DELETE CASCADE,
+  event jsonb NOT NULL,
+  state text NOT NULL,
+  attempts jsonb NOT NULL,
+  next_attempt_at timestamptz,
+  claimed_by text,
+  claimed_until timestamptz,
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX IF NOT EXISTS folio_webhook_deliveries_due ON folio_webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS folio_webhook_deliveries_of ON folio_webhook_deliveries (webhook_id, created_at);
 CREATE TABLE IF NOT EXISTS folio_nodes (
   node_id text PRIMARY KEY,
   role text NOT NULL,

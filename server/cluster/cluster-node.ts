@@ -19,6 +19,7 @@ import { ReplicatedCollection } from './replicated-collection.ts';
 import { LOG_CHANNEL, SharedWriteLog } from './shared-write-log.ts';
 import { WriterLeases } from './writer-lease.ts';
 import { AUTH_CHANNEL, SharedAuth } from './shared-auth.ts';
+import { DELIVERIES_CHANNEL, SharedDeliveryQueue, SharedWebhookRegistry, WEBHOOKS_CHANNEL } from './shared-webhooks.ts';
 import { KeyStore, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
 import type { RateLimit, RequestRateLimiter } from '../auth/index.ts';
 import { RedisRateLimiter } from './redis-rate-limiter.ts';
@@ -68,6 +69,7 @@ export class ClusterNode {
   /** Nodes that sent a heartbeat lately (this one included). */
   private liveNodes = 1;
   private redisLimiter: RedisRateLimiter | null = null;
+  private webhooks: { store: SharedWebhookRegistry; outbox: SharedDeliveryQueue } | null = null;
   private readonly collections = new Map<string, ReplicatedCollection>();
   private registry: LocalCollectionRegistry | null = null;
   private clusterRegistry: ClusterRegistry | null = null;
@@ -99,6 +101,14 @@ export class ClusterNode {
     if (this.options.redisUrl === null) return local;
     this.redisLimiter = new RedisRateLimiter(this.options.redisUrl, rate, local);
     return this.redisLimiter;
+  }
+
+  /** The webhook registry and the delivery outbox over PostgreSQL, loaded now and kept current. */
+  async openWebhookPlaces(now: () => Date): Promise<{ store: SharedWebhookRegistry; outbox: SharedDeliveryQueue }> {
+    const places = { store: new SharedWebhookRegistry(this.db, now, this.onError), outbox: new SharedDeliveryQueue(this.db, this.nodeId) };
+    await places.store.reload();
+    this.webhooks = places;
+    return places;
   }
 
   /** API key and session stores over PostgreSQL, loaded now and kept current by the node. */
@@ -134,7 +144,7 @@ export class ClusterNode {
     await this.syncCatalog();
     this.notifications = new ClusterNotifications(
       this.options.postgresUrl,
-      [LOG_CHANNEL, MANIFEST_CHANNEL, CATALOG_CHANNEL, AUTH_CHANNEL],
+      [LOG_CHANNEL, MANIFEST_CHANNEL, CATALOG_CHANNEL, AUTH_CHANNEL, WEBHOOKS_CHANNEL, DELIVERIES_CHANNEL],
       (channel, name) => this.notified(channel, name),
       () => void this.pollEverything(),
     );
@@ -199,6 +209,8 @@ export class ClusterNode {
     else if (channel === LOG_CHANNEL) this.collections.get(name)?.logAppended();
     else if (channel === MANIFEST_CHANNEL) void this.collections.get(name)?.syncReplica();
     else if (channel === AUTH_CHANNEL) void this.reloadAuth();
+    else if (channel === WEBHOOKS_CHANNEL) void this.webhooks?.store.reload().catch(() => {});
+    else if (channel === DELIVERIES_CHANNEL) void this.webhooks?.outbox.claim().catch(() => {});
   }
 
   private async reloadAuth(): Promise<void> {
@@ -229,6 +241,11 @@ export class ClusterNode {
     if (this.closed) return;
     await this.heartbeat();
     await this.reloadAuth();
+    if (this.webhooks !== null) {
+      // PostgreSQL away: deliveries wait; the claims this node holds expire if it cannot record them.
+      await this.webhooks.store.reload().catch(() => {});
+      await this.webhooks.outbox.claim().catch(() => {});
+    }
     await this.syncCatalog();
     let versions: Map<string, number>;
     try {

@@ -27,6 +27,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchTimeoutSeconds: undefined,
     keySearchConcurrency: undefined,
     modelsDir: resolve('./folio-data/models'),
+    cluster: null,
   });
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
@@ -71,7 +72,28 @@ test('FOLIO_* variables override the defaults', () => {
     searchTimeoutSeconds: 0.5,
     keySearchConcurrency: 4,
     modelsDir: '/srv/folio/models',
+    cluster: null,
   });
+});
+
+test('cluster mode: --cluster with --object-store and FOLIO_MASTER_KEY; the other cluster flags need them', () => {
+  const env = { FOLIO_MASTER_KEY: 'k'.repeat(32), FOLIO_S3_ENDPOINT: 'http://127.0.0.1:9000' };
+  const config = resolveConfig({ cluster: 'postgres://pg.internal/folio', objectStore: 's3://bucket/prod', redis: 'redis://cache:6379', clusterRole: 'replica', clusterLease: '3' }, env);
+  assert.deepEqual(config.cluster, {
+    postgresUrl: 'postgres://pg.internal/folio',
+    objectStoreUrl: 's3://bucket/prod',
+    s3Endpoint: 'http://127.0.0.1:9000',
+    redisUrl: 'redis://cache:6379',
+    role: 'replica',
+    leaseSeconds: 3,
+  });
+  assert.equal(resolveConfig({ cluster: 'postgres://pg/folio', objectStore: 's3://bucket' }, env).cluster?.role, 'writer');
+  assert.throws(() => resolveConfig({ cluster: 'postgres://pg/folio' }, env), /--cluster needs --object-store/);
+  assert.throws(() => resolveConfig({ cluster: 'postgres://pg/folio', objectStore: 's3://bucket' }, {}), /FOLIO_MASTER_KEY/);
+  assert.throws(() => resolveConfig({ redis: 'redis://cache' }, { FOLIO_MASTER_KEY: 'k'.repeat(32) }), /--redis is for cluster mode/);
+  assert.throws(() => resolveConfig({ cluster: 'mysql://db', objectStore: 's3://bucket' }, env), /--cluster must be a postgres: or postgresql: URL/);
+  assert.throws(() => resolveConfig({ cluster: 'postgres://pg', objectStore: 's3://bucket', clusterRole: 'leader' }, env), /--cluster-role must be 'writer' or 'replica'/);
+  assert.throws(() => resolveConfig({ cluster: 'postgres://pg', objectStore: 's3://bucket', clusterLease: '0' }, env), /--cluster-lease must be seconds from 1 to 300/);
 });
 
 test('--extraction-timeout takes whole seconds from 1 to a day', () => {

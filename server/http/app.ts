@@ -249,6 +249,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.webhookTimeoutMs !== undefined && { timeoutMs: options.webhookTimeoutMs }),
     ...(options.webhookLookup !== undefined && { lookup: options.webhookLookup }),
     onError: (error, message) => app.log.error({ err: error }, message),
+    ...(cluster !== null && { shared: await cluster.openWebhookPlaces(() => new Date(now())) }),
   });
   app.decorate('webhooks', webhooks);
   app.addHook('onClose', async () => webhooks.close());

@@ -10,4 +10,8 @@ export { WEBHOOK_EVENT_TYPES, isWebhookEventPattern } from './webhook-events.ts'
 export type { WebhookEventPattern } from './webhook-events.ts';
 export { newWebhookSecret } from './webhook-signature.ts';
 export { Webhooks } from './webhooks.ts';
+export type { DeliveryQueue, WebhookInput, WebhookRegistry } from './webhook-places.ts';
+export type { DeliveryAttemptRecord, DeliveryState, OutboxDelivery } from './webhook-outbox.ts';
+export type { WebhookRecord } from './webhook-store.ts';
+export { MAX_CONSECUTIVE_FAILURES } from './webhook-store.ts';
 export type { WebhookEvents, WebhooksOptions } from './webhooks.ts';

@@ -13,9 +13,10 @@ import type { LookupAll } from './address-guard.ts';
 import { chunkIds, subscribes } from './webhook-events.ts';
 import type { WebhookEventType } from './webhook-events.ts';
 import { MAX_PENDING_DATA_BYTES, MAX_PENDING_PER_WEBHOOK, eventDataBytes } from './webhook-outbox.ts';
-import type { OutboxDelivery, WebhookEvent, WebhookOutbox } from './webhook-outbox.ts';
+import type { OutboxDelivery, WebhookEvent } from './webhook-outbox.ts';
+import type { DeliveryQueue, WebhookRegistry } from './webhook-places.ts';
 import { signWebhook } from './webhook-signature.ts';
-import type { WebhookRecord, WebhookStore } from './webhook-store.ts';
+import type { WebhookRecord } from './webhook-store.ts';
 
 /** Waits before the retries (SPEC §8): 5 s, 30 s, 2 min, 10 min, 1 h, 6 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
@@ -27,8 +28,8 @@ const JITTER = 0.2;
 const MAX_TIMER_MS = 2_147_483_647;
 
 export interface WebhookDispatcherOptions {
-  store: WebhookStore;
-  outbox: WebhookOutbox;
+  store: WebhookRegistry;
+  outbox: DeliveryQueue;
   allowPrivate: boolean;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
@@ -92,8 +93,8 @@ export class WebhookDispatcher {
     this.pump();
   }
 
-  /** Starts every due delivery there is room for, and sets the timer for the next one. */
-  private pump(): void {
+  /** Starts every due delivery there is room for, and sets the timer for the next one (also when a shared queue has claimed some). */
+  pump(): void {
     if (this.closed) return;
     const now = this.now();
     let nextDue = Infinity;

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { AppendLog, LINE_FRAMING, PRIVATE_FILE_MODE } from '../../storage/index.ts';
 import type { WebhookEventType } from './webhook-events.ts';
 
+import type { DeliveryQueue } from './webhook-places.ts';
 export const OUTBOX_FILE = 'webhook-outbox.log';
 /** Finished deliveries kept per webhook for `GET /v1/webhooks/{id}/deliveries`. */
 export const KEPT_FINISHED_PER_WEBHOOK = 50;
@@ -54,7 +55,7 @@ type LogLine =
   | { op: 'add'; delivery: OutboxDelivery }
   | { op: 'update'; id: string; state: DeliveryState; next: number | null; attempt: DeliveryAttemptRecord | null; error?: string };
 
-export class WebhookOutbox {
+export class WebhookOutbox implements DeliveryQueue {
   private readonly log: AppendLog<string>;
   private readonly deliveries = new Map<string, OutboxDelivery>();
   /** Each owed delivery's webhook and bytes of event data; their sums (to bound memory). */
@@ -171,6 +172,10 @@ export class WebhookOutbox {
   /** Deliveries of one webhook, oldest first (Map order is insertion order). */
   forWebhook(webhookId: string): OutboxDelivery[] {
     return [...this.deliveries.values()].filter((delivery) => delivery.webhookId === webhookId);
+  }
+
+  async history(webhookId: string): Promise<OutboxDelivery[]> {
+    return this.forWebhook(webhookId);
   }
 
   pendingCount(webhookId: string): number {

@@ -12,6 +12,7 @@ import { randomBase62 } from '../auth/index.ts';
 import { isWebhookEventPattern } from './webhook-events.ts';
 import type { WebhookEventPattern } from './webhook-events.ts';
 
+import type { WebhookInput, WebhookRegistry } from './webhook-places.ts';
 export const WEBHOOKS_FILE = 'webhooks.json';
 const FILE_VERSION = 1;
 const WEBHOOK_ID_PATTERN = /^wh_[0-9A-Za-z]{16}$/;
@@ -51,7 +52,7 @@ export function webhookView(record: WebhookRecord): WebhookView {
   return { id, url, events: [...events], description, created_at, disabled, disabled_reason };
 }
 
-export class WebhookStore {
+export class WebhookStore implements WebhookRegistry {
   private readonly file: string;
   private readonly records = new Map<string, WebhookRecord>();
   private readonly now: () => Date;
@@ -78,7 +79,15 @@ export class WebhookStore {
     writePrivateJsonFile(this.file, { version: FILE_VERSION, webhooks });
   }
 
-  create(input: { url: string; events: WebhookEventPattern[]; description: string | null; secret: string }): WebhookRecord {
+  async add(input: WebhookInput): Promise<WebhookRecord> {
+    return this.create(input);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    return this.delete(id);
+  }
+
+  create(input: WebhookInput): WebhookRecord {
     const record: WebhookRecord = {
       id: `wh_${randomBase62(16)}`,
       url: input.url,

@@ -17,6 +17,7 @@ import { WebhookOutbox } from './webhook-outbox.ts';
 import { newWebhookSecret } from './webhook-signature.ts';
 import { MAX_WEBHOOKS, WebhookStore, webhookView } from './webhook-store.ts';
 import type { WebhookView } from './webhook-store.ts';
+import type { DeliveryQueue, WebhookRegistry } from './webhook-places.ts';
 
 /** Most deliveries one listing shows (the newest). */
 const MAX_LISTED_DELIVERIES = 100;
@@ -41,6 +42,8 @@ export interface WebhooksOptions {
   lookup?: LookupAll;
   /** Told about deliveries that could not be queued or recorded. */
   onError: (error: unknown, message: string) => void;
+  /** Cluster mode: webhooks and deliveries shared by every node, instead of files under dataDir. */
+  shared?: { store: WebhookRegistry; outbox: DeliveryQueue & { onClaimed(pump: () => void): void } };
 }
 
 const webhookNotFound = (id: string): FolioError => new FolioError('webhook_not_found', `webhook '${id}' does not exist`);
@@ -54,15 +57,15 @@ function isLocalHostName(hostname: string): boolean {
 const urlError = (message: string): FolioError => new FolioError('validation_failed', message, [{ path: '/body/url', message }]);
 
 export class Webhooks implements WebhookEvents {
-  private readonly store: WebhookStore;
-  private readonly outbox: WebhookOutbox;
+  private readonly store: WebhookRegistry;
+  private readonly outbox: DeliveryQueue;
   private readonly dispatcher: WebhookDispatcher;
   private readonly allowPrivate: boolean;
 
   constructor(options: WebhooksOptions) {
     this.allowPrivate = options.allowPrivate;
-    this.store = WebhookStore.open(options.dataDir, { now: () => new Date(options.now()) });
-    this.outbox = WebhookOutbox.open(options.dataDir);
+    this.store = options.shared?.store ?? WebhookStore.open(options.dataDir, { now: () => new Date(options.now()) });
+    this.outbox = options.shared?.outbox ?? WebhookOutbox.open(options.dataDir);
     this.dispatcher = new WebhookDispatcher({
       store: this.store,
       outbox: this.outbox,
@@ -73,6 +76,8 @@ export class Webhooks implements WebhookEvents {
       ...(options.lookup !== undefined && { lookup: options.lookup }),
       onError: options.onError,
     });
+    // A shared queue hands over the deliveries it claims as they come.
+    options.shared?.outbox.onClaimed(() => this.dispatcher.pump());
   }
 
   /** Starts sending what the outbox owes (deliveries queued before a restart included). */
@@ -107,7 +112,7 @@ export class Webhooks implements WebhookEvents {
       }
     }
     if (this.store.size >= MAX_WEBHOOKS) throw new FolioError('validation_failed', `a server keeps at most ${MAX_WEBHOOKS} webhooks; delete one first`);
-    const record = this.store.create({
+    const record = await this.store.add({
       url: parsed.url.href,
       events: input.events as WebhookEventPattern[],
       description: input.description ?? null,
@@ -129,15 +134,14 @@ export class Webhooks implements WebhookEvents {
 
   /** Removes the webhook and forgets what it was owed. Throws FolioError `webhook_not_found`. */
   async delete(id: string): Promise<void> {
-    if (!this.store.delete(id)) throw webhookNotFound(id);
+    if (!(await this.store.remove(id))) throw webhookNotFound(id);
     await this.outbox.forget(id);
   }
 
   /** The webhook's most recent deliveries, newest first. Throws FolioError `webhook_not_found`. */
-  deliveries(id: string): Delivery[] {
+  async deliveries(id: string): Promise<Delivery[]> {
     if (this.store.get(id) === null) throw webhookNotFound(id);
-    return this.outbox
-      .forWebhook(id)
+    return (await this.outbox.history(id))
       .slice(-MAX_LISTED_DELIVERIES)
       .reverse()
       .map((delivery) => ({

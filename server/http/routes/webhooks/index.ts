@@ -81,7 +81,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: DeliveryListSchema, ...problemResponses(400, 401, 403, 404, 429, 500) },
       },
     },
-    async (request) => ({ deliveries: app.webhooks.deliveries(request.params.webhookId) }),
+    async (request) => ({ deliveries: await app.webhooks.deliveries(request.params.webhookId) }),
   );
 };
 

@@ -1,0 +1,48 @@
+// Where webhooks and their deliveries are kept, as the service and the dispatcher use them:
+// files under the data directory in single-process mode (webhook-store.ts, webhook-outbox.ts),
+// PostgreSQL shared by every node in cluster mode (server/cluster/shared-webhooks.ts).
+
+import type { WebhookEventPattern } from './webhook-events.ts';
+import type { DeliveryAttemptRecord, DeliveryState, OutboxDelivery } from './webhook-outbox.ts';
+import type { WebhookRecord } from './webhook-store.ts';
+
+export interface WebhookInput {
+  url: string;
+  events: WebhookEventPattern[];
+  description: string | null;
+  secret: string;
+}
+
+/** The registered webhooks: read from memory, changed durably. */
+export interface WebhookRegistry {
+  readonly size: number;
+  get(id: string): WebhookRecord | null;
+  list(): WebhookRecord[];
+  /** Registers a webhook, durable before it resolves. */
+  add(input: WebhookInput): Promise<WebhookRecord>;
+  /** Removes a webhook, durable before it resolves; false when there is none. */
+  remove(id: string): Promise<boolean>;
+  recordSuccess(id: string): void;
+  /** Returns true when this failure disabled the webhook. */
+  recordFailure(id: string): boolean;
+  disable(id: string, reason: 'gone' | 'failures'): void;
+}
+
+/** The deliveries owed and done. */
+export interface DeliveryQueue {
+  /** Owed deliveries of a webhook (bounds memory and the table). */
+  pendingCount(webhookId: string): number;
+  /** Bytes of event data the owed deliveries hold. */
+  readonly pendingBytes: number;
+  /** The owed deliveries this node may attempt (in cluster mode: those it has claimed). */
+  pending(): OutboxDelivery[];
+  /** Queues deliveries durably. */
+  add(deliveries: OutboxDelivery[]): Promise<void>;
+  /** Records an attempt (or a cancellation) and the delivery's next state. */
+  update(id: string, state: DeliveryState, next: number | null, attempt: DeliveryAttemptRecord | null): Promise<void>;
+  /** Forgets every delivery of a deleted webhook. */
+  forget(webhookId: string): Promise<void>;
+  /** A webhook's deliveries, oldest first. */
+  history(webhookId: string): Promise<OutboxDelivery[]>;
+  close(): Promise<void>;
+}
