@@ -145,13 +145,23 @@ export class ClusterDatabase {
   }
 }
 
-/** PostgreSQL errors of its own (a constraint) pass through; a lost connection becomes 503. */
-function unavailable(error: unknown): unknown {
-  if (error instanceof FolioError) return error;
+/** Node's codes for a connection that could not be made or was lost. */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** What the pg driver says when a connection ends, times out or is refused. */
+const CONNECTION_ERROR_MESSAGE = /connection terminated|timeout exceeded when trying to connect|query read timeout|connection (?:error|refused)|cannot use a pool after calling end|client has encountered a connection error/i;
+
+/** True when PostgreSQL could not be reached (as opposed to an error of the query itself). */
+export function isConnectionError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  // SQLSTATE classes 08 (connection), 57 (operator intervention: shutdown) and 53 (resources).
-  const sqlState = typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
-  if (sqlState !== null && !/^(08|57|53)/.test(sqlState)) return error;
+  if (typeof code === 'string' && CONNECTION_ERROR_CODES.has(code)) return true;
+  // SQLSTATE classes 08 (connection), 57 (operator intervention: a shutdown) and 53 (resources).
+  if (typeof code === 'string' && /^(08|57|53)[0-9A-Z]{3}$/.test(code)) return true;
+  return error instanceof Error && CONNECTION_ERROR_MESSAGE.test(error.message);
+}
+
+/** A lost or refused connection becomes 503 `cluster_unavailable`; any other error passes through. */
+function unavailable(error: unknown): unknown {
+  if (!isConnectionError(error)) return error;
   return new FolioError(
     'cluster_unavailable',
     `the cluster's PostgreSQL cannot be reached (${(error as Error).message}); nothing was written — retry after Retry-After seconds`,
