@@ -94,6 +94,7 @@ export class ReplicatedCollection {
       role: this.currentRole,
       append: (record) => log.append(this.name, record),
       waitVisible: (seq) => this.waitVisible(seq),
+      refresh: async () => this.waitVisible(await log.head(this.name)),
       snapshotInstalled: () => {
         if (this.currentRole === 'writer') this.requestPublish();
       },
@@ -296,7 +297,7 @@ export class ReplicatedCollection {
         await collection.applyLogged(writes.map((write) => write.record));
         this.appliedSeq = writes[writes.length - 1]!.seq;
         const target = this.appliedSeq;
-        await collection.refresh();
+        await collection.refreshApplied();
         this.coveredSeq = Math.max(this.coveredSeq, target);
         this.advanceVisible(this.coveredSeq);
         this.requestPublish();

@@ -17,6 +17,8 @@ export interface ClusterLink {
   append(record: Uint8Array): Promise<number>;
   /** Resolves once this node searches a snapshot holding the write `seq` (`refresh=true`). */
   waitVisible(seq: number): Promise<void>;
+  /** Resolves once this node searches every write acknowledged so far (`POST …/refresh`). */
+  refresh(): Promise<void>;
   /** A new local snapshot was installed (the writer publishes it). */
   snapshotInstalled(): void;
   /** The collection's settings changed here; resolves once every node will see them. */

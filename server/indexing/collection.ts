@@ -419,6 +419,14 @@ export class FolioCollection implements Collection {
 
   async refresh(): Promise<void> {
     this.assertOpen();
+    // In cluster mode the writer refreshes as it follows the log; a replica never builds.
+    if (this.cluster !== null) return this.cluster.refresh();
+    await this.scheduler.runNow();
+  }
+
+  /** The writer of a cluster: makes what it has applied searchable here (then it publishes). */
+  async refreshApplied(): Promise<void> {
+    this.assertOpen();
     await this.scheduler.runNow();
   }
 
