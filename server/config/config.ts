@@ -263,7 +263,8 @@ function parseUrl(protocols: readonly string[]) {
     try {
       url = new URL(text);
     } catch {
-      throw new ConfigError(`${source} must be a URL like ${protocols[0]}//…, got '${text}'`);
+      // The value is not echoed: a URL may carry a password.
+      throw new ConfigError(`${source} must be a URL like ${protocols[0]}//host…; the value given does not parse as a URL`);
     }
     if (!protocols.includes(url.protocol)) throw new ConfigError(`${source} must be a ${protocols.join(' or ')} URL, got '${url.protocol}'`);
     return text;
