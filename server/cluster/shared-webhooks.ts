@@ -6,8 +6,7 @@
 // mid-attempt leaves its claim to expire and another node sends the event again: each event
 // goes out at least once whichever node is alive.
 
-import { randomBase62 } from '../auth/index.ts';
-import { MAX_CONSECUTIVE_FAILURES } from '../webhooks/index.ts';
+import { WebhookRecords, newWebhookRecord } from '../webhooks/index.ts';
 import type { DeliveryAttemptRecord, DeliveryQueue, DeliveryState, OutboxDelivery, WebhookInput, WebhookRecord, WebhookRegistry } from '../webhooks/index.ts';
 import type { ClusterDatabase } from './cluster-database.ts';
 
@@ -21,39 +20,17 @@ const KEPT_FINISHED = 50;
 
 type StoredWebhook = Omit<WebhookRecord, 'consecutiveFailures'>;
 
-export class SharedWebhookRegistry implements WebhookRegistry {
-  private records = new Map<string, WebhookRecord>();
-
+export class SharedWebhookRegistry extends WebhookRecords implements WebhookRegistry {
   constructor(
     private readonly db: ClusterDatabase,
     private readonly now: () => Date,
     private readonly onError: (error: unknown, message: string) => void,
-  ) {}
-
-  get size(): number {
-    return this.records.size;
-  }
-
-  get(id: string): WebhookRecord | null {
-    return this.records.get(id) ?? null;
-  }
-
-  list(): WebhookRecord[] {
-    return [...this.records.values()].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  ) {
+    super();
   }
 
   async add(input: WebhookInput): Promise<WebhookRecord> {
-    const record: WebhookRecord = {
-      id: `wh_${randomBase62(16)}`,
-      url: input.url,
-      events: [...new Set(input.events)],
-      description: input.description,
-      created_at: this.now().toISOString(),
-      disabled: false,
-      disabled_reason: null,
-      secret: input.secret,
-      consecutiveFailures: 0,
-    };
+    const record = newWebhookRecord(input, this.now());
     const { consecutiveFailures: _, ...stored } = record;
     await this.db.transaction(async (client) => {
       await client.query('INSERT INTO folio_webhooks (id, record) VALUES ($1, $2)', [record.id, JSON.stringify(stored)]);
@@ -74,27 +51,10 @@ export class SharedWebhookRegistry implements WebhookRegistry {
   }
 
   /** Failures are counted per node; any node reaching the limit disables the webhook for all. */
-  recordSuccess(id: string): void {
-    const record = this.records.get(id);
-    if (record !== undefined) record.consecutiveFailures = 0;
-  }
-
-  recordFailure(id: string): boolean {
-    const record = this.records.get(id);
-    if (record === undefined || record.disabled) return false;
-    record.consecutiveFailures += 1;
-    if (record.consecutiveFailures < MAX_CONSECUTIVE_FAILURES) return false;
-    this.disable(id, 'failures');
-    return true;
-  }
-
-  disable(id: string, reason: 'gone' | 'failures'): void {
-    const record = this.records.get(id);
-    if (record === undefined || record.disabled) return;
-    record.disabled = true;
-    record.disabled_reason = reason;
+  protected saveDisabled(record: WebhookRecord): void {
+    const { id, disabled_reason } = record;
     this.db
-      .query(`UPDATE folio_webhooks SET record = record || $2::jsonb WHERE id = $1`, [id, JSON.stringify({ disabled: true, disabled_reason: reason })])
+      .query(`UPDATE folio_webhooks SET record = record || $2::jsonb WHERE id = $1`, [id, JSON.stringify({ disabled: true, disabled_reason })])
       .then(() => this.db.query('SELECT pg_notify($1, $2)', [WEBHOOKS_CHANNEL, id]))
       .catch((error: unknown) => this.onError(error, `could not record that webhook ${id} is disabled`));
   }

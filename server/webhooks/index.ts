@@ -13,5 +13,5 @@ export { Webhooks } from './webhooks.ts';
 export type { DeliveryQueue, WebhookInput, WebhookRegistry } from './webhook-places.ts';
 export type { DeliveryAttemptRecord, DeliveryState, OutboxDelivery } from './webhook-outbox.ts';
 export type { WebhookRecord } from './webhook-store.ts';
-export { MAX_CONSECUTIVE_FAILURES } from './webhook-store.ts';
+export { WebhookRecords, newWebhookRecord } from './webhook-records.ts';
 export type { WebhookEvents, WebhooksOptions } from './webhooks.ts';

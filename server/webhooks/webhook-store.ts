@@ -8,18 +8,17 @@ import path from 'node:path';
 import type { Webhook } from '../api/index.ts';
 import { CorruptFileError } from '../../storage/index.ts';
 import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
-import { randomBase62 } from '../auth/index.ts';
 import { isWebhookEventPattern } from './webhook-events.ts';
 import type { WebhookEventPattern } from './webhook-events.ts';
-
 import type { WebhookInput, WebhookRegistry } from './webhook-places.ts';
+import { WebhookRecords, newWebhookRecord } from './webhook-records.ts';
+
+export { MAX_CONSECUTIVE_FAILURES } from './webhook-records.ts';
 export const WEBHOOKS_FILE = 'webhooks.json';
 const FILE_VERSION = 1;
 const WEBHOOK_ID_PATTERN = /^wh_[0-9A-Za-z]{16}$/;
 /** Most webhooks one server keeps (each one costs a delivery per event). */
 export const MAX_WEBHOOKS = 100;
-/** Failed attempts in a row after which a webhook is disabled (SPEC §8). */
-export const MAX_CONSECUTIVE_FAILURES = 20;
 
 /** A webhook as the API shows it (server/api), its events known to be valid patterns. */
 export interface WebhookView extends Webhook {
@@ -52,12 +51,12 @@ export function webhookView(record: WebhookRecord): WebhookView {
   return { id, url, events: [...events], description, created_at, disabled, disabled_reason };
 }
 
-export class WebhookStore implements WebhookRegistry {
+export class WebhookStore extends WebhookRecords implements WebhookRegistry {
   private readonly file: string;
-  private readonly records = new Map<string, WebhookRecord>();
   private readonly now: () => Date;
 
   private constructor(file: string, now: () => Date) {
+    super();
     this.file = file;
     this.now = now;
   }
@@ -88,17 +87,7 @@ export class WebhookStore implements WebhookRegistry {
   }
 
   create(input: WebhookInput): WebhookRecord {
-    const record: WebhookRecord = {
-      id: `wh_${randomBase62(16)}`,
-      url: input.url,
-      events: [...new Set(input.events)],
-      description: input.description,
-      created_at: this.now().toISOString(),
-      disabled: false,
-      disabled_reason: null,
-      secret: input.secret,
-      consecutiveFailures: 0,
-    };
+    const record = newWebhookRecord(input, this.now());
     this.records.set(record.id, record);
     try {
       this.save();
@@ -107,18 +96,6 @@ export class WebhookStore implements WebhookRegistry {
       throw error;
     }
     return record;
-  }
-
-  get(id: string): WebhookRecord | null {
-    return this.records.get(id) ?? null;
-  }
-
-  list(): WebhookRecord[] {
-    return [...this.records.values()].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  }
-
-  get size(): number {
-    return this.records.size;
   }
 
   /** Removes a webhook durably; false when there is none with this id. */
@@ -135,28 +112,7 @@ export class WebhookStore implements WebhookRegistry {
     return true;
   }
 
-  /** A delivery attempt succeeded: the failure count starts again. */
-  recordSuccess(id: string): void {
-    const record = this.records.get(id);
-    if (record !== undefined) record.consecutiveFailures = 0;
-  }
-
-  /** A delivery attempt failed; returns true when this disabled the webhook. */
-  recordFailure(id: string): boolean {
-    const record = this.records.get(id);
-    if (record === undefined || record.disabled) return false;
-    record.consecutiveFailures += 1;
-    if (record.consecutiveFailures < MAX_CONSECUTIVE_FAILURES) return false;
-    this.disable(id, 'failures');
-    return true;
-  }
-
-  /** Stops deliveries to a webhook (it stays listed, with `disabled: true` and the reason). */
-  disable(id: string, reason: 'gone' | 'failures'): void {
-    const record = this.records.get(id);
-    if (record === undefined || record.disabled) return;
-    record.disabled = true;
-    record.disabled_reason = reason;
+  protected saveDisabled(): void {
     this.save();
   }
 }
