@@ -9,6 +9,7 @@ import os from 'node:os';
 import type { ClusterStats } from '../api/index.ts';
 import type { ClusterLink, CollectionRegistry, LocalCollectionRegistry } from '../indexing/index.ts';
 import { ClusterDatabase } from './cluster-database.ts';
+import { CoalescedRun } from './coalesced-run.ts';
 import { ClusterNotifications } from './cluster-notifications.ts';
 import { ClusterRegistry } from './cluster-registry.ts';
 import { CATALOG_CHANNEL, CollectionCatalog } from './collection-catalog.ts';
@@ -75,8 +76,7 @@ export class ClusterNode {
   private clusterRegistry: ClusterRegistry | null = null;
   private notifications: ClusterNotifications | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private catalogSync: Promise<void> | null = null;
-  private catalogSyncAgain = false;
+  private readonly catalogSync = new CoalescedRun(() => this.syncCatalogRun(), () => !this.closed);
   private closed = false;
 
   private constructor(
@@ -270,21 +270,16 @@ export class ClusterNode {
   }
 
   private syncCatalog(): Promise<void> {
-    if (this.catalogSync !== null) {
-      this.catalogSyncAgain = true;
-      return this.catalogSync;
+    return this.catalogSync.request();
+  }
+
+  private async syncCatalogRun(): Promise<boolean> {
+    try {
+      await this.syncCatalogOnce();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'cluster_unavailable') this.onError(error, 'following the collection catalog');
     }
-    this.catalogSync = (async () => {
-      do {
-        this.catalogSyncAgain = false;
-        try {
-          await this.syncCatalogOnce();
-        } catch (error) {
-          if ((error as { code?: unknown }).code !== 'cluster_unavailable') this.onError(error, 'following the collection catalog');
-        }
-      } while (this.catalogSyncAgain && !this.closed);
-    })().finally(() => (this.catalogSync = null));
-    return this.catalogSync;
+    return false;
   }
 
   /** Opens what the catalog lists and this node lacks, drops what it no longer lists, applies settings. */

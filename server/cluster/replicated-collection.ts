@@ -19,6 +19,7 @@ import type { PublishedManifest, PublishedManifests } from './published-manifest
 import type { SharedWriteLog } from './shared-write-log.ts';
 import type { CollectionCatalog } from './collection-catalog.ts';
 import type { Lease, WriterLeases } from './writer-lease.ts';
+import { CoalescedRun } from './coalesced-run.ts';
 
 /** Writes the follower applies between two refreshes, at most. */
 const FOLLOW_BATCH_RECORDS = 5_000;
@@ -69,10 +70,8 @@ export class ReplicatedCollection {
   private waiters: VisibilityWaiter[] = [];
   private wakeFollower: (() => void) | null = null;
   private following: Promise<void> | null = null;
-  private publishing: Promise<void> | null = null;
-  private publishAgain = false;
-  private syncing: Promise<void> | null = null;
-  private syncAgain = false;
+  private readonly publishing = new CoalescedRun(() => this.publishRun(), () => this.lease !== null && this.isWriting(this.lease));
+  private readonly syncing = new CoalescedRun(() => this.syncOnce(), () => this.currentRole === 'replica' && !this.stopped);
   /** Role changes, one after another. */
   private transitions: Promise<void> = Promise.resolve();
   private lastSweep = 0;
@@ -133,30 +132,25 @@ export class ReplicatedCollection {
   syncReplica(knownVersion?: number): Promise<void> {
     if (this.currentRole !== 'replica' || this.stopped) return Promise.resolve();
     if (knownVersion !== undefined && knownVersion <= this.installedVersion) return Promise.resolve();
-    if (this.syncing !== null) {
-      this.syncAgain = true;
-      return this.syncing;
+    return this.syncing.request();
+  }
+
+  private async syncOnce(): Promise<boolean> {
+    try {
+      await this.installLatest();
+      return false;
+    } catch (error) {
+      if (!(error instanceof FolioError && error.code === 'cluster_unavailable')) this.services.onError(error, `installing the published manifest of '${this.name}'`);
+      await sleep(RETRY_PAUSE_MS);
+      return true;
     }
-    this.syncing = (async () => {
-      do {
-        this.syncAgain = false;
-        try {
-          await this.installLatest();
-        } catch (error) {
-          if (!(error instanceof FolioError && error.code === 'cluster_unavailable')) this.services.onError(error, `installing the published manifest of '${this.name}'`);
-          await sleep(RETRY_PAUSE_MS);
-          this.syncAgain = this.currentRole === 'replica' && !this.stopped;
-        }
-      } while (this.syncAgain);
-    })().finally(() => (this.syncing = null));
-    return this.syncing;
   }
 
   /** Stops the loops and gives the lease up, so a standby takes over without waiting for expiry. */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeFollower?.();
-    await Promise.allSettled([this.following, this.publishing, this.syncing, this.transitions]);
+    await Promise.allSettled([this.following, this.publishing.settled(), this.syncing.settled(), this.transitions]);
     for (const waiter of this.waiters) waiter.resolve();
     this.waiters = [];
     const lease = this.lease;
@@ -265,7 +259,7 @@ export class ReplicatedCollection {
     this.lease = null;
     this.currentRole = 'replica';
     this.wakeFollower?.();
-    await Promise.allSettled([this.following, this.publishing]);
+    await Promise.allSettled([this.following, this.publishing.settled()]);
     if (this.stopped) return;
     const latest = await this.reopenOnPublished();
     this.installedVersion = 0;
@@ -311,29 +305,25 @@ export class ReplicatedCollection {
   }
 
   private requestPublish(): void {
-    if (this.publishing !== null) {
-      this.publishAgain = true;
-      return;
-    }
+    if (this.lease !== null) void this.publishing.request();
+  }
+
+  private async publishRun(): Promise<boolean> {
     const lease = this.lease;
-    if (lease === null) return;
-    this.publishing = (async () => {
-      do {
-        this.publishAgain = false;
-        try {
-          await this.publishOnce(lease);
-        } catch (error) {
-          if (error instanceof LeaseLostError) {
-            void this.transition(() => this.becomeReplica()).catch((failure: unknown) => this.services.onError(failure, `stepping down as writer of '${this.name}'`));
-            return;
-          }
-          const quiet = error instanceof FolioError && error.code === 'cluster_unavailable';
-          if (!quiet) this.services.onError(error, `publishing the manifest of '${this.name}' (it waits until the object store and PostgreSQL answer)`);
-          await sleep(RETRY_PAUSE_MS);
-          this.publishAgain = true;
-        }
-      } while (this.publishAgain && this.isWriting(lease));
-    })().finally(() => (this.publishing = null));
+    if (lease === null) return false;
+    try {
+      await this.publishOnce(lease);
+      return false;
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        void this.transition(() => this.becomeReplica()).catch((failure: unknown) => this.services.onError(failure, `stepping down as writer of '${this.name}'`));
+        return false;
+      }
+      const quiet = error instanceof FolioError && error.code === 'cluster_unavailable';
+      if (!quiet) this.services.onError(error, `publishing the manifest of '${this.name}' (it waits until the object store and PostgreSQL answer)`);
+      await sleep(RETRY_PAUSE_MS);
+      return true;
+    }
   }
 
   /** Uploads what the current snapshot names and the store lacks, then publishes it. */
