@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ATOMIC_TEMP_PREFIX } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 
 export interface ObjectStoreLocation {
@@ -64,7 +65,9 @@ export class ObjectStore {
   /** Downloads `key` to `file` (through a temp file beside it, renamed when complete). */
   async download(key: string, file: string): Promise<void> {
     const answer = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: key }));
-    const temp = path.join(path.dirname(file), `.download-${path.basename(file)}-${process.pid}`);
+    // Named as an atomic write's temporary: a node killed mid-download has it removed when the
+    // collection next opens (collection-layout.ts), so the cache never keeps half a file.
+    const temp = path.join(path.dirname(file), `${ATOMIC_TEMP_PREFIX}download-${path.basename(file)}-${process.pid}`);
     try {
       await pipeline(answer.Body as Readable, fs.createWriteStream(temp, { mode: 0o600 }));
       await fs.promises.rename(temp, file);

@@ -20,6 +20,7 @@ import type { SharedWriteLog } from './shared-write-log.ts';
 import type { CollectionCatalog } from './collection-catalog.ts';
 import type { Lease, WriterLeases } from './writer-lease.ts';
 import { CoalescedRun } from './coalesced-run.ts';
+import { LocalFileOrigins } from './local-file-origins.ts';
 
 /** Writes the follower applies between two refreshes, at most. */
 const FOLLOW_BATCH_RECORDS = 5_000;
@@ -168,6 +169,15 @@ export class ReplicatedCollection {
     const latest = await this.services.manifests.latest(this.name);
     if (latest === null || latest.version <= this.installedVersion || this.currentRole !== 'replica') return;
     const collection = this.services.registry().getCollection(this.name);
+    if (this.foreignFiles(collection.dir, latest).length > 0) {
+      // Files this node built as a writer under names the manifest now gives to others: the
+      // open collection may map them, so it is reopened on the published files instead.
+      await this.transition(async () => {
+        if (this.currentRole !== 'replica' || this.stopped) return;
+        this.installed(await this.reopenOnPublished());
+      });
+      return;
+    }
     await this.fetchFiles(collection.dir, latest);
     if (this.currentRole !== 'replica' || this.stopped) return;
     collection.installPublished(latest.manifest);
@@ -204,15 +214,33 @@ export class ReplicatedCollection {
     });
   }
 
-  /** Downloads the files of `published` this directory lacks. */
+  /**
+   * Downloads the files of `published` this directory lacks, or holds from elsewhere than the
+   * objects it names (a file this node built as a writer and never published), and records
+   * where each came from.
+   */
   private async fetchFiles(dir: string, published: PublishedManifest): Promise<void> {
-    for (const file of published.manifest.segments.flatMap(segmentFiles)) {
-      const target = path.join(dir, file);
-      if (fs.existsSync(target)) continue;
-      const key = published.objects[file];
-      if (key === undefined) throw new Error(`published manifest ${published.version} of '${this.name}' names ${file} without its object`);
-      await this.services.store.download(key, target);
+    const origins = LocalFileOrigins.read(dir);
+    const files = published.manifest.segments.flatMap(segmentFiles);
+    try {
+      for (const file of files) {
+        const key = published.objects[file];
+        if (key === undefined) throw new Error(`published manifest ${published.version} of '${this.name}' names ${file} without its object`);
+        if (origins.is(file, key) && fs.existsSync(path.join(dir, file))) continue;
+        await this.services.store.download(key, path.join(dir, file));
+        origins.set(file, key);
+      }
+    } finally {
+      origins.save(files);
     }
+  }
+
+  /** Files of `published` present here but not from the objects it names: they must be replaced with the collection closed. */
+  private foreignFiles(dir: string, published: PublishedManifest): string[] {
+    const origins = LocalFileOrigins.read(dir);
+    return published.manifest.segments
+      .flatMap(segmentFiles)
+      .filter((file) => fs.existsSync(path.join(dir, file)) && !origins.is(file, published.objects[file] ?? ''));
   }
 
   /**
@@ -338,11 +366,17 @@ export class ReplicatedCollection {
     const files = manifest.segments.flatMap(segmentFiles);
     const prefix = `${this.collectionPrefix(collection.info().created_at)}/w${lease.token}`;
     await collection.whilePinned(manifest.generation, async () => {
-      for (const file of files) {
-        if (this.objects.has(file)) continue;
-        const key = store.key(`${prefix}/${file}`);
-        await store.upload(key, path.join(collection.dir, file));
-        this.objects.set(file, key);
+      const origins = LocalFileOrigins.read(collection.dir);
+      try {
+        for (const file of files) {
+          if (this.objects.has(file)) continue;
+          const key = store.key(`${prefix}/${file}`);
+          await store.upload(key, path.join(collection.dir, file));
+          this.objects.set(file, key);
+          origins.set(file, key);
+        }
+      } finally {
+        origins.save(files);
       }
     });
     const named = Object.fromEntries(files.map((file) => [file, this.objects.get(file)!]));

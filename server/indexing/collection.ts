@@ -200,7 +200,9 @@ export class FolioCollection implements Collection {
       const referenced = new Set<string>(manifest.segments.flatMap(segmentFiles));
       removeUnreferencedFiles(dir, referenced);
       const walDir = path.join(dir, WAL_DIR_NAME);
-      const records = WriteAheadLog.replay(walDir, manifest.walGeneration);
+      // In cluster mode the shared log is the only log that counts: what a local WAL holds was
+      // applied as a writer and is in the shared log still (or in a published manifest).
+      const records = settings.cluster === null ? WriteAheadLog.replay(walDir, manifest.walGeneration) : [];
       wal = WriteAheadLog.open(walDir, manifest.walGeneration);
       wal.removeBefore(manifest.walGeneration);
       const collection = new FolioCollection(dir, snapshot, wal, workers, settings);

@@ -1,5 +1,5 @@
 // Cluster mode under faults, each a real multi-process cluster on 127.0.0.1 — one writer, one
-// standby, two replicas, real PostgreSQL, a real S3 endpoint (s3rver):
+// standby, two replicas, real PostgreSQL, Redis and a real S3 endpoint (s3rver):
 //  - the writer SIGKILLed in the middle of a 100,000-document import: after failover every
 //    acknowledged write is searchable on every node, none twice;
 //  - a replica SIGKILLed under search load: the others keep answering;
@@ -49,7 +49,7 @@ describe('cluster faults', { skip: missing ?? false, timeout: 600_000 }, () => {
   let replicaB: ClusterNodeProcess;
 
   before(async () => {
-    cluster = await startTestCluster({ leaseSeconds: 2 });
+    cluster = await startTestCluster({ leaseSeconds: 2, redis: true });
     writer = await cluster.startNode('writer');
     const created = await callNode(writer.url, 'POST', '/v1/collections', { name: 'bulk' });
     assert.equal(created.status, 201);
@@ -107,6 +107,17 @@ describe('cluster faults', { skip: missing ?? false, timeout: 600_000 }, () => {
       assert.equal(await searchTotal(node, 'bulk', '"record number 12345"'), 1);
     }
     console.log(`# failover: the standby wrote bulk ${failoverMs} ms after the writer was killed (${failover} ms after the import ended)`);
+  });
+
+  it('a killed writer restarted on its data directory serves the published state, not what it never published', async () => {
+    // Its directory holds segments and a WAL it built before the kill; the standby has since
+    // published segments of its own, some under the same names.
+    const restarted = await cluster.startNode('writer', [], writer.dataDir);
+    await eventually('the restarted node finds every document once', async () => (await searchTotal(restarted, 'bulk', 'bulk')) === DOCUMENTS, 60_000);
+    assert.equal(await liveDocuments(restarted, 'bulk'), DOCUMENTS);
+    assert.equal(await searchTotal(restarted, 'bulk', '"record number 31337"'), 1);
+    assert.equal(await roleOf(restarted, 'bulk'), 'replica', 'the standby keeps the lease');
+    await restarted.stop();
   });
 
   it('keeps answering searches on the other nodes when a replica is SIGKILLed under load', async () => {

@@ -26,8 +26,8 @@ export interface TestCluster {
   postgres: PostgresServer;
   s3: S3Server;
   redis: RedisServer | null;
-  /** Starts a node: `writer` nodes compete for writer leases, `replica` nodes only search. */
-  startNode(role: 'writer' | 'replica', extraArgs?: string[]): Promise<ClusterNodeProcess>;
+  /** Starts a node: `writer` nodes compete for writer leases, `replica` nodes only search. `dataDir`: a dead node's, to restart it. */
+  startNode(role: 'writer' | 'replica', extraArgs?: string[], dataDir?: string): Promise<ClusterNodeProcess>;
   destroy(): Promise<void>;
 }
 
@@ -42,8 +42,8 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   const s3 = await startS3();
   const redis = options.redis === true ? await startRedis() : null;
   const nodes: ClusterNodeProcess[] = [];
-  const startNode = async (role: 'writer' | 'replica', extraArgs: string[] = []): Promise<ClusterNodeProcess> => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-node-'));
+  const startNode = async (role: 'writer' | 'replica', extraArgs: string[] = [], reusedDir?: string): Promise<ClusterNodeProcess> => {
+    const dataDir = reusedDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'folio-node-'));
     const args = [
       'serve',
       '--port', '0',
