@@ -105,6 +105,7 @@ program
   .option('--redis <url>', 'cluster mode: redis://… for rate limits shared by all nodes (env FOLIO_REDIS)')
   .option('--cluster-role <role>', "cluster mode: 'writer' (may take writer leases) or 'replica' (searches only) (env FOLIO_CLUSTER_ROLE, default writer)")
   .option('--cluster-lease <seconds>', 'cluster mode: how long a writer lease lasts unrenewed, about the failover time (env FOLIO_CLUSTER_LEASE, default 5)')
+  .option('--cluster-grace <seconds>', 'cluster mode: how long superseded segment files stay in the object store for replicas still fetching them (env FOLIO_CLUSTER_GRACE, default 600)')
   .addHelpText('after', '\nThe master key comes from FOLIO_MASTER_KEY, else <data>/master.key (generated on first start).')
   .action(serve);
 

@@ -16,7 +16,7 @@ import { CATALOG_CHANNEL, CollectionCatalog } from './collection-catalog.ts';
 import type { CatalogCollection } from './collection-catalog.ts';
 import { ObjectStore, parseObjectStoreUrl } from './object-store.ts';
 import { MANIFEST_CHANNEL, PublishedManifests } from './published-manifests.ts';
-import { ReplicatedCollection } from './replicated-collection.ts';
+import { ReplicatedCollection, collectionObjectPrefix } from './replicated-collection.ts';
 import { LOG_CHANNEL, SharedWriteLog } from './shared-write-log.ts';
 import { WriterLeases } from './writer-lease.ts';
 import { AUTH_CHANNEL, SharedAuth } from './shared-auth.ts';
@@ -158,6 +158,7 @@ export class ClusterNode {
     if (this.options.role === 'writer') {
       every(Math.max(100, Math.floor(this.options.leaseMs / 3)), () => this.leaseTicks());
       await this.leaseTicks();
+      every(Math.max(1_000, Math.floor(this.options.graceMs / 2)), () => this.sweepDeletedCollections());
     }
     return this.clusterRegistry;
   }
@@ -259,6 +260,27 @@ export class ClusterNode {
   private async leaseTicks(): Promise<void> {
     if (this.closed) return;
     await Promise.all([...this.collections.values()].map((collection) => collection.leaseTick()));
+  }
+
+  /**
+   * Removes the objects of collections the catalog no longer lists (deleted, or deleted and
+   * created again), once they are older than the grace period. Any writer-role node may do it.
+   */
+  private async sweepDeletedCollections(): Promise<void> {
+    let rows: CatalogCollection[];
+    try {
+      rows = await this.catalog.list();
+    } catch {
+      return;
+    }
+    const live = new Set(rows.map((row) => this.store.key(collectionObjectPrefix(row.name, row.createdAt))));
+    // A key is <prefix>/collections/<name>/<created>/…: its collection is its first three parts after the prefix.
+    const collectionOf = (key: string): string => this.store.key(key.slice(this.store.key('').length).split('/').slice(0, 3).join('/'));
+    const now = Date.now();
+    const doomed = (await this.store.list('collections/'))
+      .filter((object) => !live.has(collectionOf(object.key)) && now - object.lastModified.getTime() > this.options.graceMs)
+      .map((object) => object.key);
+    if (doomed.length > 0) await this.store.remove(doomed);
   }
 
   /** Forgets a collection deleted from the catalog: its loops stop and its directory goes. */

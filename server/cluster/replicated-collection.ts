@@ -51,6 +51,11 @@ interface VisibilityWaiter {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
+/** Where a collection's files are in the object store: its name and creation time, so one created again under the same name starts afresh. */
+export function collectionObjectPrefix(name: string, createdAt: string): string {
+  return `collections/${name}/${createdAt.replace(/[^0-9]/g, '')}`;
+}
+
 /** The manifest of a collection nothing was published for yet. */
 function emptyPublished(): Manifest {
   return { formatVersion: MANIFEST_FORMAT_VERSION, generation: 0, walGeneration: FIRST_WAL_GENERATION, nextSegmentNumber: 1, segments: [] };
@@ -389,7 +394,7 @@ export class ReplicatedCollection {
   }
 
   private collectionPrefix(createdAt: string): string {
-    return `collections/${this.name}/${createdAt.replace(/[^0-9]/g, '')}`;
+    return collectionObjectPrefix(this.name, createdAt);
   }
 
   /** Removes objects no kept manifest names, once they are older than the grace period. */

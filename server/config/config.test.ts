@@ -86,6 +86,7 @@ test('cluster mode: --cluster with --object-store and FOLIO_MASTER_KEY; the othe
     redisUrl: 'redis://cache:6379',
     role: 'replica',
     leaseSeconds: 3,
+    graceSeconds: 600,
   });
   assert.equal(resolveConfig({ cluster: 'postgres://pg/folio', objectStore: 's3://bucket' }, env).cluster?.role, 'writer');
   assert.throws(() => resolveConfig({ cluster: 'postgres://pg/folio' }, env), /--cluster needs --object-store/);

@@ -79,9 +79,12 @@ export interface ClusterConfig {
   role: 'writer' | 'replica';
   /** Seconds a writer lease lasts unrenewed: about the failover time. */
   leaseSeconds: number;
+  /** Seconds superseded segment files (and manifests) are kept for replicas still fetching them. */
+  graceSeconds: number;
 }
 
 export const DEFAULT_CLUSTER_LEASE_SECONDS = 5;
+export const DEFAULT_CLUSTER_GRACE_SECONDS = 600;
 
 /** A token bucket's rate: `perSecond` requests a second sustained, up to `burst` at once. */
 export interface RateLimitSetting {
@@ -119,6 +122,7 @@ export interface ConfigFlags {
   redis?: string;
   clusterRole?: string;
   clusterLease?: string | number;
+  clusterGrace?: string | number;
 }
 
 /** A configuration value is unusable; the message names the flag or variable. */
@@ -277,6 +281,10 @@ function parseClusterRole(value: string | number, source: string): 'writer' | 'r
   return role;
 }
 
+function parseGraceSeconds(value: string | number, source: string): number {
+  return parseWholeNumber(value, source, 1, 86_400, 'of seconds ');
+}
+
 function parseLeaseSeconds(value: string | number, source: string): number {
   const seconds = Number(String(value).trim());
   if (String(value).trim() === '' || !(seconds >= 1 && seconds <= 300)) throw new ConfigError(`${source} must be seconds from 1 to 300, got '${value}'`);
@@ -291,8 +299,9 @@ function clusterConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ClusterConfi
   const redisUrl = flagOrEnv(flags.redis, '--redis', env.FOLIO_REDIS, 'FOLIO_REDIS', parseUrl(['redis:', 'rediss:']));
   const role = flagOrEnv(flags.clusterRole, '--cluster-role', env.FOLIO_CLUSTER_ROLE, 'FOLIO_CLUSTER_ROLE', parseClusterRole);
   const leaseSeconds = flagOrEnv(flags.clusterLease, '--cluster-lease', env.FOLIO_CLUSTER_LEASE, 'FOLIO_CLUSTER_LEASE', parseLeaseSeconds);
+  const graceSeconds = flagOrEnv(flags.clusterGrace, '--cluster-grace', env.FOLIO_CLUSTER_GRACE, 'FOLIO_CLUSTER_GRACE', parseGraceSeconds);
   if (postgresUrl === undefined) {
-    const stray = [objectStoreUrl && '--object-store', s3Endpoint && '--s3-endpoint', redisUrl && '--redis', role && '--cluster-role', leaseSeconds && '--cluster-lease'].find(Boolean);
+    const stray = [objectStoreUrl && '--object-store', s3Endpoint && '--s3-endpoint', redisUrl && '--redis', role && '--cluster-role', leaseSeconds && '--cluster-lease', graceSeconds && '--cluster-grace'].find(Boolean);
     if (stray) throw new ConfigError(`${stray} is for cluster mode: give --cluster postgres://… too`);
     return null;
   }
@@ -305,6 +314,7 @@ function clusterConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): ClusterConfi
     redisUrl: redisUrl ?? null,
     role: role ?? 'writer',
     leaseSeconds: leaseSeconds ?? DEFAULT_CLUSTER_LEASE_SECONDS,
+    graceSeconds: graceSeconds ?? DEFAULT_CLUSTER_GRACE_SECONDS,
   };
 }
 

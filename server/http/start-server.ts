@@ -58,8 +58,7 @@ function masterKeyNotice(key: string, file: string): string {
  * The mask applies to this process, which is the server.
  */
 const PRIVATE_UMASK = 0o077;
-/** Cluster mode: how long superseded segment files stay in the object store, and how often a node polls. */
-const CLUSTER_GRACE_MS = 10 * 60_000;
+/** Cluster mode: how often a node looks for changes a lost notification did not tell it. */
 const CLUSTER_POLL_MS = 1_000;
 
 export async function startServer(config: FolioConfig, options: StartOptions = {}): Promise<RunningServer> {
@@ -94,7 +93,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
         s3Endpoint: config.cluster.s3Endpoint,
         role: config.cluster.role,
         leaseMs: config.cluster.leaseSeconds * 1000,
-        graceMs: CLUSTER_GRACE_MS,
+        graceMs: config.cluster.graceSeconds * 1000,
         pollMs: CLUSTER_POLL_MS,
         redisUrl: config.cluster.redisUrl,
       },

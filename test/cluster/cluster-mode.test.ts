@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import pg from 'pg';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 import { clusterServicesMissing } from '../helpers/cluster-services.ts';
@@ -23,8 +24,9 @@ describe('cluster mode', { skip: missing ?? false, timeout: 180_000 }, () => {
 
   before(async () => {
     cluster = await startTestCluster();
-    writer = await cluster.startNode('writer');
-    replica = await cluster.startNode('replica');
+    // A grace period of 1 s, so superseded and deleted files go within the test.
+    writer = await cluster.startNode('writer', ['--cluster-grace', '1']);
+    replica = await cluster.startNode('replica', ['--cluster-grace', '1']);
   });
   after(async () => {
     await cluster?.destroy();
@@ -69,19 +71,52 @@ describe('cluster mode', { skip: missing ?? false, timeout: 180_000 }, () => {
     await eventually('the replica has the new settings', async () => (await callNode(replica.url, 'GET', '/v1/collections/notes')).body.settings.typo_tolerance.enabled === true);
   });
 
-  it('keeps segment files in the object store under the writer\'s fencing token', async () => {
+  async function objectKeys(prefix: string): Promise<string[]> {
     const s3 = new S3Client({ endpoint: cluster.s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: cluster.s3.bucket, Prefix: 'folio/collections/notes/' }));
-    s3.destroy();
-    const keys = (listed.Contents ?? []).map((object) => object.Key!);
+    try {
+      const listed = await s3.send(new ListObjectsV2Command({ Bucket: cluster.s3.bucket, Prefix: prefix }));
+      return (listed.Contents ?? []).map((object) => object.Key!);
+    } finally {
+      s3.destroy();
+    }
+  }
+
+  it('keeps segment files in the object store under the writer\'s fencing token', async () => {
+    const keys = await objectKeys('folio/collections/notes/');
     assert.ok(keys.some((key) => /\/w\d+\/seg-\d+\.fseg$/.test(key)), keys.join(', '));
   });
 
-  it('a collection deleted on one node goes from every node', async () => {
+  it('a collection deleted on one node goes from every node, and its files from the store after the grace period', async () => {
     await callNode(writer.url, 'POST', '/v1/collections', { name: 'scratch' });
     await eventually('the replica lists scratch', async () => (await callNode(replica.url, 'GET', '/v1/collections/scratch')).status === 200);
+    assert.equal((await callNode(replica.url, 'POST', '/v1/collections/scratch/documents?refresh=true', { id: 's', text: 'soon gone' })).status, 200);
+    assert.ok((await objectKeys('folio/collections/scratch/')).length > 0);
     assert.equal((await callNode(replica.url, 'DELETE', '/v1/collections/scratch')).status, 204);
     await eventually('the writer no longer has scratch', async () => (await callNode(writer.url, 'GET', '/v1/collections/scratch')).status === 404);
+    await eventually('its objects are removed', async () => (await objectKeys('folio/collections/scratch/')).length === 0, 20_000);
+  });
+
+  it('removes superseded files from the store once no kept manifest names them', async () => {
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await callNode(writer.url, 'DELETE', `/v1/collections/notes/documents/missing-${i}`)).status, 404);
+      assert.equal((await callNode(writer.url, 'PUT', `/v1/collections/notes/documents/churn?refresh=true`, { text: `version ${i}` })).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+    }
+    const db = new pg.Client({ connectionString: cluster.postgres.url });
+    await db.connect();
+    try {
+      await eventually('only the files of kept manifests are stored', async () => {
+        // One more publication drops the manifests older than the grace period, then sweeps.
+        await callNode(writer.url, 'PUT', '/v1/collections/notes/documents/churn?refresh=true', { text: 'last version' });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const { rows } = await db.query<{ objects: Record<string, string> }>("SELECT objects FROM folio_manifests WHERE collection = 'notes'");
+        const named = new Set(rows.flatMap((row) => Object.values(row.objects)));
+        const stored = await objectKeys('folio/collections/notes/');
+        return stored.length > 0 && stored.every((key) => named.has(key));
+      }, 20_000);
+    } finally {
+      await db.end();
+    }
   });
 
   it('says which node writes which collection in stats', async () => {
