@@ -275,9 +275,11 @@ export class ReplicatedCollection {
     try {
       latest = await this.reopenOnPublished();
     } catch (error) {
-      // Could not start writing (PostgreSQL or the object store away): give the lease back.
+      // Could not start writing (PostgreSQL or the object store away): the collection was
+      // opened again as it was, as a writer; it becomes a replica again and the lease goes back.
       this.lease = null;
       this.currentRole = 'replica';
+      await this.services.registry().reopen(this.name, async () => {});
       await this.services.leases.release(lease).catch(() => {});
       throw error;
     }

@@ -66,8 +66,9 @@ export interface LocalCollectionRegistry extends CollectionRegistry {
   /** Creates a collection another node created (cluster mode), with its creation time and settings. */
   adopt(name: string, language: string, createdAt: string, settings: StoredSettings): Promise<CollectionInfo>;
   /**
-   * Closes a collection, runs `prepare` on its directory, and opens it again (a cluster node
-   * changing role); meanwhile it answers 503 `collection_unavailable` with Retry-After.
+   * Closes a collection, runs `prepare` on its directory, and opens it again — also when
+   * `prepare` fails, whose error it then throws (a cluster node changing role); meanwhile it
+   * answers 503 `collection_unavailable` with Retry-After.
    */
   reopen(name: string, prepare: (dir: string) => Promise<void>): Promise<void>;
 }
@@ -158,8 +159,17 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     this.collections.delete(name);
     const reopened = (async () => {
       await collection.close();
-      await prepare(collection.dir);
-      this.collections.set(name, this.open(name, collection.dir));
+      try {
+        await prepare(collection.dir);
+      } finally {
+        // Opened again even when `prepare` failed (it leaves the directory as it was, or with
+        // files the manifest does not list, which opening removes), so the collection serves on.
+        try {
+          this.collections.set(name, this.open(name, collection.dir));
+        } catch (error) {
+          this.setAside(describeDamage(name, collection.dir, error));
+        }
+      }
     })();
     this.reopening.set(name, reopened);
     try {
