@@ -296,9 +296,7 @@ export class ReplicatedCollection {
     this.wakeFollower?.();
     await Promise.allSettled([this.following, this.publishing.settled()]);
     if (this.stopped) return;
-    const latest = await this.reopenOnPublished();
-    this.installedVersion = 0;
-    this.installed(latest);
+    this.installed(await this.reopenOnPublished());
   }
 
   private isWriting(lease: Lease): boolean {
@@ -371,7 +369,7 @@ export class ReplicatedCollection {
     const manifest = collection.currentManifest();
     if (manifest.generation === this.published.generation && seq === this.published.seq) return;
     const files = manifest.segments.flatMap(segmentFiles);
-    const prefix = `${this.collectionPrefix(collection.info().created_at)}/w${lease.token}`;
+    const prefix = `${this.collectionPrefix(collection.createdAt)}/w${lease.token}`;
     await collection.whilePinned(manifest.generation, async () => {
       const origins = LocalFileOrigins.read(collection.dir);
       try {
@@ -392,7 +390,7 @@ export class ReplicatedCollection {
     this.installedVersion = version;
     for (const file of [...this.objects.keys()]) if (!(file in named)) this.objects.delete(file);
     await log.trim(this.name, seq);
-    await this.sweepObjects(collection.info().created_at);
+    await this.sweepObjects(collection.createdAt);
   }
 
   private collectionPrefix(createdAt: string): string {

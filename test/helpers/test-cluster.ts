@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startPostgres, startRedis, startS3 } from './cluster-services.ts';
 import type { PostgresServer, RedisServer, S3Server } from './cluster-services.ts';
+import { pollUntil } from './poll.ts';
 import { startCli } from './spawn-cli.ts';
 import type { CliServer } from './spawn-cli.ts';
 
@@ -108,17 +109,24 @@ export async function callNode(url: string, method: string, pathname: string, bo
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
-/** Polls `check` every 50 ms until it returns true; fails with `what` after `timeoutMs`. */
+/**
+ * Polls `check` (poll.ts) until it returns true, a thrown error counting as not yet (a node may
+ * be restarting); resolves with the milliseconds it took, fails with `what` and the last error.
+ */
 export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<number> {
   const started = Date.now();
   let lastError: unknown = null;
-  while (Date.now() - started < timeoutMs) {
-    try {
-      if (await check()) return Date.now() - started;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  try {
+    await pollUntil(what, timeoutMs, async () => {
+      try {
+        return await check();
+      } catch (error) {
+        lastError = error;
+        return false;
+      }
+    });
+  } catch (timedOut) {
+    throw new Error(`${(timedOut as Error).message}${lastError !== null ? ` (last error: ${(lastError as Error).message})` : ''}`);
   }
-  throw new Error(`${what}: not within ${timeoutMs} ms${lastError !== null ? ` (last error: ${(lastError as Error).message})` : ''}`);
+  return Date.now() - started;
 }
