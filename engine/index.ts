@@ -31,6 +31,6 @@ export type { Passage } from './vectors/passages.ts';
 export { VectorReader, mergeVectorFiles, writeVectorFile } from './vectors/vector-file.ts';
 export type { EmbeddedPassage, VectorFileInput, VectorMergeSource } from './vectors/vector-file.ts';
 export { normalizeVector } from './vectors/quantization.ts';
-export { HYBRID_CANDIDATES } from './search/searcher.ts';
+export { SEMANTIC_MATCHES } from './search/searcher.ts';
 export { isRelevanceSort } from './search/sort-collector.ts';
 export type { FusionMethod } from './search/hybrid-fusion.ts';

@@ -4,13 +4,16 @@
 // (exactly, or up to TOTAL_EXACT_UP_TO when nothing needs every match) and the facets, and
 // builds the requested page of hits (with explanations when asked). A search whose budget runs
 // out (search-budget.ts) stops visiting segments and answers what it ranked so far, `timedOut`,
-// its total a lower bound.
+// its total a lower bound. By meaning, a match is one of the nearest documents
+// (SEMANTIC_MATCHES, or the hits wanted when more): a semantic search's total and facets count
+// those, a hybrid search's count them together with the keyword matches — the same documents
+// in every mode.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from '../query/query-parser.ts';
 import { clauseScorer, collectionStatistics, prepareClauses } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
-import type { DocBitSet } from './doc-bitset.ts';
+import { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
 import { buildHit, evidenceClauses } from './hit-builder.ts';
 import type { HitPassage } from './hit-builder.ts';
@@ -43,8 +46,11 @@ interface RankedDoc {
   semanticScore?: number;
 }
 
-/** Candidates taken from each side of a hybrid search before fusion (at least the hits wanted). */
-export const HYBRID_CANDIDATES = 100;
+/**
+ * The nearest documents a semantic search counts as its matches, and the candidates each side of
+ * a hybrid search takes before fusion: this many, or the hits wanted when more.
+ */
+export const SEMANTIC_MATCHES = 100;
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget = SearchBudget.UNLIMITED): SearchResult {
   try {
@@ -68,27 +74,31 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const k = request.offset + request.limit;
   const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
 
-  let keyword: KeywordRanking;
   let ranked: RankedDoc[];
   let semanticCoverage: number | undefined;
   let total: number;
   let totalRelation: TotalRelation;
   if (semantic === undefined) {
-    keyword = rankByKeywords(views, request, prepared, stats, facets, k, budget);
-    ({ ranked, total, totalRelation } = keyword);
+    ({ ranked, total, totalRelation } = rankByKeywords(views, request, prepared, stats, facets, k, budget));
   } else {
     const vector = normalizeVector(semantic.vector);
-    const window = Math.max(k, HYBRID_CANDIDATES);
-    const nearest = semanticSearch(views, semantic.embedder, vector, mode === 'semantic' ? k : window, filter, semantic.excludeIds);
+    // A semantic match is one of the `window` nearest documents the filter admits (a bounded
+    // nearest set, as Elasticsearch's kNN `k`): `total`, facets and paging count those.
+    const window = Math.max(k, SEMANTIC_MATCHES);
+    const nearest = semanticSearch(views, semantic.embedder, vector, window, filter, semantic.excludeIds);
     semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
-    // Keyword side: the query's own ranking (hybrid), or the filter's matches for facets (semantic).
-    const keywordNeeded = mode === 'hybrid' || facets.length > 0;
-    keyword = keywordNeeded ? rankByKeywords(views, request, prepared, stats, facets, mode === 'hybrid' ? window : 1, budget) : { ranked: [], total: 0, totalRelation: 'eq' };
+    const nearestDocs = docSetsOf(views, nearest.hits);
     if (mode === 'semantic') {
-      ranked = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: hit.score, passage: hit.passage, semanticScore: hit.score }));
-      total = nearest.candidates;
+      ranked = nearest.hits.slice(0, k).map((hit) => ({ segment: hit.segment, doc: hit.doc, score: hit.score, passage: hit.passage, semanticScore: hit.score }));
+      total = nearest.hits.length;
       totalRelation = 'eq';
+      views.forEach((view, segment) => {
+        const docs = nearestDocs[segment];
+        if (docs !== null) countFacets(view, docs, facets);
+      });
     } else {
+      // Hybrid: the keyword matches and the nearest documents together are the matches.
+      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, nearestDocs);
       const fused = fuseRankings(keyword.ranked, nearest.hits, semantic.ratio, semantic.fusion ?? 'convex');
       ranked = fused.slice(0, k).map((doc) => {
         const fromKeyword = doc.keywordRank < 0 ? undefined : keyword.ranked[doc.keywordRank];
@@ -103,10 +113,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
           semanticScore: fromSemantic?.score,
         };
       });
-      // The keyword matches, and the semantic candidates that match no keyword.
-      const semanticOnly = fused.filter((doc) => doc.keywordRank < 0).length;
-      total = keyword.total + semanticOnly;
-      totalRelation = keyword.totalRelation;
+      ({ total, totalRelation } = keyword);
     }
   }
 
@@ -152,21 +159,17 @@ function rankByKeywords(
   facets: readonly FacetAccumulator[],
   k: number,
   budget: SearchBudget,
+  alsoMatching?: readonly (DocBitSet | null)[],
 ): KeywordRanking {
   const filter = request.filter ?? null;
   const sortKeys = request.sort ?? [];
   let total = 0;
   let totalRelation = 'eq' as TotalRelation;
 
-  const countMatches = (view: SegmentView, matches: DocBitSet): void => {
-    const count = matches.count();
-    total += count;
-    if (count === 0) return;
-    const matchedDocs = new MatchedDocs(matches, count);
-    for (const facet of facets) {
-      const field = view.reader.field(facet.field);
-      if (field !== null) facet.addSegment(field, matches, matchedDocs);
-    }
+  const countMatches = (view: SegmentView, segment: number, matches: DocBitSet): void => {
+    const also = alsoMatching?.[segment] ?? null;
+    if (also !== null) matches.or(also);
+    total += countFacets(view, matches, facets);
   };
 
   let ranked: RankedDoc[];
@@ -183,7 +186,8 @@ function rankByKeywords(
     // Without facets or `trackTotal`, disjunctions count what they offer: every match until
     // TOTAL_EXACT_UP_TO are counted, then only what may reach the top k (the total a lower bound).
     // A segment answering with a match set is counted from it, whatever it offered.
-    const needsMatchSet = request.trackTotal === true || facets.length > 0;
+    // Docs that match besides the keyword matches (a hybrid search's nearest) are counted with them.
+    const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined;
     for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
       const view = views[segment];
       let offered = 0;
@@ -207,7 +211,7 @@ function rankByKeywords(
         () => null,
       );
       if (matches === null) total += offered;
-      else countMatches(view, matches);
+      else countMatches(view, segment, matches);
     }
     if (budget.timedOut) totalRelation = 'gte';
     else if (totalRelation === 'gte') total = TOTAL_EXACT_UP_TO;
@@ -233,13 +237,32 @@ function rankByKeywords(
         () => searchSegment(view, prepared, filter, sink, budget),
         () => null,
       );
-      if (matches !== null) countMatches(view, matches);
+      if (matches !== null) countMatches(view, segment, matches);
       perSegment.push(sink.results());
     }
     if (budget.timedOut) totalRelation = 'gte';
     ranked = perSegment.flat().sort((a, b) => compareSortedHits(keys, a, b)).slice(0, k);
   }
   return { ranked, total, totalRelation };
+}
+
+/** Counts `matches` of one segment into the facets; answers how many there are. */
+function countFacets(view: SegmentView, matches: DocBitSet, facets: readonly FacetAccumulator[]): number {
+  const count = matches.count();
+  if (count === 0 || facets.length === 0) return count;
+  const matchedDocs = new MatchedDocs(matches, count);
+  for (const facet of facets) {
+    const field = view.reader.field(facet.field);
+    if (field !== null) facet.addSegment(field, matches, matchedDocs);
+  }
+  return count;
+}
+
+/** Per segment, the docs of `hits` as a bit set (null where none). */
+function docSetsOf(views: readonly SegmentView[], hits: readonly { segment: number; doc: number }[]): (DocBitSet | null)[] {
+  const sets: (DocBitSet | null)[] = views.map(() => null);
+  for (const hit of hits) (sets[hit.segment] ??= new DocBitSet(views[hit.segment].reader.docCount)).add(hit.doc);
+  return sets;
 }
 
 /** The passage a semantic hit came from: its page and text span. */

@@ -4,6 +4,8 @@
 //    buffer holds exactly the records of the generations before the rotation; the index pool
 //    builds them into segment files (documents of batch bodies go as their bytes), and the main
 //    thread commits them (manifest last), installs the snapshot, then drops the old WAL files.
+//    The documents' own vectors (user embedders) are written with each segment and committed
+//    with it, so a write is searchable by its vector as soon as by its words.
 //    The scheduler never runs two refreshes at once.
 //  - After a refresh, the merge policy may merge segments in the index pool too. Merges run
 //    beside refreshes (one merge at a time per collection); each commit is one synchronous
@@ -13,7 +15,7 @@ import path from 'node:path';
 import type { IndexDocument } from '../../engine/index.ts';
 import type { WriteAheadLog } from '../../storage/index.ts';
 import { BodyDocument, sliceBodyDocuments } from '../ingest/index.ts';
-import type { BatchBody, BodyDocumentsSlice } from '../ingest/index.ts';
+import type { BatchBody, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
 import type { IndexPool } from '../pools/index.ts';
 import type { CollectionReader } from './collection-reader.ts';
 import { segmentFileName, vectorsFileName } from './collection-layout.ts';
@@ -24,6 +26,23 @@ import type { MergePolicyOptions } from './merge-policy.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import type { RefreshOutcome } from './refresh-scheduler.ts';
 import type { LiveSegment } from './segment-set.ts';
+
+/**
+ * A refresh's segment without the own-vector files of user embedders removed or resized while it
+ * was built (those files are removed; the embedder embeds the segment as it is now, if at all).
+ */
+function withoutStaleVectors(written: WrittenSegment, before: VectorRules, now: VectorRules, reader: CollectionReader): WrittenSegment {
+  if (written.vectors === undefined) return written;
+  const vectors: Record<string, string> = {};
+  const stale: string[] = [];
+  for (const [embedder, file] of Object.entries(written.vectors)) {
+    if (now[embedder] === before[embedder]) vectors[embedder] = file;
+    else stale.push(file);
+  }
+  if (stale.length === 0) return written;
+  reader.removeFiles(stale);
+  return { ...written, vectors };
+}
 
 /** Most source bytes one segment build takes; a larger refresh builds several in parallel. */
 export const SEGMENT_BUILD_BYTES = 8 * 1024 * 1024;
@@ -38,6 +57,11 @@ export interface CollectionUpdaterOptions {
   mergePolicy: MergePolicyOptions;
   /** The sequence number of the last applied write (a refresh covers it). */
   lastWriteSeq: () => number;
+  /**
+   * The collection's `user` embedders as they are now (name → dimensions): a refresh writes the
+   * documents' own vectors beside each segment, so they are searchable with it.
+   */
+  ownVectorRules: () => VectorRules;
   /** Told about failures of background merges (refresh failures go to the scheduler). */
   onBackgroundError: (error: unknown) => void;
 }
@@ -65,24 +89,27 @@ export class CollectionUpdater {
     const docs: (IndexDocument | BodyDocument)[] = [];
     for (const change of changes.values()) if (change !== null) docs.push(change);
     // A large refresh is built as several segments at once, each in bounded memory.
-    const builds = chunkByBytes(docs, SEGMENT_BUILD_BYTES).map((chunk) => ({
-      name: segmentFileName(this.nextSegmentNumber++),
-      ...buildInput(chunk),
-    }));
+    const rules = this.options.ownVectorRules();
+    const generation = reader.snapshot.manifest.generation;
+    const builds = chunkByBytes(docs, SEGMENT_BUILD_BYTES).map((chunk) => {
+      const name = segmentFileName(this.nextSegmentNumber++);
+      const ownVectors = Object.entries(rules).map(([embedder, dims]) => ({ embedder, dims, fileName: vectorsFileName(name, embedder, generation) }));
+      return { name, ownVectors, ...buildInput(chunk) };
+    });
     let result: CommitResult;
     try {
       const settled = await Promise.allSettled(
-        builds.map(async ({ name, built, bodies }): Promise<WrittenSegment> => ({
+        builds.map(async ({ name, built, bodies, ownVectors }): Promise<WrittenSegment> => ({
           name,
-          ...(await indexPool.writeSegment(path.join(dir, name), language, built, bodies)),
+          ...(await indexPool.writeSegment(path.join(dir, name), language, built, bodies, ownVectors)),
         })),
       );
       const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
       if (failed !== undefined) throw failed.reason;
-      const written = settled.map((outcome) => (outcome as PromiseFulfilledResult<WrittenSegment>).value);
+      const written = settled.map((outcome) => withoutStaleVectors((outcome as PromiseFulfilledResult<WrittenSegment>).value, rules, this.options.ownVectorRules(), reader));
       result = commitRefresh(dir, reader.snapshot, changes, written, walGeneration, this.nextSegmentNumber);
     } catch (error) {
-      reader.removeFiles(builds.map((build) => build.name));
+      reader.removeFiles(builds.flatMap((build) => [build.name, ...build.ownVectors.map((file) => file.fileName)]));
       pending.restoreTaken();
       throw error;
     }

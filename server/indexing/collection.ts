@@ -181,6 +181,7 @@ export class FolioCollection implements Collection {
       indexPool: workers.index,
       mergePolicy: options.mergePolicy,
       lastWriteSeq: () => this.writer.seq,
+      ownVectorRules: () => this.vectorRules(),
       onBackgroundError: options.onBackgroundError,
     });
   }

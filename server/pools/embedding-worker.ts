@@ -7,6 +7,7 @@
 import { SegmentReader, cutPassages, passageText, writeVectorFile } from '../../engine/index.ts';
 import type { EmbeddedPassage, IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { ownVectorPassage } from './own-vectors.ts';
 import { embedTexts } from './text-embedders.ts';
 import { replyOfAsync } from './worker-protocol.ts';
 import type {
@@ -94,8 +95,8 @@ function forEachLiveDocument(task: EmbedDocsTask, visit: (doc: number, document:
 }
 
 /**
- * A `user` embedder: each live document's own vector, as one passage over its whole text (a
- * document without one is not found by meaning). Nothing is embedded.
+ * A `user` embedder: each live document's own vector (own-vectors.ts; a document without one is
+ * not found by meaning). Nothing is embedded.
  */
 function documentsOwnVectors(task: EmbedDocsTask): EmbeddedRange {
   const dims = task.runtime.dimensions ?? 0;
@@ -104,13 +105,12 @@ function documentsOwnVectors(task: EmbedDocsTask): EmbeddedRange {
   const spans: number[] = [];
   const vectors: number[] = [];
   const liveDocs = forEachLiveDocument(task, (doc, document) => {
-    const vector = document.vectors?.[task.embedder];
-    // Checked when the document was written; a vector of other dimensions (the embedder changed since) is left out.
-    if (vector === undefined || vector.length !== dims) return;
+    const passage = ownVectorPassage(doc, document, task.embedder, dims);
+    if (passage === null) return;
     docs.push(doc);
-    pages.push(document.pages !== null && document.pages.length > 0 ? 0 : -1);
-    spans.push(0, document.text.length);
-    vectors.push(...vector);
+    pages.push(passage.page);
+    spans.push(passage.start, passage.end);
+    for (let i = 0; i < passage.vector.length; i++) vectors.push(passage.vector[i]);
   });
   return { liveDocs, docs: Uint32Array.from(docs), pages: Int32Array.from(pages), spans: Uint32Array.from(spans), vectors: Float32Array.from(vectors), dims };
 }

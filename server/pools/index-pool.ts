@@ -13,7 +13,7 @@ import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { INDEX_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
-import type { IndexTask, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
+import type { IndexTask, OwnVectorsFile, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
 
 /** Default index threads: one for refreshes and one for merges. */
 export const DEFAULT_INDEX_THREADS = 2;
@@ -52,10 +52,11 @@ export class IndexPool {
 
   /**
    * Writes `docs` and the batch-body documents of `bodies` (unique ids, all together) as the
-   * segment file `filePath`; the worker builds the body documents from their bytes.
+   * segment file `filePath`; the worker builds the body documents from their bytes, and writes
+   * the documents' own vectors of `ownVectors` (user embedders) beside it.
    */
-  writeSegment(filePath: string, language: string, docs: IndexDocument[], bodies: BodyDocumentsSlice[] = []): Promise<SegmentWritten> {
-    return this.run({ kind: 'write-segment', filePath, language, docs, bodies });
+  writeSegment(filePath: string, language: string, docs: IndexDocument[], bodies: BodyDocumentsSlice[] = [], ownVectors: OwnVectorsFile[] = []): Promise<SegmentWritten> {
+    return this.run({ kind: 'write-segment', filePath, language, docs, bodies, ownVectors });
   }
 
   /** Merges the live documents of `sources` (files in `dir`) into the segment file `filePath`. */

@@ -1,6 +1,6 @@
 // The index pool's worker entry (Piscina): builds segment files off the main thread. A refresh
 // sends the buffered documents (those of batch bodies as their bytes, parsed here) and gets back
-// the new segment's size; a merge names the source
+// the new segment's size (and writes the documents' own vectors beside it, for user embedders); a merge names the source
 // segments and their deletes files, which this worker maps and verifies itself, and carries
 // their vector files over to the merged segment. Either way the
 // file is written atomically (temporary name, fsync, rename); the main thread commits it.
@@ -8,13 +8,22 @@
 import path from 'node:path';
 import { Analyzer, SegmentReader, VectorReader, mergeSegments, mergeVectorFiles, readDeletesFile, writeSegment } from '../../engine/index.ts';
 import { sliceIndexDocuments } from '../ingest/index.ts';
+import { writeOwnVectorFile } from './own-vectors.ts';
 import { replyOf } from './worker-protocol.ts';
 import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply, WriteSegmentTask } from './worker-protocol.ts';
 
 function build(task: WriteSegmentTask): SegmentWritten {
   const docs = task.docs;
   for (const slice of task.bodies) for (const doc of sliceIndexDocuments(slice)) docs.push(doc);
-  return writeSegment(task.filePath, docs, Analyzer.forIndexing(task.language));
+  const written: SegmentWritten = writeSegment(task.filePath, docs, Analyzer.forIndexing(task.language));
+  if (task.ownVectors.length === 0) return written;
+  // Documents' own vectors (user embedders) are searchable with the segment: nothing to embed.
+  const vectors: Record<string, string> = {};
+  for (const { embedder, dims, fileName } of task.ownVectors) {
+    writeOwnVectorFile(path.join(path.dirname(task.filePath), fileName), embedder, dims, docs);
+    vectors[embedder] = fileName;
+  }
+  return { ...written, vectors };
 }
 
 function merge(task: MergeSegmentsTask): SegmentWritten {

@@ -45,6 +45,18 @@ export interface WriteSegmentTask {
   language: string;
   docs: IndexDocument[];
   bodies: BodyDocumentsSlice[];
+  /**
+   * The collection's `user` embedders: the documents' own vectors are written beside the segment
+   * in these files (in the segment's directory), so they are searchable with it.
+   */
+  ownVectors: OwnVectorsFile[];
+}
+
+/** A user embedder's vector file for a segment being built. */
+export interface OwnVectorsFile {
+  embedder: string;
+  dims: number;
+  fileName: string;
 }
 
 /** Rewrites the live documents of several segments as one new segment file. */
@@ -63,7 +75,7 @@ export type IndexTask = WriteSegmentTask | MergeSegmentsTask;
 export interface SegmentWritten {
   docCount: number;
   byteLength: number;
-  /** A merge's vector files, by embedder (file names in the collection directory). */
+  /** Vector files written with the segment (a merge's, a refresh's own vectors), by embedder (file names in the collection directory). */
   vectors?: Record<string, string>;
 }
 
