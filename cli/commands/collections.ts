@@ -1,9 +1,14 @@
-// `folio collections create|list|delete`: collections (SPEC §4), each an independent index
-// with its own language.
+// `folio collections create|list|settings|delete`: collections (docs/api.md, "Collections"),
+// each an independent index with its own language; `settings` shows a collection's search
+// settings and changes them (`--set` a settings object as PATCH takes it, `--synonyms` a JSON
+// file of synonym entries, which replaces the list).
 
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { Collection, UpdateCollectionBody } from '../../clients/typescript/index.ts';
+import { jsonObjectArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
-import { action } from '../errors.ts';
+import { UsageError, action } from '../errors.ts';
 import { formatBytes, formatTime, note, printJson, printTable, say } from '../output.ts';
 
 async function create(name: string, options: { language?: string; json?: boolean }): Promise<void> {
@@ -29,6 +34,50 @@ async function list(options: { json?: boolean }): Promise<void> {
   printTable(header, rows);
 }
 
+/** `--synonyms FILE`: a JSON array of entries, or an object with a `synonyms` array. */
+function readSynonymsFile(file: string): UpdateCollectionBody['synonyms'] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file === '-' ? 0 : file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--synonyms: cannot read ${file} as JSON (${(error as Error).message})`);
+  }
+  const entries = Array.isArray(parsed) ? parsed : (parsed as { synonyms?: unknown } | null)?.synonyms;
+  if (!Array.isArray(entries)) throw new UsageError('--synonyms: expected a JSON array of entries such as [{"words": ["laptop", "notebook"]}]');
+  return entries as UpdateCollectionBody['synonyms'];
+}
+
+/** The settings as a person reads them. */
+function describeSettings(collection: Collection): string {
+  const { typo_tolerance: typos, embedders, synonyms } = collection.settings;
+  const lines = [`Settings of ${collection.name} (${collection.language}):`];
+  const sizes = `one typo from ${typos.min_word_size.one_typo} letters, two from ${typos.min_word_size.two_typos}`;
+  const exact = [...(typos.disable_on_numbers ? ['numbers'] : []), ...typos.disable_on_fields];
+  lines.push(`  typo tolerance: ${typos.enabled ? `on, ${sizes}${exact.length > 0 ? `; exact on ${exact.join(', ')}` : ''}` : 'off'}`);
+  const names = Object.entries(embedders).map(([name, embedder]) => `${name} (${embedder.source}${embedder.source === 'user' ? `, ${embedder.dimensions} dimensions` : `: ${embedder.model}`})`);
+  lines.push(`  embedders: ${names.length === 0 ? 'none' : names.join(', ')}`);
+  lines.push(`  synonyms: ${synonyms.length === 0 ? 'none' : `${synonyms.length} ${synonyms.length === 1 ? 'entry' : 'entries'}`}`);
+  for (const entry of synonyms.slice(0, SYNONYMS_SHOWN)) {
+    lines.push(`    ${entry.input === undefined ? entry.words.join(' = ') : `${entry.input.join(', ')} -> ${entry.words.join(', ')}`}`);
+  }
+  if (synonyms.length > SYNONYMS_SHOWN) lines.push(`    … and ${synonyms.length - SYNONYMS_SHOWN} more (--json shows them all)`);
+  return lines.join('\n');
+}
+
+/** Synonym entries listed by `settings` before it says how many more there are. */
+const SYNONYMS_SHOWN = 20;
+
+async function settings(name: string, options: { set?: Record<string, unknown>; synonyms?: string; json?: boolean }): Promise<void> {
+  const client = await connect();
+  const patch: UpdateCollectionBody = { ...(options.set as UpdateCollectionBody | undefined) };
+  if (options.synonyms !== undefined) patch.synonyms = readSynonymsFile(options.synonyms);
+  const changing = Object.keys(patch).length > 0;
+  const collection = changing ? await client.updateCollection(name, patch) : await client.getCollection(name);
+  if (options.json) return printJson(collection.settings);
+  if (changing) say(`Changed the settings of ${name}; searches use them now.`);
+  say(describeSettings(collection));
+}
+
 async function remove(name: string): Promise<void> {
   await (await connect()).deleteCollection(name);
   say(`Deleted collection ${name}.`);
@@ -48,6 +97,14 @@ export function registerCollections(program: Command): void {
     .description('list collections with their size')
     .option('--json', "print the server's JSON answer")
     .action(action(list));
+  collections
+    .command('settings')
+    .description("show a collection's search settings, or change them")
+    .argument('<name>', 'the collection')
+    .option('--set <json>', 'settings to change, as PATCH takes them, e.g. \'{"typo_tolerance":{"enabled":false}}\'', jsonObjectArgument)
+    .option('--synonyms <file>', 'a JSON file of synonym entries (- for standard input); replaces the list')
+    .option('--json', 'print the settings as JSON')
+    .action(action(settings));
   collections
     .command('delete')
     .description('delete a collection and every document in it')

@@ -3,6 +3,7 @@
 // matched words bold yellow on a terminal), then the facet counts; `--match all` asks for
 // every word; with no hits, the server's suggestions ("did you mean");
 // `--typos` sets typo tolerance for the search, `--prefix last` searches as you type,
+// `--no-synonyms` leaves the collection's synonyms out,
 // `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
 // embedded); `--json` prints the server's answer as it is, for scripts.
 
@@ -31,6 +32,8 @@ interface SearchOptions {
   ratio?: number;
   embedder?: string;
   match?: MatchOption;
+  /** False with `--no-synonyms`. */
+  synonyms?: boolean;
   json?: boolean;
 }
 
@@ -137,6 +140,7 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.ratio !== undefined && { semantic_ratio: options.ratio }),
     ...(options.embedder !== undefined && { embedder: options.embedder }),
     ...(options.match !== undefined && { match: options.match }),
+    ...(options.synonyms === false && { synonyms: false }),
   });
   if (options.json) return printJson(answer);
 
@@ -171,6 +175,7 @@ export function registerSearch(program: Command): void {
     .option('--match <mode>', 'any (default): documents with any of the words; all: only those with every word', matchArgument)
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
+    .option('--no-synonyms', "search the words as typed, without the collection's synonyms")
     .option('--semantic', "search by meaning (the collection's embedder) instead of by words")
     .option('--hybrid', 'rank by words and meaning together')
     .option('--ratio <r>', "with --hybrid: weight of meaning, 0-1 (default: the embedder's)", ratioArgument)

@@ -455,7 +455,7 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # Collections
 
-    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None):
+    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None, synonyms=None):
         """Creates a collection → its record (409 ``collection_exists`` if taken).
 
         ``typo_tolerance``: a dict with any of ``enabled``, ``min_word_size`` (``{"one_typo",
@@ -463,6 +463,8 @@ class FolioClient:
         ``embedders``: search by meaning, a dict of name → ``{"source": "builtin"}`` (the offline
         model) or ``{"source": "openai", "url", "model", "api_key"?, "dimensions"?}``, each with an
         optional ``document_template`` and ``default_semantic_ratio``.
+        ``synonyms``: a list of ``{"words": [...]}`` (equivalent words or phrases) and
+        ``{"input": [...], "words": [...]}`` (one-way) entries, applied at query time.
         """
         body = {"name": name}
         if language is not None:
@@ -471,20 +473,25 @@ class FolioClient:
             body["typo_tolerance"] = typo_tolerance
         if embedders is not None:
             body["embedders"] = embedders
+        if synonyms is not None:
+            body["synonyms"] = synonyms
         return self._request("POST", "/v1/collections", json_body=body)
 
-    def update_collection(self, name, typo_tolerance=None, embedders=None):
+    def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None):
         """Changes a collection's settings (``PATCH``) → its record, with ``settings`` and
         ``embedding`` (per embedder: documents ``embedded``, ``pending``, ``failed``).
 
         ``typo_tolerance`` is a dict like :meth:`create_collection`'s; what it leaves out is kept.
         ``embedders`` adds or replaces the embedders it names; ``None`` as a value removes one.
+        ``synonyms`` replaces the whole list (``[]`` removes them all).
         """
         body = {}
         if typo_tolerance is not None:
             body["typo_tolerance"] = typo_tolerance
         if embedders is not None:
             body["embedders"] = embedders
+        if synonyms is not None:
+            body["synonyms"] = synonyms
         return self._request("PATCH", "/v1/collections/" + _quote(name), json_body=body)
 
     def list_collections(self):
@@ -635,7 +642,7 @@ class FolioClient:
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
                match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
                fields=None, track_total=None, mode=None, semantic_ratio=None, embedder=None, vector=None,
-               fusion=None, similar_to=None):
+               fusion=None, similar_to=None, synonyms=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
         "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
         numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
@@ -646,7 +653,8 @@ class FolioClient:
         ``prefix="last"`` makes the word being typed (the last) a prefix (search as you type);
         ``fields`` lists the hit members wanted besides ``id`` and ``score`` (``["id"]``: ids and
         scores only, the fastest); ``total`` is exact up to 10,000 matches (``total_relation``
-        ``"eq"``), past that ``10000`` with ``"gte"`` unless ``track_total=True``.
+        ``"eq"``), past that ``10000`` with ``"gte"`` unless ``track_total=True``;
+        ``synonyms=False`` searches the words as typed, without the collection's synonyms.
 
         Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
         ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;
@@ -662,7 +670,8 @@ class FolioClient:
                             ("facet_limit", facet_limit), ("explain", explain), ("typos", typos),
                             ("prefix", prefix), ("fields", fields), ("track_total", track_total),
                             ("mode", mode), ("semantic_ratio", semantic_ratio), ("embedder", embedder),
-                            ("vector", vector), ("fusion", fusion), ("similar_to", similar_to)):
+                            ("vector", vector), ("fusion", fusion), ("similar_to", similar_to),
+                            ("synonyms", synonyms)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

@@ -105,6 +105,9 @@ class CollectionTests(FolioTestCase):
         self.assertEqual(self.folio.get_collection(name)["settings"], updated["settings"])
         self.assertFolioError(lambda: self.folio.update_collection(name, typo_tolerance={"min_word_size": {"two_typos": 3}}),
                               400, "validation_failed")
+        synonyms = [{"words": ["kettle", "teapot"]}, {"input": ["nyc"], "words": ["new york"]}]
+        self.assertEqual(self.folio.update_collection(name, synonyms=synonyms)["settings"]["synonyms"], synonyms)
+        self.assertFolioError(lambda: self.folio.update_collection(name, synonyms=[{"words": ["alone"]}]), 400, "validation_failed")
         error = self.assertFolioError(lambda: self.folio.create_collection(name), 409, "collection_exists")
         self.assertEqual(error.title, "Conflict")
         self.assertIsNone(self.folio.delete_collection(name))

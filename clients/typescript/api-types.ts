@@ -57,6 +57,8 @@ export interface Collection {
 export interface CollectionSettings {
   typo_tolerance: TypoTolerance;
   embedders: { [key: string]: Embedder };
+  /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
+  synonyms: SynonymEntry[];
 }
 
 export interface CollectionStats {
@@ -268,6 +270,13 @@ export interface Suggestion {
   text: string;
 }
 
+export interface SynonymEntry {
+  /** Words (or phrases) equivalent to one another — at least two — or, with `input`, what the input also finds. At most 64, each up to 128 characters. */
+  words: string[];
+  /** One-way: query words (or phrases) that also find `words`; `words` do not find them. */
+  input?: string[];
+}
+
 export interface TypoTolerance {
   /** Whether searches allow typos (`typos=auto`). */
   enabled: boolean;
@@ -378,6 +387,8 @@ export interface CreateCollectionBody {
       default_semantic_ratio?: number;
     } | null;
   };
+  /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
+  synonyms?: SynonymEntry[];
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
 }
@@ -418,6 +429,8 @@ export interface UpdateCollectionBody {
       default_semantic_ratio?: number;
     } | null;
   };
+  /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
+  synonyms?: SynonymEntry[];
 }
 
 /** Query of GET /v1/collections/{name}/documents: List documents */
@@ -523,6 +536,8 @@ export interface SearchGetQuery {
   similar_to?: string;
   /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `sort=year:desc,title:asc`, or repeated. */
   sort?: string | string[];
+  /** Whether the collection's `synonyms` apply: `false` searches the words as typed only. */
+  synonyms?: boolean;
   /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
   track_total?: boolean;
   /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
@@ -544,6 +559,8 @@ export interface SearchBody {
   explain?: boolean;
   /** Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes. */
   prefix?: "none" | "last";
+  /** Whether the collection's `synonyms` apply: `false` searches the words as typed only. */
+  synonyms?: boolean;
   /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
   track_total?: boolean;
   /** `keyword` (default): documents with the query's words, ranked by BM25. `semantic`: documents nearest in meaning to `q` (embedded by the collection's embedder) or to `vector`. `hybrid`: both rankings fused (see `semantic_ratio`). Needs an embedder on the collection; a semantic or hybrid search answers `semantic_coverage`. */

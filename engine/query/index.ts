@@ -1,5 +1,5 @@
 // Public surface of the query language: parse query text into analyzed clauses, and tell
-// which terms a query matched.
+// which terms a query matched; a collection's synonyms, applied at query time.
 
 export { parseQuery } from './query-parser.ts';
 export type { QueryMatchMode, QueryPrefixMode } from './query-parser.ts';
@@ -7,6 +7,8 @@ export { queryTermMatcher } from './query-term-matcher.ts';
 export { lexQuery } from './query-lexer.ts';
 export type { QueryPart } from './query-lexer.ts';
 export { MAX_QUERY_CLAUSES } from './query-types.ts';
+export { MAX_SYNONYMS_PER_INPUT, MAX_SYNONYM_TERMS, SynonymTable } from './synonyms.ts';
+export type { Synonym, SynonymEntry, SynonymRule } from './synonyms.ts';
 export type {
   AnalyzedQuery,
   FieldScope,

@@ -24,6 +24,11 @@
 //   prefixes and exclusions never get one.
 // - `prefix=last` (search as you type, as Meilisearch does): the last word of a query that
 //   does not end in a space is a prefix ("hello wor" finds "world"), unless quoted or excluded.
+// - Synonyms (synonyms.ts; the rules the search was given): a plain word (not quoted, excluded
+//   or a prefix) that is a rule's input gets the rule's synonyms as other forms it matches; the
+//   longest run of plain words that together are an input is searched as one unit — the words
+//   in a row (a phrase) or one of its synonyms — as Elasticsearch's synonym graph does. Typos
+//   apply to the word as typed, never to its synonyms.
 // - Identical clauses are kept once; at most MAX_QUERY_CLAUSES are kept, in query order.
 
 import type { Analyzer, Token } from '../analysis/analyzer.ts';
@@ -33,7 +38,9 @@ import type { QueryPart } from './query-lexer.ts';
 import { MAX_QUERY_CLAUSES } from './query-types.ts';
 import { NO_TYPOS, typoBudget } from '../typo/typo-rules.ts';
 import type { TypoBudgetRule } from '../typo/typo-rules.ts';
-import type { AnalyzedQuery, FieldScope, Occur, QueryClause } from './query-types.ts';
+import type { AnalyzedQuery, FieldScope, Occur, PhraseClause, QueryClause, TermClause } from './query-types.ts';
+import { synonymLookup } from './synonyms.ts';
+import type { Synonym, SynonymRule } from './synonyms.ts';
 
 export { queryTermMatcher } from './query-term-matcher.ts';
 
@@ -57,16 +64,18 @@ class ClauseList {
    * A term clause for one term, a phrase clause for several (with `joined`, the parts written
    * together, as another form it matches), nothing for none.
    */
-  addTerms(occur: Occur, field: FieldScope, terms: string[], joined?: string): void {
-    if (terms.length === 1) this.add({ kind: 'term', occur, field, term: terms[0] }, terms[0]);
+  addTerms(occur: Occur, field: FieldScope, terms: string[], joined?: string, synonyms?: Synonym[]): void {
+    if (terms.length === 1) this.add(withSynonyms({ kind: 'term', occur, field, term: terms[0] }, synonyms), terms[0]);
     else if (terms.length > 1) {
-      this.add(joined === undefined ? { kind: 'phrase', occur, field, terms } : { kind: 'phrase', occur, field, terms, joined }, terms.join(KEY_SEPARATOR));
+      const phrase: PhraseClause = joined === undefined ? { kind: 'phrase', occur, field, terms } : { kind: 'phrase', occur, field, terms, joined };
+      this.add(withSynonyms(phrase, synonyms), terms.join(KEY_SEPARATOR));
     }
   }
 
   /** A term clause that may match with up to `maxTypos` typos (0: exactly). */
-  addTerm(occur: Occur, field: FieldScope, term: string, maxTypos: number): void {
-    this.add(maxTypos > 0 ? { kind: 'term', occur, field, term, maxTypos } : { kind: 'term', occur, field, term }, term);
+  addTerm(occur: Occur, field: FieldScope, term: string, maxTypos: number, synonyms?: Synonym[]): void {
+    const clause: TermClause = maxTypos > 0 ? { kind: 'term', occur, field, term, maxTypos } : { kind: 'term', occur, field, term };
+    this.add(withSynonyms(clause, synonyms), term);
   }
 
   addPrefix(occur: Occur, field: FieldScope, prefix: string, word: string): void {
@@ -80,6 +89,11 @@ class ClauseList {
     this.seen.add(key);
     this.clauses.push(clause);
   }
+}
+
+/** The clause with its synonyms, when it has some. */
+function withSynonyms<C extends TermClause | PhraseClause>(clause: C, synonyms: Synonym[] | undefined): C {
+  return synonyms === undefined || synonyms.length === 0 ? clause : { ...clause, synonyms };
 }
 
 function addPrefixPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer): void {
@@ -112,7 +126,7 @@ function joinedTerm(text: string, tokens: readonly Token[], analyzer: Analyzer):
 }
 
 /** A plain word: a term clause, or the phrase of its parts (see the top of this file). */
-function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer, typos: TypoBudgetRule): void {
+function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: Analyzer, typos: TypoBudgetRule, synonymsOf: SynonymLookup): void {
   const tokens = analyzer.tokenize(part.text);
   const terms = tokens.map((token) => token.term);
   if (part.quoted || occur === 'must_not') {
@@ -120,8 +134,14 @@ function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: 
     return;
   }
   if (tokens.length === 0) return;
+  const synonyms = synonymsOf(terms);
   if (tokens.length === 1) {
-    list.addTerm(occur, part.field, terms[0], typoBudget(part.text.slice(tokens[0].start, tokens[0].end), typos));
+    list.addTerm(occur, part.field, terms[0], typoBudget(part.text.slice(tokens[0].start, tokens[0].end), typos), synonyms);
+    return;
+  }
+  if (synonyms !== undefined) {
+    // A word with synonyms of its own is searched as one unit: its parts in a row, or a synonym.
+    list.addTerms(occur, part.field, terms, joinedTerm(part.text, tokens, analyzer), synonyms);
     return;
   }
   const inner = part.text.slice(tokens[0].start, tokens[tokens.length - 1].end);
@@ -149,18 +169,73 @@ function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: 
  * Parses and analyzes query text `q` for a collection analyzed by `analyzer`; `typos` gives
  * plain words their typo budgets (default: none).
  */
-export function parseQuery(q: string, match: QueryMatchMode, analyzer: Analyzer, typos: TypoBudgetRule = NO_TYPOS, prefix: QueryPrefixMode = 'none'): AnalyzedQuery {
+export function parseQuery(
+  q: string,
+  match: QueryMatchMode,
+  analyzer: Analyzer,
+  typos: TypoBudgetRule = NO_TYPOS,
+  prefix: QueryPrefixMode = 'none',
+  synonyms: readonly SynonymRule[] = [],
+): AnalyzedQuery {
   const list = new ClauseList();
   const parts = lexQuery(q);
   // Search as you type: the word being typed — the last, when the query does not end in a
   // space — is a prefix, unless it is quoted or excluded.
   const last = parts[parts.length - 1];
   if (prefix === 'last' && last !== undefined && !last.quoted && last.occur !== 'must_not' && !/\s$/.test(q)) last.prefix = true;
-  for (const part of parts) {
-    if (list.full) break;
+  const synonymsOf = synonymLookup(synonyms);
+  const longestInput = synonyms.reduce((longest, rule) => Math.max(longest, rule.input.length), 0);
+  for (let i = 0; i < parts.length && !list.full; i++) {
+    const part = parts[i];
     const occur: Occur = match === 'all' && part.occur === 'should' ? 'must' : part.occur;
-    if (part.prefix) addPrefixPart(list, part, occur, analyzer);
-    else addWordPart(list, part, occur, analyzer, typos);
+    if (part.prefix) {
+      addPrefixPart(list, part, occur, analyzer);
+      continue;
+    }
+    const unit = longestInput > 1 ? synonymInputAt(parts, i, longestInput, analyzer, synonymsOf) : null;
+    if (unit !== null) {
+      // Words that together are a synonym's input: one unit, the words in a row or a synonym.
+      list.addTerms(occur, part.field, unit.terms, undefined, unit.synonyms);
+      i += unit.parts - 1;
+      continue;
+    }
+    addWordPart(list, part, occur, analyzer, typos, synonymsOf);
   }
   return { clauses: list.clauses };
+}
+
+type SynonymLookup = (terms: readonly string[]) => Synonym[] | undefined;
+
+/** Whether a part is a plain word, which synonyms may apply to (not quoted, excluded or a prefix). */
+function isPlainWord(part: QueryPart): boolean {
+  return !part.quoted && !part.prefix && part.occur !== 'must_not';
+}
+
+/**
+ * The longest run of two or more plain words from `parts[start]` (same occur and field) whose
+ * terms together are a synonym's input, or null.
+ */
+function synonymInputAt(
+  parts: readonly QueryPart[],
+  start: number,
+  longestInput: number,
+  analyzer: Analyzer,
+  synonymsOf: SynonymLookup,
+): { parts: number; terms: string[]; synonyms: Synonym[] } | null {
+  const first = parts[start];
+  if (!isPlainWord(first)) return null;
+  const terms: string[] = [];
+  const runs: { parts: number; terms: number }[] = [];
+  for (let i = start; i < parts.length && terms.length < longestInput; i++) {
+    const part = parts[i];
+    if (!isPlainWord(part) || part.occur !== first.occur || part.field !== first.field) break;
+    for (const token of analyzer.tokenize(part.text)) terms.push(token.term);
+    runs.push({ parts: i - start + 1, terms: terms.length });
+  }
+  for (let r = runs.length - 1; r >= 1; r--) {
+    const candidate = terms.slice(0, runs[r].terms);
+    const synonyms = synonymsOf(candidate);
+    if (synonyms !== undefined) return { parts: runs[r].parts, terms: candidate, synonyms };
+  }
+  return null;
 }

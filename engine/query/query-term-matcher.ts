@@ -1,5 +1,5 @@
 // Decides which terms of a document a query matched, for highlighting and matched pages:
-// the terms of its positive (should / must) term and phrase clauses, and any term starting
+// the terms of its positive (should / must) term and phrase clauses and their synonyms, and any term starting
 // with one of its positive prefixes. Excluded (must_not) clauses never highlight. Field scope
 // is ignored: a `title:` word is highlighted in the text too.
 
@@ -14,6 +14,7 @@ export function queryTermMatcher(query: AnalyzedQuery): (term: string) => boolea
     if (clause.kind === 'term') terms.add(clause.term);
     else if (clause.kind === 'phrase') for (const term of clause.terms) terms.add(term);
     else if (!prefixes.includes(clause.prefix)) prefixes.push(clause.prefix);
+    if (clause.kind !== 'prefix') for (const synonym of clause.synonyms ?? []) for (const term of synonym.terms) terms.add(term);
   }
   if (prefixes.length === 0) return (term) => terms.has(term);
   return (term) => {

@@ -1,6 +1,8 @@
 // The analyzed form of a search query (SPEC §6) that the query parser produces and the
 // searcher executes: a flat list of clauses, each a term, a phrase or a prefix, with how it
-// must occur and which field it looks in.
+// must occur and which field it looks in (terms and phrases with their synonyms, if any).
+
+import type { Synonym } from './synonyms.ts';
 
 /** `should`: ranks and (with no `must`) matches; `must`: required (`+x`, match=all); `must_not`: excluded (`-x`). */
 export type Occur = 'should' | 'must' | 'must_not';
@@ -19,6 +21,8 @@ export interface TermClause {
    * only the exact term matches (phrases, prefixes, exclusions, short words, numbers, typos off).
    */
   maxTypos?: number;
+  /** What the word may also match (the collection's synonyms of it, engine/query/synonyms.ts). */
+  synonyms?: Synonym[];
 }
 
 /** Analyzed terms at consecutive positions; always at least two. */
@@ -33,6 +37,8 @@ export interface PhraseClause {
    * phrase of its parts.
    */
   joined?: string;
+  /** What the phrase may also match: the collection's synonyms of a multi-word input found in the query. */
+  synonyms?: Synonym[];
 }
 
 /** Terms starting with `prefix` (folded, unstemmed, at least one character). */

@@ -3,7 +3,8 @@
 // first, and terms with a typo budget to their typo variants), and then, per segment, a scorer
 // over that segment's postings. A term with typo variants scores as the best of the exact term
 // and its variants, each variant scaled down by TYPO_SCORE_FACTOR per typo
-// (UNKNOWN_WORD_TYPO_SCORE_FACTOR when no document contains the term itself).
+// (UNKNOWN_WORD_TYPO_SCORE_FACTOR when no document contains the term itself), and of its
+// synonyms (SYNONYM_SCORE_FACTOR); a phrase as the best of itself, its joined form and its synonyms.
 
 import type { QueryClause } from '../query/query-types.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
@@ -19,7 +20,8 @@ import { SearchBudget } from './search-budget.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
-import type { FieldScope } from '../query/query-types.ts';
+import type { FieldScope, PhraseClause, TermClause } from '../query/query-types.ts';
+import type { Synonym } from '../query/synonyms.ts';
 import type { TypoField } from '../typo/typo-rules.ts';
 import { EXISTING_WORD_MAX_TYPOS, TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR, typoVariants } from './typo-expansions.ts';
 
@@ -38,7 +40,16 @@ export interface PreparedClause {
    * document has that term.
    */
   expansions: { term: string; weight: Bm25fWeight; typos?: number }[];
+  /**
+   * Term and phrase clauses: their synonyms (a term, or a phrase's terms), each weighted
+   * SYNONYM_SCORE_FACTOR of its idf, at most the clause's own idf: the words as typed rank above
+   * their synonyms. Matched exactly (typos apply to the words as typed only).
+   */
+  synonyms: { synonym: Synonym; weight: Bm25fWeight }[];
 }
+
+/** What a synonym's score counts against the word as typed (docs/api.md, "Synonyms"). */
+export const SYNONYM_SCORE_FACTOR = 0.8;
 
 export interface PrepareOptions {
   /** Fields where typo variants may not match (the collection's `disable_on_fields`). */
@@ -84,6 +95,15 @@ export function prepareClauses(
   options: PrepareOptions = {},
 ): PreparedClause[] {
   const idf = (term: string): number => bm25Idf(stats.docCount, docFreq(term, views));
+  /** A term or phrase clause's synonyms, weighed against its own idf. */
+  const synonymsOf = (clause: TermClause | PhraseClause, ownIdf: number, typed: string): PreparedClause['synonyms'] =>
+    clause.occur === 'must_not' || clause.synonyms === undefined
+      ? []
+      : clause.synonyms.map((synonym) => {
+          const synonymIdf = Math.min(synonym.terms.reduce((sum, term) => sum + idf(term), 0), ownIdf);
+          const reason = `synonym '${synonym.text}' of '${typed}', ${SYNONYM_SCORE_FACTOR}`;
+          return { synonym, weight: new Bm25fWeight(synonymIdf, stats, clause.field, SYNONYM_SCORE_FACTOR, reason) };
+        });
   return clauses.map((clause): PreparedClause => {
     switch (clause.kind) {
       case 'term': {
@@ -98,8 +118,9 @@ export function prepareClauses(
                 term,
                 weight: new Bm25fWeight(Math.min(bm25Idf(stats.docCount, compoundDocFreq), exactIdf), stats, clause.field, COMPOUND_SCORE_FACTOR, `inside a longer word, ${COMPOUND_SCORE_FACTOR}`),
               }));
+        const synonyms = synonymsOf(clause, exactIdf, clause.term);
         const scope = clause.maxTypos === undefined ? null : typoScope(clause.field, options.typoDisabledFields ?? []);
-        if (scope === null) return { clause, weight, expansions: compounds };
+        if (scope === null) return { clause, weight, expansions: compounds, synonyms };
         // With the word itself in the collection, its typo variants rank below it; with no
         // document containing it, they are what it means and lose less.
         const factor = exactDocFreq === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
@@ -111,7 +132,7 @@ export function prepareClauses(
           const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
           return { term, typos, weight: new Bm25fWeight(variantIdf, stats, scope, factor ** typos, reason) };
         });
-        return { clause, weight, expansions: [...expansions, ...compounds.filter((compound) => !expansions.some((variant) => variant.term === compound.term))] };
+        return { clause, weight, expansions: [...expansions, ...compounds.filter((compound) => !expansions.some((variant) => variant.term === compound.term))], synonyms };
       }
       case 'phrase': {
         const phraseIdf = clause.terms.reduce((sum, term) => sum + idf(term), 0);
@@ -119,7 +140,7 @@ export function prepareClauses(
         const joinedDocFreq = clause.joined === undefined ? 0 : docFreq(clause.joined, views);
         const expansions =
           joinedDocFreq === 0 ? [] : [{ term: clause.joined!, weight: new Bm25fWeight(bm25Idf(stats.docCount, joinedDocFreq), stats, clause.field) }];
-        return { clause, weight: new Bm25fWeight(phraseIdf, stats, clause.field), expansions };
+        return { clause, weight: new Bm25fWeight(phraseIdf, stats, clause.field), expansions, synonyms: synonymsOf(clause, phraseIdf, clause.terms.join(' ')) };
       }
       case 'prefix': {
         const terms = new Set<string>();
@@ -133,7 +154,7 @@ export function prepareClauses(
           .sort(compareCodePoints)
           .slice(0, MAX_PREFIX_EXPANSIONS)
           .map((term) => ({ term, weight: new Bm25fWeight(idf(term), stats, clause.field) }));
-        return { clause, weight: null, expansions };
+        return { clause, weight: null, expansions, synonyms: [] };
       }
       default:
         throw new Error(`unknown clause kind ${(clause as QueryClause).kind}`);
@@ -167,6 +188,22 @@ function expansionScorers(prepared: PreparedClause, reader: SegmentReader): Term
   return prepared.expansions.map(({ term, weight }) => termScorer(reader, term, weight)).filter((scorer): scorer is TermScorer => scorer !== null);
 }
 
+/** Scorers of the clause's synonyms (terms or phrases) this segment has. */
+function synonymScorers(prepared: PreparedClause, reader: SegmentReader, budget: SearchBudget): Scorer[] {
+  const scorers: Scorer[] = [];
+  for (const { synonym, weight } of prepared.synonyms) {
+    const scorer = synonym.terms.length === 1 ? termScorer(reader, synonym.terms[0], weight) : phraseScorer(synonym.terms, weight, prepared.clause.field, reader, budget);
+    if (scorer !== null) scorers.push(scorer);
+  }
+  return scorers;
+}
+
+/** Scorers of every other form the clause matches: its expansions, then its synonyms. */
+function alternativeScorers(prepared: PreparedClause, reader: SegmentReader, budget: SearchBudget): Scorer[] {
+  const expansions: Scorer[] = expansionScorers(prepared, reader);
+  return prepared.synonyms.length === 0 ? expansions : [...expansions, ...synonymScorers(prepared, reader, budget)];
+}
+
 /** The best of `scorers` as one scorer, or null for none. */
 function bestOf(label: string, scorers: Scorer[]): Scorer | null {
   if (scorers.length <= 1) return scorers[0] ?? null;
@@ -180,12 +217,12 @@ function bestOf(label: string, scorers: Scorer[]): Scorer | null {
  */
 export function rankingScorers(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer[] {
   const { clause } = prepared;
-  if (clause.kind !== 'term' || prepared.expansions.length === 0) {
+  if (clause.kind !== 'term' || (prepared.expansions.length === 0 && prepared.synonyms.length === 0)) {
     const scorer = clauseScorer(prepared, reader, budget);
     return scorer === null ? [] : [scorer];
   }
   const exact = termScorer(reader, clause.term, prepared.weight!);
-  const variants = bestOf(`typo variants of ${clause.term}`, expansionScorers(prepared, reader));
+  const variants = bestOf(`typo variants and synonyms of ${clause.term}`, alternativeScorers(prepared, reader, budget));
   if (variants === null) return exact === null ? [] : [exact];
   return exact === null ? [variants] : [exact, new TypoVariantsScorer(variants, exact)];
 }
@@ -196,13 +233,13 @@ export function clauseScorer(prepared: PreparedClause, reader: SegmentReader, bu
   switch (clause.kind) {
     case 'term': {
       const exact = termScorer(reader, clause.term, prepared.weight!);
-      if (prepared.expansions.length === 0) return exact;
-      return bestOf(`${clause.term} (typo variants)`, [...(exact === null ? [] : [exact]), ...expansionScorers(prepared, reader)]);
+      if (prepared.expansions.length === 0 && prepared.synonyms.length === 0) return exact;
+      return bestOf(`${clause.term} (typo variants, synonyms)`, [...(exact === null ? [] : [exact]), ...alternativeScorers(prepared, reader, budget)]);
     }
     case 'phrase': {
       const phrase = phraseScorer(clause.terms, prepared.weight!, clause.field, reader, budget);
-      if (prepared.expansions.length === 0) return phrase;
-      return bestOf(`${clause.terms.join(' ')} (or joined)`, [...(phrase === null ? [] : [phrase]), ...expansionScorers(prepared, reader)]);
+      if (prepared.expansions.length === 0 && prepared.synonyms.length === 0) return phrase;
+      return bestOf(`${clause.terms.join(' ')} (or joined, synonyms)`, [...(phrase === null ? [] : [phrase]), ...alternativeScorers(prepared, reader, budget)]);
     }
     case 'prefix':
       return bestOf(`${clause.prefix}*`, expansionScorers(prepared, reader));

@@ -2,7 +2,8 @@
 // `highlight`; issue 14): from the postings positions of the query's terms in one document, the
 // occurrences of each positive clause — a term, or one of a prefix's expansions, wherever it
 // occurs; a phrase only where its words stand at consecutive positions, and in a paged document
-// all on one page (a split word's phrase also where its parts stand joined as one term) — then the pages where at least one clause is satisfied, the best page, and
+// all on one page (a split word's phrase also where its parts stand joined as one term); a
+// clause's synonyms wherever they stand (a phrase synonym in a row) — then the pages where at least one clause is satisfied, the best page, and
 // the positions of the tokens to mark in the snippet. Lucene's unified highlighter does the same
 // with its "weight matches": what is marked is what the query matched, never a phrase's words
 // standing alone.
@@ -36,17 +37,21 @@ export interface EvidenceClause {
   required: boolean;
   /** `phrase` of a split word: its parts written together as one term, also satisfying it, and that term's idf. */
   joined?: { term: string; idf: number };
+  /** Other forms satisfying it (its synonyms): a term, or a phrase's terms in a row, each with its idf. */
+  alternatives?: { terms: string[]; idf: number }[];
 }
 
 /** The clauses of a prepared query that pages can satisfy: positive, not `title:`-only. */
 export function evidenceClauses(prepared: readonly PreparedClause[]): EvidenceClause[] {
   const clauses: EvidenceClause[] = [];
-  for (const { clause, weight, expansions } of prepared) {
+  for (const { clause, weight, expansions, synonyms } of prepared) {
     if (clause.occur === 'must_not' || clause.field === 'title') continue;
     const required = clause.occur === 'must';
+    const alternatives = synonyms.map(({ synonym, weight: synonymWeight }) => ({ terms: synonym.terms, idf: synonymWeight.idf * synonymWeight.boost }));
+    const withAlternatives = alternatives.length === 0 ? {} : { alternatives };
     if (clause.kind === 'phrase') {
       const joined = expansions[0];
-      clauses.push({ kind: 'phrase', terms: clause.terms, idfs: [weight!.idf], required, ...(joined === undefined ? {} : { joined: { term: joined.term, idf: joined.weight.idf } }) });
+      clauses.push({ kind: 'phrase', terms: clause.terms, idfs: [weight!.idf], required, ...(joined === undefined ? {} : { joined: { term: joined.term, idf: joined.weight.idf } }), ...withAlternatives });
       continue;
     }
     // A term clause's own term (with any expansions it was given), or a prefix's expansions;
@@ -62,7 +67,7 @@ export function evidenceClauses(prepared: readonly PreparedClause[]): EvidenceCl
       terms.push(expansion.term);
       idfs.push(expansion.weight.idf);
     }
-    if (terms.length > 0) clauses.push({ kind: 'terms', terms, idfs, required });
+    if (terms.length > 0 || alternatives.length > 0) clauses.push({ kind: 'terms', terms, idfs, required, ...withAlternatives });
   }
   return clauses;
 }
@@ -127,6 +132,13 @@ function capPositions(lists: number[][], cap: number): void {
 
 const NO_POSITIONS: number[] = [];
 
+/** Every term whose positions the clause's evidence reads. */
+function termsOf(clause: EvidenceClause): string[] {
+  const terms = clause.joined === undefined ? [...clause.terms] : [...clause.terms, clause.joined.term];
+  for (const alternative of clause.alternatives ?? []) terms.push(...alternative.terms);
+  return terms;
+}
+
 /**
  * The evidence of `clauses` in the document `doc` describes. `bestPage`, when given, is the
  * page the ranking scored best (page-ranking.ts): it is the hit's page, and its occurrences
@@ -142,7 +154,7 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
   // Each term's text positions, once, within the cap.
   const lists = new Map<string, number[]>();
   for (const clause of clauses) {
-    for (const term of clause.joined === undefined ? clause.terms : [...clause.terms, clause.joined.term]) {
+    for (const term of termsOf(clause)) {
       if (lists.has(term)) continue;
       const positions = doc.positionsOf(term);
       if (positions === null || positions.length === 0) lists.set(term, NO_POSITIONS);
@@ -165,39 +177,47 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
     count[page]++;
     if (idf > weight[page]) weight[page] = idf;
   };
+  /** Where a run of terms stands in a row within one page: its starts, ascending. */
+  const phraseStartsOf = (terms: readonly string[], idf: number): number[] => {
+    const starts: number[] = [];
+    const length = terms.length;
+    let page = 0;
+    for (const start of findPhraseStarts(terms.map((term) => lists.get(term)!))) {
+      while (start >= pageEnd(page)) page++;
+      if (start + length - 1 >= pageEnd(page)) continue; // runs over a page break
+      starts.push(start);
+      found(page, idf);
+    }
+    return starts;
+  };
+  const termFound = (term: string, idf: number): void => {
+    let page = 0;
+    for (const position of lists.get(term)!) {
+      while (position >= pageEnd(page)) page++;
+      found(page, idf);
+    }
+  };
   /** A phrase clause's starts where it is satisfied, ascending. */
   const phraseStarts: (number[] | null)[] = [];
+  /** Per clause, the starts of each alternative that is a phrase (null for a single term). */
+  const alternativeStarts: (number[] | null)[][] = [];
 
   for (const clause of clauses) {
     let starts: number[] | null = null;
     if (clause.kind === 'terms') {
-      clause.terms.forEach((term, t) => {
-        const idf = clause.idfs[t];
-        let page = 0;
-        for (const position of lists.get(term)!) {
-          while (position >= pageEnd(page)) page++;
-          found(page, idf);
-        }
-      });
+      clause.terms.forEach((term, t) => termFound(term, clause.idfs[t]));
     } else {
-      starts = [];
-      const length = clause.terms.length;
-      let page = 0;
-      for (const start of findPhraseStarts(clause.terms.map((term) => lists.get(term)!))) {
-        while (start >= pageEnd(page)) page++;
-        if (start + length - 1 >= pageEnd(page)) continue; // runs over a page break
-        starts.push(start);
-        found(page, clause.idfs[0]);
-      }
-      if (clause.joined !== undefined) {
-        page = 0;
-        for (const position of lists.get(clause.joined.term)!) {
-          while (position >= pageEnd(page)) page++;
-          found(page, clause.joined.idf);
-        }
-      }
+      starts = phraseStartsOf(clause.terms, clause.idfs[0]);
+      if (clause.joined !== undefined) termFound(clause.joined.term, clause.joined.idf);
     }
     phraseStarts.push(starts);
+    alternativeStarts.push(
+      (clause.alternatives ?? []).map((alternative) => {
+        if (alternative.terms.length > 1) return phraseStartsOf(alternative.terms, alternative.idf);
+        termFound(alternative.terms[0], alternative.idf);
+        return null;
+      }),
+    );
     for (const page of touched) {
       if (clause.required) required[page] += weight[page];
       else optional[page] += weight[page];
@@ -230,22 +250,25 @@ export function findHitEvidence(clauses: readonly EvidenceClause[], doc: DocPosi
   if (best >= 0) {
     const from = pageStarts === null ? textStart : pageStarts[best];
     const to = pageEnd(best);
+    const markTerm = (term: string): void => {
+      const list = lists.get(term)!;
+      for (let k = lowerBound(list, from); k < list.length && list[k] < to; k++) marks.set(list[k], term);
+    };
+    const markPhrase = (terms: readonly string[], starts: readonly number[]): void => {
+      for (let k = lowerBound(starts, from); k < starts.length && starts[k] < to; k++) {
+        terms.forEach((term, i) => marks.set(starts[k] + i, term));
+      }
+    };
     clauses.forEach((clause, c) => {
       const starts = phraseStarts[c];
-      if (starts === null) {
-        for (const term of clause.terms) {
-          const list = lists.get(term)!;
-          for (let k = lowerBound(list, from); k < list.length && list[k] < to; k++) marks.set(list[k], term);
-        }
-      } else {
-        for (let k = lowerBound(starts, from); k < starts.length && starts[k] < to; k++) {
-          clause.terms.forEach((term, i) => marks.set(starts[k] + i, term));
-        }
-        if (clause.joined !== undefined) {
-          const list = lists.get(clause.joined.term)!;
-          for (let k = lowerBound(list, from); k < list.length && list[k] < to; k++) marks.set(list[k], clause.joined.term);
-        }
-      }
+      if (starts === null) for (const term of clause.terms) markTerm(term);
+      else markPhrase(clause.terms, starts);
+      if (clause.joined !== undefined) markTerm(clause.joined.term);
+      (clause.alternatives ?? []).forEach((alternative, a) => {
+        const alternativeStart = alternativeStarts[c][a];
+        if (alternativeStart === null) markTerm(alternative.terms[0]);
+        else markPhrase(alternative.terms, alternativeStart);
+      });
     });
   }
   return { matchedPages: pageStarts === null ? [] : matchedPages, bestPage: Math.max(best, 0), marks };

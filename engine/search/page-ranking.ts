@@ -95,12 +95,13 @@ interface PageClause {
 function pageClauses(prepared: readonly PreparedClause[], pageStats: CollectionStatistics): PageClause[] {
   const reweigh = (weight: Bm25fWeight): Bm25fWeight => new Bm25fWeight(weight.idf, pageStats, weight.field, weight.boost);
   const clauses: PageClause[] = [];
-  for (const { clause, weight, expansions } of prepared) {
+  for (const { clause, weight, expansions, synonyms } of prepared) {
     if (clause.occur === 'must_not') continue;
     const forms: PageForm[] = [];
     if (clause.kind === 'phrase') forms.push({ terms: clause.terms, phrase: true, weight: reweigh(weight!) });
     else if (clause.kind === 'term') forms.push({ terms: [clause.term], phrase: false, weight: reweigh(weight!) });
     for (const expansion of expansions) forms.push({ terms: [expansion.term], phrase: false, weight: reweigh(expansion.weight) });
+    for (const { synonym, weight: synonymWeight } of synonyms) forms.push({ terms: synonym.terms, phrase: synonym.terms.length > 1, weight: reweigh(synonymWeight) });
     clauses.push({
       forms,
       requiredOnPages: clause.occur === 'must' && clause.field !== 'title',

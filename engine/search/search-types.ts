@@ -5,6 +5,7 @@
 
 import type { Metadata } from '../document.ts';
 import type { FilterNode } from '../filter/filter-types.ts';
+import type { SynonymRule } from '../query/synonyms.ts';
 import type { SortKey } from '../sort/sort-types.ts';
 import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
 
@@ -43,6 +44,12 @@ export interface SearchRequest {
   typoTolerance?: TypoTolerance;
   /** `last`: the word being typed (the last, without a space after it) is a prefix; default `none`. */
   prefix?: PrefixMode;
+  /**
+   * The synonym rules this query's words can use (SynonymTable.rulesFor); absent or empty: no
+   * synonyms. The server fills in the collection's when a request leaves them out, and sends
+   * `[]` for `synonyms=false`.
+   */
+  synonyms?: readonly SynonymRule[];
   /**
    * Count every match (`total` exact however many there are). Otherwise a search ranked by
    * relevance counts exactly up to TOTAL_EXACT_UP_TO and then skips what cannot reach its top

@@ -67,7 +67,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const semantic = mode === 'keyword' ? undefined : request.semantic;
   if (mode !== 'keyword' && semantic === undefined) throw new EngineError('invalid_query', `mode ${mode} needs a query vector`);
   // A semantic search embeds the whole query text: its words are not keyword clauses.
-  const query = parseQuery(mode === 'semantic' ? '' : request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none');
+  const query = parseQuery(mode === 'semantic' ? '' : request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none', request.synonyms);
   const stats = collectionStatistics(views);
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields });
   const filter = request.filter ?? null;

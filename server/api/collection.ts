@@ -1,11 +1,12 @@
-// TypeBox schemas of collections (SPEC §4, §12): the name rule, the create body, the settings
-// (`typo_tolerance`) and their update body, and the record, matching `CollectionInfo` in
+// TypeBox schemas of collections (docs/api.md, "Collections"): the name rule, the create body, the settings
+// (`typo_tolerance`, `embedders`, `synonyms`) and their update body, and the record, matching `CollectionInfo` in
 // server/indexing/collection-types.ts.
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { DEFAULT_TYPO_TOLERANCE, MAX_TYPO_WORD_SIZE, TYPO_FIELDS } from '../../engine/index.ts';
 import { EmbedderSettingsSchema, EmbeddersPatchSchema, EmbeddingProgressSchema } from './embedder.ts';
+import { MAX_SYNONYM_ENTRIES, MAX_SYNONYM_LENGTH, MAX_SYNONYM_WORDS } from './limits.ts';
 
 /** Lowercase letters, digits, `_` and `-`; starts with a letter or digit; 1–64 characters. */
 export const COLLECTION_NAME_PATTERN = '^[a-z0-9][a-z0-9_-]{0,63}$';
@@ -70,16 +71,37 @@ export const TypoTolerancePatchSchema = Type.Object(
 );
 export type TypoTolerancePatch = Static<typeof TypoTolerancePatchSchema>;
 
+const synonymWords = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: MAX_SYNONYM_LENGTH }), { minItems: 1, maxItems: MAX_SYNONYM_WORDS, description });
+
+/** One entry of `synonyms`: a multi-way group (`words`), or one-way (`input` → `words`). */
+export const SynonymEntrySchema = Type.Object(
+  {
+    words: synonymWords(`Words (or phrases) equivalent to one another — at least two — or, with \`input\`, what the input also finds. At most ${MAX_SYNONYM_WORDS}, each up to ${MAX_SYNONYM_LENGTH} characters.`),
+    input: Type.Optional(synonymWords('One-way: query words (or phrases) that also find `words`; `words` do not find them.')),
+  },
+  { additionalProperties: false, title: 'SynonymEntry' },
+);
+export type SynonymEntryWire = Static<typeof SynonymEntrySchema>;
+
+const SynonymsSchema = Type.Array(SynonymEntrySchema, {
+  maxItems: MAX_SYNONYM_ENTRIES,
+  description:
+    `Synonyms, applied at query time (no re-index): \`{"words": ["laptop", "notebook"]}\` makes the words equivalent; `
+    + `\`{"input": ["nyc"], "words": ["new york"]}\` is one-way. Words as typed rank above their synonyms; \`synonyms=false\` `
+    + `on a search turns them off. At most ${MAX_SYNONYM_ENTRIES.toLocaleString('en')} entries; a write replaces the whole list.`,
+});
+
 /** A collection's settings as returned. */
 export const CollectionSettingsSchema = Type.Object(
-  { typo_tolerance: TypoToleranceSchema, embedders: Type.Record(Type.String(), EmbedderSettingsSchema) },
+  { typo_tolerance: TypoToleranceSchema, embedders: Type.Record(Type.String(), EmbedderSettingsSchema), synonyms: SynonymsSchema },
   { additionalProperties: false, title: 'CollectionSettings' },
 );
 export type CollectionSettings = Static<typeof CollectionSettingsSchema>;
 
 /** `PATCH /v1/collections/{c}`: settings only; what is left out is kept. */
 export const UpdateCollectionBodySchema = Type.Object(
-  { typo_tolerance: Type.Optional(TypoTolerancePatchSchema), embedders: Type.Optional(EmbeddersPatchSchema) },
+  { typo_tolerance: Type.Optional(TypoTolerancePatchSchema), embedders: Type.Optional(EmbeddersPatchSchema), synonyms: Type.Optional(SynonymsSchema) },
   { additionalProperties: false },
 );
 export type CollectionSettingsPatch = Static<typeof UpdateCollectionBodySchema>;
@@ -89,6 +111,7 @@ export const CreateCollectionBodySchema = Type.Object(
     name: CollectionNameSchema,
     typo_tolerance: Type.Optional(TypoTolerancePatchSchema),
     embedders: Type.Optional(EmbeddersPatchSchema),
+    synonyms: Type.Optional(SynonymsSchema),
     language: Type.Optional(
       Type.String({
         minLength: 1,

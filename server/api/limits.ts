@@ -27,6 +27,11 @@ export const MAX_FACET_FIELDS = 20;
 /** Default element wrapped round matched terms in `highlight`. */
 export const DEFAULT_HIGHLIGHT_TAG = 'mark';
 
+/** Most entries of a collection's `synonyms`, words (or inputs) per entry, and characters per word or phrase. */
+export const MAX_SYNONYM_ENTRIES = 100_000;
+export const MAX_SYNONYM_WORDS = 64;
+export const MAX_SYNONYM_LENGTH = 128;
+
 /** Longest document id and metadata field name, in characters. */
 export const MAX_DOCUMENT_ID_LENGTH = 256;
 export const MAX_METADATA_FIELD_LENGTH = 128;

@@ -68,6 +68,12 @@ const searchFields = {
         + 'space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes.',
     }),
   ),
+  synonyms: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description: "Whether the collection's `synonyms` apply: `false` searches the words as typed only.",
+    }),
+  ),
   track_total: Type.Optional(
     Type.Boolean({
       default: false,

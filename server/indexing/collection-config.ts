@@ -1,16 +1,17 @@
 // A collection's own record on disk, `collection.json`: its name, analysis language, creation
-// time and search settings (`settings.typo_tolerance`, in the API's shape). Written atomically
-// when the collection is created and whenever its settings change. A file written before
-// settings existed reads as the default settings.
+// time and search settings (`settings.typo_tolerance`, `embedders`, `synonyms`, in the API's
+// shape). Written atomically when the collection is created and whenever its settings change. A
+// file written before a setting existed reads as that setting's default.
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TypoTolerance } from '../../engine/index.ts';
+import type { SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, writePrivateJsonFile } from '../../storage/index.ts';
 import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
 import { defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
 import { embeddersFromStored, embeddersToStored } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
+import { synonymsFromStored, synonymsToStored } from './synonym-settings.ts';
 
 export interface CollectionConfig {
   name: string;
@@ -19,28 +20,35 @@ export interface CollectionConfig {
   created_at: string;
   typoTolerance: TypoTolerance;
   embedders: Record<string, EmbedderConfig>;
+  synonyms: SynonymEntry[];
 }
+
+/** A collection's settings, as the server holds them. */
+export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms'>;
 
 /** A collection's settings as collection.json stores them (and the cluster's catalog, as JSON). */
 export interface StoredSettings {
   typo_tolerance: unknown;
   embedders: unknown;
+  /** Absent in settings stored before synonyms existed: none. */
+  synonyms?: unknown;
 }
 
-export function storedSettingsOf(typoTolerance: TypoTolerance, embedders: Record<string, EmbedderConfig>): StoredSettings {
-  return { typo_tolerance: typoToleranceToWire(typoTolerance), embedders: embeddersToStored(embedders) };
+export function storedSettingsOf(settings: SettingsValues): StoredSettings {
+  return { typo_tolerance: typoToleranceToWire(settings.typoTolerance), embedders: embeddersToStored(settings.embedders), synonyms: synonymsToStored(settings.synonyms) };
 }
 
 /** Settings read back from their stored form; null when they are not valid. */
-export function settingsFromStored(stored: StoredSettings): Pick<CollectionConfig, 'typoTolerance' | 'embedders'> | null {
+export function settingsFromStored(stored: StoredSettings): SettingsValues | null {
   const typoTolerance = typoToleranceFromStored(stored.typo_tolerance);
   const embedders = embeddersFromStored(stored.embedders);
-  return typoTolerance === null || embedders === null ? null : { typoTolerance, embedders };
+  const synonyms = synonymsFromStored(stored.synonyms);
+  return typoTolerance === null || embedders === null || synonyms === null ? null : { typoTolerance, embedders, synonyms };
 }
 
 /** Written private to the server's user: an embedder's API key is in it. */
 export function writeCollectionConfig(dir: string, config: CollectionConfig): void {
-  const settings = storedSettingsOf(config.typoTolerance, config.embedders);
+  const settings = storedSettingsOf(config);
   const body = { name: config.name, language: config.language, created_at: config.created_at, settings };
   writePrivateJsonFile(path.join(dir, COLLECTION_CONFIG_FILE), body);
 }
@@ -74,5 +82,7 @@ export function readCollectionConfig(dir: string): CollectionConfig {
   }
   const embedders = embeddersFromStored((settings as Record<string, unknown> | undefined)?.embedders);
   if (embedders === null) throw new CorruptFileError(filePath, 'settings.embedders is not a valid set of embedders');
-  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders };
+  const synonyms = synonymsFromStored((settings as Record<string, unknown> | undefined)?.synonyms);
+  if (synonyms === null) throw new CorruptFileError(filePath, 'settings.synonyms is not a valid list of synonyms');
+  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms };
 }

@@ -18,11 +18,10 @@ import { FolioCollection } from './collection.ts';
 import type { CollectionOptions, CollectionWorkers } from './collection.ts';
 import type { Backpressure } from './collection-writer.ts';
 import { settingsFromStored, writeCollectionConfig } from './collection-config.ts';
-import type { StoredSettings } from './collection-config.ts';
-import type { EmbedderConfig } from './embedder-settings.ts';
-import type { TypoTolerance } from '../../engine/index.ts';
+import type { SettingsValues, StoredSettings } from './collection-config.ts';
 import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
 import { applyEmbeddersPatch } from './embedder-settings.ts';
+import { checkSynonyms } from './synonym-settings.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
 import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
@@ -137,9 +136,11 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
   async create(name: string, language: string, settings: CollectionSettingsPatch = {}): Promise<CollectionInfo> {
     validateName(name);
     validateLanguage(language);
-    const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance');
-    const embedders = applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model));
-    return this.createWith(name, language, new Date().toISOString(), typoTolerance, embedders);
+    return this.createWith(name, language, new Date().toISOString(), {
+      typoTolerance: applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance'),
+      embedders: applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model)),
+      synonyms: checkSynonyms(settings.synonyms ?? [], language, '/body/synonyms'),
+    });
   }
 
   async adopt(name: string, language: string, createdAt: string, stored: StoredSettings): Promise<CollectionInfo> {
@@ -147,7 +148,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     validateLanguage(language);
     const settings = settingsFromStored(stored);
     if (settings === null) throw new Error(`collection '${name}': the cluster's catalog holds settings this node cannot read`);
-    return this.createWith(name, language, createdAt, settings.typoTolerance, settings.embedders);
+    return this.createWith(name, language, createdAt, settings);
   }
 
   names(): string[] {
@@ -179,7 +180,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     }
   }
 
-  private async createWith(name: string, language: string, createdAt: string, typoTolerance: TypoTolerance, embedders: Record<string, EmbedderConfig>): Promise<CollectionInfo> {
+  private async createWith(name: string, language: string, createdAt: string, settings: SettingsValues): Promise<CollectionInfo> {
     const deletion = this.deletions.get(name);
     if (deletion !== undefined) await deletion.catch(() => {});
     // From here on everything is synchronous, so two creates of one name cannot interleave.
@@ -191,7 +192,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     try {
       fs.mkdirSync(staging);
       fs.mkdirSync(path.join(staging, WAL_DIR_NAME));
-      writeCollectionConfig(staging, { name, language, created_at: createdAt, typoTolerance, embedders });
+      writeCollectionConfig(staging, { name, language, created_at: createdAt, ...settings });
       writeManifest(staging, emptyManifest());
       fsyncDirectory(staging);
       fs.renameSync(staging, finalDir);

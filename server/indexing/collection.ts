@@ -11,7 +11,8 @@
 
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { FilterNode, IndexDocument, SearchRequest, SearchResult, TypoTolerance } from '../../engine/index.ts';
+import { Analyzer, SynonymTable } from '../../engine/index.ts';
+import type { FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import type { ClusterLink } from './cluster-link.ts';
@@ -24,10 +25,11 @@ import { collectionUnavailable, describeDamage, isDamage } from './damaged-colle
 import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
 import { readCollectionConfig, settingsFromStored, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
-import type { StoredSettings } from './collection-config.ts';
+import type { SettingsValues, StoredSettings } from './collection-config.ts';
 import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
 import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
+import { checkSynonyms } from './synonym-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
 import { unknownFieldWarnings } from './unknown-fields.ts';
@@ -108,6 +110,11 @@ export class FolioCollection implements Collection {
   private typoTolerance: TypoTolerance;
   /** Embedders (search by meaning; collection.json). Replaced whole by a settings change. */
   private embedders: Readonly<Record<string, EmbedderConfig>>;
+  /** Synonyms as written (collection.json), and analyzed for searches (applied at query time). */
+  private synonyms: SynonymEntry[];
+  private synonymTable: SynonymTable;
+  /** The query analyzer: finds the synonym rules a search's words can use. */
+  private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
   private readonly embedder: CollectionEmbedder;
   /** Unique to this opening of the collection (workers key their readers by it). */
@@ -133,6 +140,9 @@ export class FolioCollection implements Collection {
     this.createdAt = config.created_at;
     this.typoTolerance = config.typoTolerance;
     this.embedders = config.embedders;
+    this.queryAnalyzer = Analyzer.for(this.language);
+    this.synonyms = config.synonyms;
+    this.synonymTable = SynonymTable.build(config.synonyms, this.queryAnalyzer);
     this.embeddingPool = workers.embedding;
     this.wal = wal;
     const pending = this.pending;
@@ -241,7 +251,7 @@ export class FolioCollection implements Collection {
       documents: this.isReplica ? this.reader.snapshot.liveCount : this.writer.documents,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
-      settings: settingsToWire(this.typoTolerance, this.embedders),
+      settings: settingsToWire(this.typoTolerance, this.embedders, this.synonyms),
       embedding: this.embedder.progress(),
     };
   }
@@ -252,16 +262,19 @@ export class FolioCollection implements Collection {
    */
   async updateSettings(patch: CollectionSettingsPatch): Promise<CollectionInfo> {
     this.assertOpen();
-    const typoTolerance = applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance');
-    const embedders = applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model));
-    this.replaceSettings(typoTolerance, embedders);
-    await this.cluster?.settingsChanged(storedSettingsOf(typoTolerance, embedders));
+    const settings: SettingsValues = {
+      typoTolerance: applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance'),
+      embedders: applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model)),
+      synonyms: patch.synonyms === undefined ? this.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
+    };
+    this.replaceSettings(settings);
+    await this.cluster?.settingsChanged(storedSettingsOf(settings));
     return this.info();
   }
 
   /** The settings as collection.json stores them (the cluster's catalog keeps them so). */
   storedSettings(): StoredSettings {
-    return storedSettingsOf(this.typoTolerance, { ...this.embedders });
+    return storedSettingsOf({ typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms });
   }
 
   /** Takes settings changed on another node of the cluster. */
@@ -269,14 +282,19 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const settings = settingsFromStored(stored);
     if (settings === null) throw new Error(`collection '${this.name}': the cluster's catalog holds settings this node cannot read`);
-    this.replaceSettings(settings.typoTolerance, settings.embedders);
+    this.replaceSettings(settings);
   }
 
-  private replaceSettings(typoTolerance: TypoTolerance, embedders: Record<string, EmbedderConfig>): void {
-    writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, typoTolerance, embedders });
+  private replaceSettings(settings: SettingsValues): void {
+    writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, ...settings });
+    const { typoTolerance, embedders, synonyms } = settings;
     const previous = this.embedders;
     this.typoTolerance = typoTolerance;
     this.embedders = embedders;
+    if (synonyms !== this.synonyms) {
+      this.synonyms = synonyms;
+      this.synonymTable = SynonymTable.build(synonyms, this.queryAnalyzer);
+    }
     // An embedder removed, or changed so that its vectors differ, loses its vector files.
     for (const [name, config] of Object.entries(previous)) {
       const now = embedders[name];
@@ -446,7 +464,7 @@ export class FolioCollection implements Collection {
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     let page: SearchPage;
     try {
-      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance });
+      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance, ...this.synonymsFor(prepared.request) });
     } catch (error) {
       if (!isDamage(error)) throw error;
       this.onDamage(error);
@@ -454,6 +472,16 @@ export class FolioCollection implements Collection {
     }
     const warnings = [...prepared.warnings, ...unknownFieldWarnings(request, this.reader.snapshot), ...coverageWarning(page.semanticCoverage)];
     return warnings.length === 0 ? page : { ...page, warnings };
+  }
+
+  /**
+   * The collection's synonym rules a search's words can use, unless the request names its own
+   * (`[]` for `synonyms=false`).
+   */
+  private synonymsFor(request: SearchRequest): Pick<SearchRequest, 'synonyms'> {
+    if (request.synonyms !== undefined || this.synonymTable.size === 0 || request.q === '') return {};
+    const rules = this.synonymTable.rulesFor(request.q, this.queryAnalyzer);
+    return rules.length === 0 ? {} : { synonyms: rules };
   }
 
   captureInto(target: string, originalsDirName: string): void {

@@ -262,6 +262,27 @@ describe('folio commands against a live server', () => {
     assert.equal((await folio(['search', 'docs', 'quince', '--match', 'most'])).code, 2);
   });
 
+  test('collections settings shows and changes settings; synonyms from a file, --no-synonyms per search', async () => {
+    const shown = ok(await folio(['collections', 'settings', 'docs']));
+    assert.match(shown.stdout, /typo tolerance: on, one typo from 5 letters, two from 9/);
+    assert.match(shown.stdout, /synonyms: none/);
+    const file = join(root, 'synonyms.json');
+    await writeFile(file, JSON.stringify([{ input: ['membrillo'], words: ['quince'] }]));
+    const changed = ok(await folio(['collections', 'settings', 'docs', '--synonyms', file, '--set', '{"typo_tolerance":{"enabled":false}}']));
+    assert.match(changed.stdout, /Changed the settings of docs/);
+    assert.match(changed.stdout, /typo tolerance: off/);
+    assert.match(changed.stdout, /synonyms: 1 entry\n\s+membrillo -> quince/);
+    const json = JSON.parse(ok(await folio(['collections', 'settings', 'docs', '--json'])).stdout);
+    assert.deepEqual(json.synonyms, [{ input: ['membrillo'], words: ['quince'] }]);
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'membrillo', '--json'])).stdout).total, 3);
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'membrillo', '--no-synonyms', '--json'])).stdout).total, 0);
+    await writeFile(file, '[{"words": ["alone"]}]');
+    const refused = await folio(['collections', 'settings', 'docs', '--synonyms', file]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^folio: validation_failed: /);
+    ok(await folio(['collections', 'settings', 'docs', '--set', '{"typo_tolerance":{"enabled":true},"synonyms":[]}']));
+  });
+
   test('documents list pages in id order, get shows one, delete removes it; stats shows the server', async () => {
     const page = ok(await folio(['documents', 'list', 'docs', '--limit', '2']));
     const lines = page.stdout.trimEnd().split('\n');

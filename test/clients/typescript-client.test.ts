@@ -219,6 +219,12 @@ describe('TypeScript client', () => {
     const strict = await client.search('recipes', 'tomatto', { typos: 0 });
     assert.equal(strict.total, 0);
     assert.deepEqual(strict.suggestions, [{ text: 'tomato' }]);
+
+    // Synonyms: a collection setting applied at once, and off per search.
+    const withSynonyms = await client.updateCollection('recipes', { synonyms: [{ input: ['loaf'], words: ['bread'] }] });
+    assert.deepEqual(withSynonyms.settings.synonyms, [{ input: ['loaf'], words: ['bread'] }]);
+    assert.equal((await client.search('recipes', 'loaf', { typos: 0 })).total, 13);
+    assert.equal((await client.search('recipes', 'loaf', { typos: 0, synonyms: false })).total, 0);
   });
 
   test('search by meaning: an embedder on the collection, semantic and hybrid searches, a caller vector', async () => {

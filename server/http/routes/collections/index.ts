@@ -27,8 +27,8 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, language = DEFAULT_LANGUAGE, typo_tolerance, embedders } = request.body;
-      return reply.code(201).send(await app.collections.create(name, language, { typo_tolerance, embedders }));
+      const { name, language = DEFAULT_LANGUAGE, ...settings } = request.body;
+      return reply.code(201).send(await app.collections.create(name, language, settings));
     },
   );
 
@@ -63,8 +63,8 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: "Change a collection's settings",
-        description: 'Settings only (`typo_tolerance`); what the body leaves out is kept. Searches use the new settings at once, '
-          + 'and they survive restarts.',
+        description: 'Settings only (`typo_tolerance`, `embedders`, `synonyms`); what the body leaves out is kept (a `synonyms` '
+          + 'list replaces the whole list). Searches use the new settings at once, and they survive restarts.',
         tags: ['collections'],
         params: CollectionParamsSchema,
         body: UpdateCollectionBodySchema,

@@ -2,8 +2,8 @@
 // engine's SearchRequest (SPEC §6, §12): applies defaults, checks the paging window, parses
 // `filter` (URL-encoded JSON on GET, an object on POST) and `sort` with the engine's parsers
 // (which throw invalid_filter / invalid_sort), checks the `facets` field names, and reads
-// `typos` (text on GET, a number in a body), `track_total` and the hit `fields`. The collection
-// adds its typo tolerance settings.
+// `typos` (text on GET, a number in a body), `track_total`, `synonyms` and the hit `fields`. The
+// collection adds its typo tolerance settings and the synonym rules the query can use.
 
 import type { Static } from 'typebox';
 import { FIELD_NAME_RULE, isAllowedFieldName, parseSort } from '../../../../engine/index.ts';
@@ -95,6 +95,8 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
   };
   const fields = toHitFields(params.fields, part);
   if (fields !== undefined) request.hitFields = engineHitFields(fields);
+  // No rules: the words as typed only (otherwise the collection adds the rules the words can use).
+  if (params.synonyms === false) request.synonyms = [];
   return request;
 }
 
