@@ -1,5 +1,5 @@
 // Parsers for the `folio` command's option values (comma lists, bounded integers, JSON
-// objects). A bad value is an InvalidArgumentError, which commander reports as a usage
+// objects and arrays). A bad value is an InvalidArgumentError, which commander reports as a usage
 // error (exit status 2) naming the option.
 
 import { InvalidArgumentError } from 'commander';
@@ -22,16 +22,27 @@ export function integerArgument(min: number, max: number): (value: string) => nu
   };
 }
 
-/** A JSON object, such as a search filter. */
-export function jsonObjectArgument(value: string): Record<string, unknown> {
-  let parsed: unknown;
+/** The value as JSON; not JSON is an InvalidArgumentError. */
+function jsonArgument(value: string): unknown {
   try {
-    parsed = JSON.parse(value);
+    return JSON.parse(value);
   } catch (error) {
     throw new InvalidArgumentError(`not valid JSON (${(error as Error).message})`);
   }
+}
+
+/** A JSON object, such as a search filter. */
+export function jsonObjectArgument(value: string): Record<string, unknown> {
+  const parsed = jsonArgument(value);
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON object');
   return parsed as Record<string, unknown>;
+}
+
+/** A JSON array, such as a search's field boosts. */
+export function jsonArrayArgument(value: string): unknown[] {
+  const parsed = jsonArgument(value);
+  if (!Array.isArray(parsed)) throw new InvalidArgumentError('expected a JSON array');
+  return parsed;
 }
 
 /** An absolute http(s) URL, without a trailing slash. */

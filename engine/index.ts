@@ -14,6 +14,8 @@ export { MAX_SYNONYMS_PER_INPUT, MAX_SYNONYM_TERMS, SynonymTable } from './query
 export type { SynonymEntry, SynonymRule } from './query/index.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
+export { MAX_FIELD_BOOSTS } from './search/field-boosts.ts';
+export type { BoostModifier, FieldBoost } from './search/field-boosts.ts';
 export { SearchBudget } from './search/search-budget.ts';
 export type { HitField, MatchMode, PrefixMode, ScoreExplanation, SearchHit, SearchMode, SearchRequest, SearchResult, SemanticRequest, Suggestion, TotalRelation } from './search/search-types.ts';
 export { HIT_FIELDS, TOTAL_EXACT_UP_TO } from './search/search-types.ts';

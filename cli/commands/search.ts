@@ -3,14 +3,14 @@
 // matched words bold yellow on a terminal), then the facet counts; `--match all` asks for
 // every word; with no hits, the server's suggestions ("did you mean");
 // `--typos` sets typo tolerance for the search, `--prefix last` searches as you type,
-// `--no-synonyms` leaves the collection's synonyms out,
+// `--no-synonyms` leaves the collection's synonyms out, `--boost` ranks by fields,
 // `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
 // embedded); `--json` prints the server's answer as it is, for scripts.
 
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import type { SearchHit, SearchResponse } from '../../clients/typescript/index.ts';
-import { integerArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
+import type { SearchHit, SearchOptions as SearchOptionsOfClient, SearchResponse } from '../../clients/typescript/index.ts';
+import { integerArgument, jsonArrayArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { UsageError, action } from '../errors.ts';
 import { clean, colorEnabled, documentName, paint, printJson, renderHighlight, say } from '../output.ts';
@@ -34,6 +34,7 @@ interface SearchOptions {
   match?: MatchOption;
   /** False with `--no-synonyms`. */
   synonyms?: boolean;
+  boost?: unknown[];
   json?: boolean;
 }
 
@@ -141,6 +142,7 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.embedder !== undefined && { embedder: options.embedder }),
     ...(options.match !== undefined && { match: options.match }),
     ...(options.synonyms === false && { synonyms: false }),
+    ...(options.boost !== undefined && { boost: options.boost as NonNullable<SearchOptionsOfClient['boost']> }),
   });
   if (options.json) return printJson(answer);
 
@@ -176,6 +178,7 @@ export function registerSearch(program: Command): void {
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
     .option('--no-synonyms', "search the words as typed, without the collection's synonyms")
+    .option('--boost <json>', 'rank by fields, e.g. \'[{"field":"metadata.sales","modifier":"log1p"}]\' ([] turns the default off)', jsonArrayArgument)
     .option('--semantic', "search by meaning (the collection's embedder) instead of by words")
     .option('--hybrid', 'rank by words and meaning together')
     .option('--ratio <r>', "with --hybrid: weight of meaning, 0-1 (default: the embedder's)", ratioArgument)

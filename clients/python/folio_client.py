@@ -455,7 +455,7 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # Collections
 
-    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None, synonyms=None):
+    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None, synonyms=None, ranking=None):
         """Creates a collection → its record (409 ``collection_exists`` if taken).
 
         ``typo_tolerance``: a dict with any of ``enabled``, ``min_word_size`` (``{"one_typo",
@@ -465,6 +465,8 @@ class FolioClient:
         optional ``document_template`` and ``default_semantic_ratio``.
         ``synonyms``: a list of ``{"words": [...]}`` (equivalent words or phrases) and
         ``{"input": [...], "words": [...]}`` (one-way) entries, applied at query time.
+        ``ranking``: ``{"boost": [...]}``, the field boosts every search applies unless it gives
+        its own (see :meth:`search`).
         """
         body = {"name": name}
         if language is not None:
@@ -475,15 +477,17 @@ class FolioClient:
             body["embedders"] = embedders
         if synonyms is not None:
             body["synonyms"] = synonyms
+        if ranking is not None:
+            body["ranking"] = ranking
         return self._request("POST", "/v1/collections", json_body=body)
 
-    def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None):
+    def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None, ranking=None):
         """Changes a collection's settings (``PATCH``) → its record, with ``settings`` and
         ``embedding`` (per embedder: documents ``embedded``, ``pending``, ``failed``).
 
         ``typo_tolerance`` is a dict like :meth:`create_collection`'s; what it leaves out is kept.
         ``embedders`` adds or replaces the embedders it names; ``None`` as a value removes one.
-        ``synonyms`` replaces the whole list (``[]`` removes them all).
+        ``synonyms`` replaces the whole list (``[]`` removes them all); so does ``ranking``.
         """
         body = {}
         if typo_tolerance is not None:
@@ -492,6 +496,8 @@ class FolioClient:
             body["embedders"] = embedders
         if synonyms is not None:
             body["synonyms"] = synonyms
+        if ranking is not None:
+            body["ranking"] = ranking
         return self._request("PATCH", "/v1/collections/" + _quote(name), json_body=body)
 
     def list_collections(self):
@@ -642,7 +648,7 @@ class FolioClient:
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
                match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
                fields=None, track_total=None, mode=None, semantic_ratio=None, embedder=None, vector=None,
-               fusion=None, similar_to=None, synonyms=None):
+               fusion=None, similar_to=None, synonyms=None, boost=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
         "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
         numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
@@ -654,7 +660,10 @@ class FolioClient:
         ``fields`` lists the hit members wanted besides ``id`` and ``score`` (``["id"]``: ids and
         scores only, the fastest); ``total`` is exact up to 10,000 matches (``total_relation``
         ``"eq"``), past that ``10000`` with ``"gte"`` unless ``track_total=True``;
-        ``synonyms=False`` searches the words as typed, without the collection's synonyms.
+        ``synonyms=False`` searches the words as typed, without the collection's synonyms;
+        ``boost`` multiplies relevance by fields: a list of ``{"field": "metadata.sales",
+        "modifier": "log1p", "factor": 1}`` or ``{"field": "metadata.date", "recency": {"scale":
+        "30d"}}`` (replacing the collection's ``ranking.boost``; ``[]`` turns it off).
 
         Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
         ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;
@@ -671,7 +680,7 @@ class FolioClient:
                             ("prefix", prefix), ("fields", fields), ("track_total", track_total),
                             ("mode", mode), ("semantic_ratio", semantic_ratio), ("embedder", embedder),
                             ("vector", vector), ("fusion", fusion), ("similar_to", similar_to),
-                            ("synonyms", synonyms)):
+                            ("synonyms", synonyms), ("boost", boost)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

@@ -108,6 +108,8 @@ class CollectionTests(FolioTestCase):
         synonyms = [{"words": ["kettle", "teapot"]}, {"input": ["nyc"], "words": ["new york"]}]
         self.assertEqual(self.folio.update_collection(name, synonyms=synonyms)["settings"]["synonyms"], synonyms)
         self.assertFolioError(lambda: self.folio.update_collection(name, synonyms=[{"words": ["alone"]}]), 400, "validation_failed")
+        ranking = {"boost": [{"field": "metadata.sales", "modifier": "log1p"}]}
+        self.assertEqual(self.folio.update_collection(name, ranking=ranking)["settings"]["ranking"], ranking)
         error = self.assertFolioError(lambda: self.folio.create_collection(name), 409, "collection_exists")
         self.assertEqual(error.title, "Conflict")
         self.assertIsNone(self.folio.delete_collection(name))

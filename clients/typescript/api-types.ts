@@ -59,6 +59,7 @@ export interface CollectionSettings {
   embedders: { [key: string]: Embedder };
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms: SynonymEntry[];
+  ranking: RankingSettings;
 }
 
 export interface CollectionStats {
@@ -144,6 +145,24 @@ export interface EmbeddingProgress {
   failed: number;
 }
 
+/** Multiplies the relevance score: a numeric field by × (1 + modifier(factor × value)); a date field (ISO 8601 strings) with `recency` by × (1 + factor × decay^(max(0, |now − date| − offset) / scale)). A document without the field is not boosted. */
+export interface FieldBoost {
+  /** The metadata field: `metadata.<name>`. */
+  field: string;
+  /** A numeric field: × (1 + modifier(factor × value)); default `none`. Not with `recency`. */
+  modifier?: "none" | "log1p" | "sqrt";
+  /** Default 1. */
+  factor?: number;
+  recency?: {
+    /** How far from now (past `offset`) the boost falls to `decay` of its full size, e.g. `30d`. */
+    scale: string;
+    /** How far from now a date keeps the full boost; default `0d`. */
+    offset?: string;
+    /** What is left of the boost one `scale` past `offset`; default 0.5. */
+    decay?: number;
+  };
+}
+
 export interface Health { status: "ok"; version: string }
 
 /** A stored document with the members `fields` chose (`id` always). */
@@ -180,6 +199,9 @@ export interface Problem {
     message: string;
   }[];
 }
+
+/** Ranking by fields: `boost` applies to every search that gives no `boost` of its own. */
+export interface RankingSettings { boost: FieldBoost[] }
 
 export interface ScoreExplanation {
   value: number;
@@ -389,6 +411,7 @@ export interface CreateCollectionBody {
   };
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms?: SynonymEntry[];
+  ranking?: RankingSettings;
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
 }
@@ -431,6 +454,7 @@ export interface UpdateCollectionBody {
   };
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms?: SynonymEntry[];
+  ranking?: RankingSettings;
 }
 
 /** Query of GET /v1/collections/{name}/documents: List documents */
@@ -503,6 +527,8 @@ export interface RefreshResponse { refreshed: true }
 
 /** Query of GET /v1/collections/{name}/search: Search a collection */
 export interface SearchGetQuery {
+  /** Ranking by fields, at most 8: `[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, {"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores (several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts. URL-encoded JSON array. */
+  boost?: string;
   /** Which embedder, when the collection has several. */
   embedder?: string;
   /** Attach a score explanation to each hit. */
@@ -585,6 +611,8 @@ export interface SearchBody {
   sort?: string | string[];
   /** Members each hit carries: any of `id`, `score`, `title`, `format`, `page`, `page_label`, `snippet`, `highlight`, `metadata`, `matched_pages`. `id` and `score` are always returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`. `["id","title"]` or `"id,title"`. */
   fields?: string | string[];
+  /** Ranking by fields, at most 8: `[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, {"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores (several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts. */
+  boost?: FieldBoost[];
   /** Semantic or hybrid: the query's vector, of the embedder's dimensions (then `q` is not embedded). A wrong length: 400 `invalid_vector`. */
   vector?: number[];
 }

@@ -114,7 +114,7 @@ function pageClauses(prepared: readonly PreparedClause[], pageStats: CollectionS
 
 /**
  * Rescores `candidates` (best first) by their best page and returns them best first; ties keep
- * the document ranking's order.
+ * the document ranking's order. `multiplierOf` gives a candidate's field boosts (its score has them).
  */
 export function rankByPages(
   candidates: readonly RankedCandidate[],
@@ -122,6 +122,7 @@ export function rankByPages(
   prepared: readonly PreparedClause[],
   stats: CollectionStatistics,
   maxPositions = MAX_RANKING_POSITIONS,
+  multiplierOf: (candidate: RankedCandidate) => number = () => 1,
 ): RankedCandidate[] {
   const clauses = pageClauses(prepared, pageStatistics(stats, views));
   const budget = { positions: maxPositions };
@@ -129,7 +130,9 @@ export function rankByPages(
     // Past the budget, a candidate keeps its document score (a document is one page).
     if (budget.positions <= 0) return { candidate, order };
     const { score, page } = bestPage(views[candidate.segment].reader, candidate.doc, clauses, budget);
-    return { candidate: { ...candidate, score: (1 - DOCUMENT_SHARE) * score + DOCUMENT_SHARE * candidate.score, bestPage: page }, order };
+    // A candidate's score carries its field boosts (field-boosts.ts): its page's score gets them too.
+    const pageScore = (1 - DOCUMENT_SHARE) * score * multiplierOf(candidate);
+    return { candidate: { ...candidate, score: pageScore + DOCUMENT_SHARE * candidate.score, bestPage: page }, order };
   });
   rescored.sort((a, b) => b.candidate.score - a.candidate.score || a.order - b.order);
   return rescored.map(({ candidate }) => candidate);

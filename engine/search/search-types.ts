@@ -6,6 +6,7 @@
 import type { Metadata } from '../document.ts';
 import type { FilterNode } from '../filter/filter-types.ts';
 import type { SynonymRule } from '../query/synonyms.ts';
+import type { FieldBoost } from './field-boosts.ts';
 import type { SortKey } from '../sort/sort-types.ts';
 import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
 
@@ -50,6 +51,13 @@ export interface SearchRequest {
    * `[]` for `synonyms=false`.
    */
   synonyms?: readonly SynonymRule[];
+  /**
+   * Field boosts multiplying relevance scores (field-boosts.ts; a sort by fields ignores them);
+   * the server gives the collection's `ranking.boost` when a request has none.
+   */
+  boost?: readonly FieldBoost[];
+  /** The time recency boosts measure from, ms since the epoch (default: now). */
+  now?: number;
   /**
    * Count every match (`total` exact however many there are). Otherwise a search ranked by
    * relevance counts exactly up to TOTAL_EXACT_UP_TO and then skips what cannot reach its top

@@ -30,6 +30,7 @@ import { searchSegment } from './segment-search.ts';
 import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
+import { SegmentBoosts } from './field-boosts.ts';
 import { suggestQueries } from './suggestions.ts';
 import { SearchBudget, SearchBudgetExhausted, withinBudget } from './search-budget.ts';
 import { TYPO_TOLERANCE_OFF, typoBudgetRule } from '../typo/typo-rules.ts';
@@ -73,13 +74,19 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
   const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
+  // Field boosts multiply relevance scores (field-boosts.ts); a sort by fields ignores them.
+  const boosts =
+    (request.boost ?? []).length === 0 || !isRelevanceSort(request.sort ?? [])
+      ? null
+      : views.map((view) => new SegmentBoosts(view.reader, request.boost!, request.now ?? Date.now()));
+  const boosted = (hit: { segment: number; doc: number; score: number }): number => (boosts === null ? hit.score : hit.score * boosts[hit.segment].multiplier(hit.doc));
 
   let ranked: RankedDoc[];
   let semanticCoverage: number | undefined;
   let total: number;
   let totalRelation: TotalRelation;
   if (semantic === undefined) {
-    ({ ranked, total, totalRelation } = rankByKeywords(views, request, prepared, stats, facets, k, budget));
+    ({ ranked, total, totalRelation } = rankByKeywords(views, request, prepared, stats, facets, k, budget, undefined, boosts));
   } else {
     const vector = normalizeVector(semantic.vector);
     // A semantic match is one of the `window` nearest documents the filter admits (a bounded
@@ -89,7 +96,9 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
     const nearestDocs = docSetsOf(views, nearest.hits);
     if (mode === 'semantic') {
-      ranked = nearest.hits.slice(0, k).map((hit) => ({ segment: hit.segment, doc: hit.doc, score: hit.score, passage: hit.passage, semanticScore: hit.score }));
+      ranked = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: boosted(hit), passage: hit.passage, semanticScore: hit.score }));
+      if (boosts !== null) ranked = ranked.sort(byScore);
+      ranked = ranked.slice(0, k);
       total = nearest.hits.length;
       totalRelation = 'eq';
       views.forEach((view, segment) => {
@@ -100,6 +109,11 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
       // Hybrid: the keyword matches and the nearest documents together are the matches.
       const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, nearestDocs);
       const fused = fuseRankings(keyword.ranked, nearest.hits, semantic.ratio, semantic.fusion ?? 'convex');
+      // Boosts multiply the fused score (each side ranked unboosted).
+      if (boosts !== null) {
+        for (const doc of fused) doc.score = boosted(doc);
+        fused.sort(byScore);
+      }
       ranked = fused.slice(0, k).map((doc) => {
         const fromKeyword = doc.keywordRank < 0 ? undefined : keyword.ranked[doc.keywordRank];
         const fromSemantic = doc.semanticRank < 0 ? undefined : nearest.hits[doc.semanticRank];
@@ -127,7 +141,13 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     const view = views[hit.segment];
     let explanation: ScoreExplanation | undefined;
     if (request.explain) {
-      explanation = semantic === undefined ? explainHit(view, hit.doc, hit.score, prepared, hit.bestPage) : explainFusedHit(view, hit, prepared, mode, semantic.ratio, semantic.fusion ?? 'convex');
+      const multiplier = boosts === null ? 1 : boosts[hit.segment].multiplier(hit.doc);
+      const unboosted = { ...hit, score: hit.score / multiplier };
+      explanation =
+        semantic === undefined
+          ? explainHit(view, hit.doc, unboosted.score, prepared, hit.bestPage)
+          : explainFusedHit(view, unboosted, prepared, mode, semantic.ratio, semantic.fusion ?? 'convex');
+      if (boosts !== null && !boosts[hit.segment].empty) explanation = boosts[hit.segment].explain(hit.doc, unboosted.score, explanation);
     }
     const passage = semantic === undefined || hit.passage === undefined ? undefined : passageOf(view, semantic.embedder, hit.passage);
     return buildHit(view, hit.doc, hit.score, { ...options, bestPage: hit.bestPage, passage }, explanation);
@@ -160,6 +180,7 @@ function rankByKeywords(
   k: number,
   budget: SearchBudget,
   alsoMatching?: readonly (DocBitSet | null)[],
+  boosts?: readonly SegmentBoosts[] | null,
 ): KeywordRanking {
   const filter = request.filter ?? null;
   const sortKeys = request.sort ?? [];
@@ -175,7 +196,8 @@ function rankByKeywords(
   let ranked: RankedDoc[];
   if (isRelevanceSort(sortKeys)) {
     // With paged documents, the best documents are rescored by their best page (page-ranking.ts).
-    const byPages = views.some((view) => view.reader.hasPages) && prepared.some((p) => p.clause.occur !== 'must_not');
+    const listing = prepared.every((p) => p.clause.occur === 'must_not');
+    const byPages = views.some((view) => view.reader.hasPages) && !listing;
     const window = byPages ? Math.max(k, PAGE_RANKING_WINDOW) : k;
     const idRanks = views.map((view) => view.reader.idRanks());
     const collector = new TopKCollector(window, (segmentA, docA, segmentB, docB) =>
@@ -206,8 +228,10 @@ function rankByKeywords(
           collector.collect(segment, doc, score);
         },
       };
+      // With field boosts, the scores it collects are boosted (a listing ranks by the boosts alone).
+      const ranking = boosts == null ? sink : boosts[segment].wrap(sink, listing);
       const matches = withinBudget<DocBitSet | null>(
-        () => searchSegment(view, prepared, filter, sink, budget),
+        () => searchSegment(view, prepared, filter, ranking, budget),
         () => null,
       );
       if (matches === null) total += offered;
@@ -221,7 +245,7 @@ function rankByKeywords(
       ranked = withinBudget(
         () => {
           budget.checkNow();
-          return rankByPages(byDocuments, views, prepared, stats);
+          return rankByPages(byDocuments, views, prepared, stats, undefined, boosts == null ? undefined : (hit) => boosts[hit.segment].multiplier(hit.doc));
         },
         () => byDocuments,
       ).slice(0, k);
@@ -244,6 +268,11 @@ function rankByKeywords(
     ranked = perSegment.flat().sort((a, b) => compareSortedHits(keys, a, b)).slice(0, k);
   }
   return { ranked, total, totalRelation };
+}
+
+/** Best score first, ties in the order given (sort is stable). */
+function byScore(a: { score: number }, b: { score: number }): number {
+  return b.score - a.score;
 }
 
 /** Counts `matches` of one segment into the facets; answers how many there are. */

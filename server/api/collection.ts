@@ -1,5 +1,5 @@
 // TypeBox schemas of collections (docs/api.md, "Collections"): the name rule, the create body, the settings
-// (`typo_tolerance`, `embedders`, `synonyms`) and their update body, and the record, matching `CollectionInfo` in
+// (`typo_tolerance`, `embedders`, `synonyms`, `ranking`) and their update body, and the record, matching `CollectionInfo` in
 // server/indexing/collection-types.ts.
 
 import { Type } from 'typebox';
@@ -92,16 +92,69 @@ const SynonymsSchema = Type.Array(SynonymEntrySchema, {
     + `on a search turns them off. At most ${MAX_SYNONYM_ENTRIES.toLocaleString('en')} entries; a write replaces the whole list.`,
 });
 
+/** Most field boosts a search or a collection's `ranking.boost` may have. */
+export const MAX_BOOSTS = 8;
+
+/** `30d`, `12h`, `90m`, `1.5w`: a number and a unit (`ms`, `s`, `m`, `h`, `d`, `w`). */
+export const DURATION_PATTERN = '^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d|w)$';
+
+const duration = (description: string) => Type.String({ pattern: DURATION_PATTERN, maxLength: 32, description });
+
+/** One boost of `boost` / `ranking.boost`: a numeric field through a modifier, or a date field's recency. */
+export const FieldBoostSchema = Type.Object(
+  {
+    field: Type.String({ pattern: '^metadata\\.', maxLength: 137, description: 'The metadata field: `metadata.<name>`.' }),
+    modifier: Type.Optional(
+      Type.Union([Type.Literal('none'), Type.Literal('log1p'), Type.Literal('sqrt')], {
+        description: 'A numeric field: × (1 + modifier(factor × value)); default `none`. Not with `recency`.',
+      }),
+    ),
+    factor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Default 1.' })),
+    recency: Type.Optional(
+      Type.Object(
+        {
+          scale: duration('How far from now (past `offset`) the boost falls to `decay` of its full size, e.g. `30d`.'),
+          offset: Type.Optional(duration('How far from now a date keeps the full boost; default `0d`.')),
+          decay: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'What is left of the boost one `scale` past `offset`; default 0.5.' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'FieldBoost',
+    description:
+      'Multiplies the relevance score: a numeric field by × (1 + modifier(factor × value)); a date field (ISO 8601 strings) with '
+      + '`recency` by × (1 + factor × decay^(max(0, |now − date| − offset) / scale)). A document without the field is not boosted.',
+  },
+);
+export type FieldBoostWire = Static<typeof FieldBoostSchema>;
+
+export const BoostListSchema = Type.Array(FieldBoostSchema, { maxItems: MAX_BOOSTS });
+
+/** Ranking settings: the boosts every search applies unless it gives its own `boost`. */
+export const RankingSettingsSchema = Type.Object(
+  { boost: BoostListSchema },
+  { additionalProperties: false, title: 'RankingSettings', description: 'Ranking by fields: `boost` applies to every search that gives no `boost` of its own.' },
+);
+export type RankingSettingsWire = Static<typeof RankingSettingsSchema>;
+
 /** A collection's settings as returned. */
 export const CollectionSettingsSchema = Type.Object(
-  { typo_tolerance: TypoToleranceSchema, embedders: Type.Record(Type.String(), EmbedderSettingsSchema), synonyms: SynonymsSchema },
+  { typo_tolerance: TypoToleranceSchema, embedders: Type.Record(Type.String(), EmbedderSettingsSchema), synonyms: SynonymsSchema, ranking: RankingSettingsSchema },
   { additionalProperties: false, title: 'CollectionSettings' },
 );
 export type CollectionSettings = Static<typeof CollectionSettingsSchema>;
 
 /** `PATCH /v1/collections/{c}`: settings only; what is left out is kept. */
 export const UpdateCollectionBodySchema = Type.Object(
-  { typo_tolerance: Type.Optional(TypoTolerancePatchSchema), embedders: Type.Optional(EmbeddersPatchSchema), synonyms: Type.Optional(SynonymsSchema) },
+  {
+    typo_tolerance: Type.Optional(TypoTolerancePatchSchema),
+    embedders: Type.Optional(EmbeddersPatchSchema),
+    synonyms: Type.Optional(SynonymsSchema),
+    ranking: Type.Optional(RankingSettingsSchema),
+  },
   { additionalProperties: false },
 );
 export type CollectionSettingsPatch = Static<typeof UpdateCollectionBodySchema>;
@@ -112,6 +165,7 @@ export const CreateCollectionBodySchema = Type.Object(
     typo_tolerance: Type.Optional(TypoTolerancePatchSchema),
     embedders: Type.Optional(EmbeddersPatchSchema),
     synonyms: Type.Optional(SynonymsSchema),
+    ranking: Type.Optional(RankingSettingsSchema),
     language: Type.Optional(
       Type.String({
         minLength: 1,

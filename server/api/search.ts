@@ -6,6 +6,7 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { MAX_SORT_KEYS, TOTAL_EXACT_UP_TO } from '../../engine/index.ts';
+import { BoostListSchema, MAX_BOOSTS } from './collection.ts';
 import { MetadataSchema } from './document.ts';
 import { EMBEDDER_NAME_PATTERN, MAX_VECTOR_DIMENSIONS } from './embedder.ts';
 import {
@@ -144,6 +145,11 @@ const FIELDS_DESCRIPTION =
   + 'returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights '
   + 'cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`.';
 
+const BOOST_DESCRIPTION =
+  `Ranking by fields, at most ${MAX_BOOSTS}: \`[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, `
+  + '{"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores '
+  + "(several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts.";
+
 const TYPOS_DESCRIPTION =
   'Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the '
   + "collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; "
@@ -160,6 +166,7 @@ export const SearchQuerySchema = Type.Object(
       }),
     ),
     filter: Type.Optional(Type.String({ description: `${FILTER_DESCRIPTION} URL-encoded JSON; empty means none.` })),
+    boost: Type.Optional(Type.String({ maxLength: 4_096, description: `${BOOST_DESCRIPTION} URL-encoded JSON array.` })),
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`facets=a,b\` or repeated.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`sort=year:desc,title:asc\`, or repeated.`)),
     fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`fields=id,title\` or repeated.`)),
@@ -185,6 +192,7 @@ export const SearchBodySchema = Type.Object(
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`["a","b"]\` or \`"a,b"\`.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`"year:desc,title:asc"\` or \`["year:desc"]\`.`)),
     fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`["id","title"]\` or \`"id,title"\`.`)),
+    boost: Type.Optional({ ...BoostListSchema, description: BOOST_DESCRIPTION }),
     vector: Type.Optional(
       Type.Array(Type.Number(), {
         minItems: 1,

@@ -137,7 +137,7 @@ export function repairCollection(check: CollectionCheck): RepairOutcome {
   const damagedFiles = new Set(check.problems.map((problem) => problem.file));
 
   if (damagedFiles.has(COLLECTION_CONFIG_FILE)) {
-    writeCollectionConfig(dir, { name: check.name, language: DEFAULT_LANGUAGE, created_at: new Date().toISOString(), typoTolerance: defaultTypoTolerance(), embedders: {}, synonyms: [] });
+    writeCollectionConfig(dir, { name: check.name, language: DEFAULT_LANGUAGE, created_at: new Date().toISOString(), typoTolerance: defaultTypoTolerance(), embedders: {}, synonyms: [], ranking: { boost: [] } });
     outcome.notes.push(`collection.json was written again with language '${DEFAULT_LANGUAGE}' and default settings: if the collection had another language or embedders, set them again (PATCH /v1/collections/${check.name}) or re-create it`);
   }
 

@@ -1,5 +1,5 @@
 // A collection's own record on disk, `collection.json`: its name, analysis language, creation
-// time and search settings (`settings.typo_tolerance`, `embedders`, `synonyms`, in the API's
+// time and search settings (`settings.typo_tolerance`, `embedders`, `synonyms`, `ranking`, in the API's
 // shape). Written atomically when the collection is created and whenever its settings change. A
 // file written before a setting existed reads as that setting's default.
 
@@ -7,10 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, writePrivateJsonFile } from '../../storage/index.ts';
+import type { RankingSettingsWire } from '../api/index.ts';
 import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
 import { defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
 import { embeddersFromStored, embeddersToStored } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
+import { rankingFromStored } from './ranking-settings.ts';
 import { synonymsFromStored, synonymsToStored } from './synonym-settings.ts';
 
 export interface CollectionConfig {
@@ -21,10 +23,12 @@ export interface CollectionConfig {
   typoTolerance: TypoTolerance;
   embedders: Record<string, EmbedderConfig>;
   synonyms: SynonymEntry[];
+  /** Ranking by fields, as written (ranking-settings.ts parses it). */
+  ranking: RankingSettingsWire;
 }
 
 /** A collection's settings, as the server holds them. */
-export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms'>;
+export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms' | 'ranking'>;
 
 /** A collection's settings as collection.json stores them (and the cluster's catalog, as JSON). */
 export interface StoredSettings {
@@ -32,10 +36,17 @@ export interface StoredSettings {
   embedders: unknown;
   /** Absent in settings stored before synonyms existed: none. */
   synonyms?: unknown;
+  /** Absent in settings stored before ranking existed: no boosts. */
+  ranking?: unknown;
 }
 
 export function storedSettingsOf(settings: SettingsValues): StoredSettings {
-  return { typo_tolerance: typoToleranceToWire(settings.typoTolerance), embedders: embeddersToStored(settings.embedders), synonyms: synonymsToStored(settings.synonyms) };
+  return {
+    typo_tolerance: typoToleranceToWire(settings.typoTolerance),
+    embedders: embeddersToStored(settings.embedders),
+    synonyms: synonymsToStored(settings.synonyms),
+    ranking: settings.ranking,
+  };
 }
 
 /** Settings read back from their stored form; null when they are not valid. */
@@ -43,7 +54,8 @@ export function settingsFromStored(stored: StoredSettings): SettingsValues | nul
   const typoTolerance = typoToleranceFromStored(stored.typo_tolerance);
   const embedders = embeddersFromStored(stored.embedders);
   const synonyms = synonymsFromStored(stored.synonyms);
-  return typoTolerance === null || embedders === null || synonyms === null ? null : { typoTolerance, embedders, synonyms };
+  const ranking = rankingFromStored(stored.ranking);
+  return typoTolerance === null || embedders === null || synonyms === null || ranking === null ? null : { typoTolerance, embedders, synonyms, ranking };
 }
 
 /** Written private to the server's user: an embedder's API key is in it. */
@@ -84,5 +96,7 @@ export function readCollectionConfig(dir: string): CollectionConfig {
   if (embedders === null) throw new CorruptFileError(filePath, 'settings.embedders is not a valid set of embedders');
   const synonyms = synonymsFromStored((settings as Record<string, unknown> | undefined)?.synonyms);
   if (synonyms === null) throw new CorruptFileError(filePath, 'settings.synonyms is not a valid list of synonyms');
-  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms };
+  const ranking = rankingFromStored((settings as Record<string, unknown> | undefined)?.ranking);
+  if (ranking === null) throw new CorruptFileError(filePath, 'settings.ranking is not a valid ranking setting');
+  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms, ranking };
 }

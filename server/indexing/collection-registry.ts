@@ -22,6 +22,7 @@ import type { SettingsValues, StoredSettings } from './collection-config.ts';
 import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
 import { applyEmbeddersPatch } from './embedder-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
+import { NO_RANKING, checkRanking } from './ranking-settings.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
 import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
@@ -140,6 +141,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
       typoTolerance: applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance'),
       embedders: applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model)),
       synonyms: checkSynonyms(settings.synonyms ?? [], language, '/body/synonyms'),
+      ranking: settings.ranking === undefined ? NO_RANKING : checkRanking(settings.ranking, '/body/ranking'),
     });
   }
 

@@ -7,7 +7,7 @@ import { Compile } from 'typebox/compile';
 import { DEFAULT_TYPO_TOLERANCE } from '../../engine/index.ts';
 import type { SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import { TypoToleranceSchema } from '../api/index.ts';
-import type { CollectionSettings, TypoTolerancePatch, TypoToleranceWire } from '../api/index.ts';
+import type { CollectionSettings, RankingSettingsWire, TypoTolerancePatch, TypoToleranceWire } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { embeddersToWire } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
@@ -24,8 +24,8 @@ export function typoToleranceToWire(tolerance: TypoTolerance): TypoToleranceWire
   };
 }
 
-export function settingsToWire(tolerance: TypoTolerance, embedders: Readonly<Record<string, EmbedderConfig>>, synonyms: readonly SynonymEntry[]): CollectionSettings {
-  return { typo_tolerance: typoToleranceToWire(tolerance), embedders: embeddersToWire(embedders), synonyms: synonymsToStored(synonyms) };
+export function settingsToWire(tolerance: TypoTolerance, embedders: Readonly<Record<string, EmbedderConfig>>, synonyms: readonly SynonymEntry[], ranking: RankingSettingsWire): CollectionSettings {
+  return { typo_tolerance: typoToleranceToWire(tolerance), embedders: embeddersToWire(embedders), synonyms: synonymsToStored(synonyms), ranking: structuredClone(ranking) };
 }
 
 /** The typo tolerance stored in collection.json, or null when it is not a valid one. */

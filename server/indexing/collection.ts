@@ -12,7 +12,8 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Analyzer, SynonymTable } from '../../engine/index.ts';
-import type { FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
+import type { FieldBoost, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
+import type { RankingSettingsWire } from '../api/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import type { ClusterLink } from './cluster-link.ts';
@@ -30,6 +31,7 @@ import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.t
 import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
+import { boostClock, checkRanking, parseBoosts } from './ranking-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
 import { unknownFieldWarnings } from './unknown-fields.ts';
@@ -113,6 +115,9 @@ export class FolioCollection implements Collection {
   /** Synonyms as written (collection.json), and analyzed for searches (applied at query time). */
   private synonyms: SynonymEntry[];
   private synonymTable: SynonymTable;
+  /** Ranking by fields as written (collection.json), and parsed: every search's boosts unless it gives its own. */
+  private ranking: RankingSettingsWire;
+  private defaultBoosts: FieldBoost[];
   /** The query analyzer: finds the synonym rules a search's words can use. */
   private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
@@ -143,6 +148,8 @@ export class FolioCollection implements Collection {
     this.queryAnalyzer = Analyzer.for(this.language);
     this.synonyms = config.synonyms;
     this.synonymTable = SynonymTable.build(config.synonyms, this.queryAnalyzer);
+    this.ranking = config.ranking;
+    this.defaultBoosts = parseBoosts(config.ranking.boost, '/settings/ranking/boost');
     this.embeddingPool = workers.embedding;
     this.wal = wal;
     const pending = this.pending;
@@ -251,7 +258,7 @@ export class FolioCollection implements Collection {
       documents: this.isReplica ? this.reader.snapshot.liveCount : this.writer.documents,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
-      settings: settingsToWire(this.typoTolerance, this.embedders, this.synonyms),
+      settings: settingsToWire(this.typoTolerance, this.embedders, this.synonyms, this.ranking),
       embedding: this.embedder.progress(),
     };
   }
@@ -266,6 +273,7 @@ export class FolioCollection implements Collection {
       typoTolerance: applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance'),
       embedders: applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model)),
       synonyms: patch.synonyms === undefined ? this.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
+      ranking: patch.ranking === undefined ? this.ranking : checkRanking(patch.ranking, '/body/ranking'),
     };
     this.replaceSettings(settings);
     await this.cluster?.settingsChanged(storedSettingsOf(settings));
@@ -274,7 +282,7 @@ export class FolioCollection implements Collection {
 
   /** The settings as collection.json stores them (the cluster's catalog keeps them so). */
   storedSettings(): StoredSettings {
-    return storedSettingsOf({ typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms });
+    return storedSettingsOf({ typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms, ranking: this.ranking });
   }
 
   /** Takes settings changed on another node of the cluster. */
@@ -287,7 +295,11 @@ export class FolioCollection implements Collection {
 
   private replaceSettings(settings: SettingsValues): void {
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, ...settings });
-    const { typoTolerance, embedders, synonyms } = settings;
+    const { typoTolerance, embedders, synonyms, ranking } = settings;
+    if (ranking !== this.ranking) {
+      this.ranking = ranking;
+      this.defaultBoosts = parseBoosts(ranking.boost, '/body/ranking/boost');
+    }
     const previous = this.embedders;
     this.typoTolerance = typoTolerance;
     this.embedders = embedders;
@@ -464,7 +476,7 @@ export class FolioCollection implements Collection {
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     let page: SearchPage;
     try {
-      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance, ...this.synonymsFor(prepared.request) });
+      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance, ...this.synonymsFor(prepared.request), ...this.boostsFor(prepared.request) });
     } catch (error) {
       if (!isDamage(error)) throw error;
       this.onDamage(error);
@@ -482,6 +494,14 @@ export class FolioCollection implements Collection {
     if (request.synonyms !== undefined || this.synonymTable.size === 0 || request.q === '') return {};
     const rules = this.synonymTable.rulesFor(request.q, this.queryAnalyzer);
     return rules.length === 0 ? {} : { synonyms: rules };
+  }
+
+  /** The collection's `ranking.boost`, unless the request gives its own; the clock of recency boosts. */
+  private boostsFor(request: SearchRequest): Pick<SearchRequest, 'boost' | 'now'> {
+    const boost = request.boost ?? this.defaultBoosts;
+    if (boost.length === 0) return request.boost === undefined ? {} : { boost };
+    const now = boostClock(boost);
+    return now === undefined ? { boost } : { boost, now };
   }
 
   captureInto(target: string, originalsDirName: string): void {

@@ -16,3 +16,4 @@ export type { LocalCollectionRegistry } from './collection-registry.ts';
 export type { ClusterLink, ClusterRole } from './cluster-link.ts';
 export { WAL_DIR_NAME, segmentFiles } from './collection-layout.ts';
 export type { StoredSettings } from './collection-config.ts';
+export { parseBoosts } from './ranking-settings.ts';

@@ -276,6 +276,9 @@ describe('folio commands against a live server', () => {
     assert.deepEqual(json.synonyms, [{ input: ['membrillo'], words: ['quince'] }]);
     assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'membrillo', '--json'])).stdout).total, 3);
     assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'membrillo', '--no-synonyms', '--json'])).stdout).total, 0);
+    const boosted = JSON.parse(ok(await folio(['search', 'docs', 'quince', '--boost', '[{"field":"metadata.sales","modifier":"log1p"}]', '--json'])).stdout);
+    assert.equal(boosted.total, 3);
+    assert.equal((await folio(['search', 'docs', 'quince', '--boost', '{"field":"x"}'])).code, 2, 'not an array: a usage error');
     await writeFile(file, '[{"words": ["alone"]}]');
     const refused = await folio(['collections', 'settings', 'docs', '--synonyms', file]);
     assert.equal(refused.code, 1);

@@ -225,6 +225,10 @@ describe('TypeScript client', () => {
     assert.deepEqual(withSynonyms.settings.synonyms, [{ input: ['loaf'], words: ['bread'] }]);
     assert.equal((await client.search('recipes', 'loaf', { typos: 0 })).total, 13);
     assert.equal((await client.search('recipes', 'loaf', { typos: 0, synonyms: false })).total, 0);
+
+    // Ranking by fields: the longest recipes first among equal matches.
+    const boosted = await client.search('recipes', 'bread', { boost: [{ field: 'metadata.minutes', modifier: 'log1p' }], limit: 1 });
+    assert.equal(boosted.hits[0].id, 'r24');
   });
 
   test('search by meaning: an embedder on the collection, semantic and hybrid searches, a caller vector', async () => {

@@ -2,18 +2,22 @@
 // engine's SearchRequest (SPEC §6, §12): applies defaults, checks the paging window, parses
 // `filter` (URL-encoded JSON on GET, an object on POST) and `sort` with the engine's parsers
 // (which throw invalid_filter / invalid_sort), checks the `facets` field names, and reads
-// `typos` (text on GET, a number in a body), `track_total`, `synonyms` and the hit `fields`. The
+// `typos` (text on GET, a number in a body), `track_total`, `synonyms`, `boost` (URL-encoded JSON
+// on GET, an array in a body) and the hit `fields`. The
 // collection adds its typo tolerance settings and the synonym rules the query can use.
 
 import type { Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import { FIELD_NAME_RULE, isAllowedFieldName, parseSort } from '../../../../engine/index.ts';
 import { listOf, toFilter } from '../../validation/list-params.ts';
-import type { SearchRequest, TypoMode } from '../../../../engine/index.ts';
+import type { FieldBoost, SearchRequest, TypoMode } from '../../../../engine/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
+import { parseBoosts } from '../../../indexing/index.ts';
 import type { SemanticParams } from '../../../indexing/index.ts';
 import { engineHitFields } from '../../../pools/index.ts';
 import {
+  BoostListSchema,
   DEFAULT_FACET_LIMIT,
   HIT_FIELD_NAMES,
   DEFAULT_HIGHLIGHT_TAG,
@@ -21,7 +25,7 @@ import {
   MAX_FACET_FIELDS,
   MAX_SEARCH_WINDOW,
 } from '../../../api/index.ts';
-import type { SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts';
+import type { FieldBoostWire, SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts';
 
 export type SearchParams = Static<typeof SearchQuerySchema> | Static<typeof SearchBodySchema>;
 export type RequestPart = 'querystring' | 'body';
@@ -97,7 +101,30 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
   if (fields !== undefined) request.hitFields = engineHitFields(fields);
   // No rules: the words as typed only (otherwise the collection adds the rules the words can use).
   if (params.synonyms === false) request.synonyms = [];
+  if (params.boost !== undefined) request.boost = toBoosts(params.boost, part);
   return request;
+}
+
+const boostList = Compile(BoostListSchema);
+
+/** `boost`: URL-encoded JSON on GET, an array in a body (schema-checked there), as the engine's boosts. */
+function toBoosts(value: string | readonly FieldBoostWire[], part: RequestPart): FieldBoost[] {
+  const path = `/${part}/boost`;
+  let wire: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      wire = JSON.parse(value);
+    } catch (error) {
+      throw new FolioError('validation_failed', `boost is not valid JSON (${(error as Error).message})`, [{ path, message: 'must be a JSON array of boosts' }]);
+    }
+    if (!boostList.Check(wire)) {
+      const first = [...boostList.Errors(wire)][0];
+      const at = `${path}${first?.instancePath ?? ''}`;
+      const message = first?.message ?? 'must be an array of boosts';
+      throw new FolioError('validation_failed', `${at}: ${message}`, [{ path: at, message }]);
+    }
+  }
+  return parseBoosts(wire as FieldBoostWire[], path);
 }
 
 /** `auto`, or 0–2 as a number (the query string sends text, a body numbers). */

@@ -1,0 +1,135 @@
+// Ranking by fields (docs/api.md, "Ranking by fields"): a relevance score multiplied by what a
+// document's metadata says — a numeric field's value (popularity, rating) through a modifier,
+// or how recent a date field is (Elasticsearch's field_value_factor and decay functions).
+//
+//  - numeric: × (1 + modifier(factor × value)), modifier `none`, `log1p` or `sqrt`, a negative
+//    value counting 0; the largest value of an array counts.
+//  - recency: × (1 + factor × decay^(max(0, |now − date| − offset) / scale)): up to ×(1 + factor)
+//    for a date within `offset` of now, halving (for decay 0.5) every `scale` beyond. The field
+//    holds ISO 8601 / RFC 3339 date strings; the newest of an array counts.
+//  - A document without the field (or without a value of its kind) is not boosted: ×1.
+//
+// Several boosts multiply. Per segment, `SegmentBoosts` gives each doc's multiplier and the
+// largest any doc of the segment can have, so a boosted ranking still skips with WAND: the
+// sink it wraps asks the scorers for threshold / largest multiplier.
+
+import type { FieldIndex } from '../segment/field-index.ts';
+import type { SegmentReader } from '../segment/segment-reader.ts';
+import type { HitSink } from './hit-sink.ts';
+import type { ScoreExplanation } from './search-types.ts';
+
+export type BoostModifier = 'none' | 'log1p' | 'sqrt';
+
+/** One boost of a search, its durations in milliseconds (the server parses `30d`). */
+export type FieldBoost =
+  | { kind: 'numeric'; field: string; modifier: BoostModifier; factor: number }
+  | { kind: 'recency'; field: string; factor: number; scaleMs: number; offsetMs: number; decay: number };
+
+/** Most boosts one search may apply. */
+export const MAX_FIELD_BOOSTS = 8;
+
+const MODIFIERS: Readonly<Record<BoostModifier, (x: number) => number>> = {
+  none: (x) => x,
+  log1p: (x) => Math.log1p(x),
+  sqrt: (x) => Math.sqrt(x),
+};
+
+/** One boost over one segment's field. */
+class SegmentBoost {
+  /** The multiplier of each ordinal of the field (1 where its value is of another kind). */
+  private readonly byOrdinal: Float64Array;
+  readonly max: number;
+
+  constructor(
+    readonly boost: FieldBoost,
+    private readonly index: FieldIndex,
+    now: number,
+  ) {
+    this.byOrdinal = new Float64Array(index.distinct).fill(1);
+    if (boost.kind === 'numeric') {
+      const modify = MODIFIERS[boost.modifier];
+      for (let ord = 0; ord < index.numberCount; ord++) this.byOrdinal[ord] = 1 + modify(boost.factor * Math.max(0, index.numbers[ord]));
+    } else {
+      const lambda = Math.log(boost.decay) / boost.scaleMs;
+      for (let ord = index.numberCount; ord < index.numberCount + index.stringCount; ord++) {
+        const time = Date.parse(index.value(ord) as string);
+        if (Number.isNaN(time)) continue;
+        const distance = Math.max(0, Math.abs(now - time) - boost.offsetMs);
+        this.byOrdinal[ord] = 1 + boost.factor * Math.exp(lambda * distance);
+      }
+    }
+    let max = 1;
+    for (const multiplier of this.byOrdinal) max = Math.max(max, multiplier);
+    this.max = max;
+  }
+
+  /** The doc's multiplier: its values' largest (1 without a value). */
+  multiplier(doc: number): number {
+    const { docStarts, docOrds } = this.index;
+    let best = 1;
+    for (let i = docStarts[doc]; i < docStarts[doc + 1]; i++) best = Math.max(best, this.byOrdinal[docOrds[i]]);
+    return best;
+  }
+
+  explain(doc: number): ScoreExplanation {
+    const value = this.multiplier(doc);
+    const { boost } = this;
+    const how =
+      boost.kind === 'numeric'
+        ? `1 + ${boost.modifier === 'none' ? '' : boost.modifier}(${boost.factor} × ${boost.field})`
+        : `1 + ${boost.factor} × ${boost.decay}^(max(0, |now − ${boost.field}| − ${boost.offsetMs} ms) / ${boost.scaleMs} ms)`;
+    return { value, description: value === 1 ? `boost by ${boost.field}: no value, ×1` : `boost by ${boost.field}: ${how}`, details: [] };
+  }
+}
+
+/** A search's boosts over one segment: each doc's multiplier, and the largest. */
+export class SegmentBoosts {
+  private readonly boosts: SegmentBoost[];
+  /** The largest multiplier a doc of this segment can have (the product of each boost's largest). */
+  readonly max: number;
+
+  constructor(reader: SegmentReader, boosts: readonly FieldBoost[], now: number) {
+    this.boosts = [];
+    for (const boost of boosts) {
+      const index = reader.field(boost.field);
+      if (index !== null) this.boosts.push(new SegmentBoost(boost, index, now));
+    }
+    this.max = this.boosts.reduce((product, boost) => product * boost.max, 1);
+  }
+
+  get empty(): boolean {
+    return this.boosts.length === 0;
+  }
+
+  multiplier(doc: number): number {
+    let product = 1;
+    for (const boost of this.boosts) product *= boost.multiplier(doc);
+    return product;
+  }
+
+  /** `score` (the text score) times the boosts, explained. */
+  explain(doc: number, score: number, text: ScoreExplanation): ScoreExplanation {
+    return { value: score * this.multiplier(doc), description: 'the relevance score × the field boosts', details: [text, ...this.boosts.map((boost) => boost.explain(doc))] };
+  }
+
+  /**
+   * `sink` fed boosted scores: the scorers see its threshold divided by the largest multiplier,
+   * so they skip only docs that cannot reach it however much they are boosted. A `listing` (a
+   * query without words, every doc scoring 0) is ranked by the multipliers themselves.
+   */
+  wrap(sink: HitSink, listing: boolean): HitSink {
+    if (this.empty) return sink;
+    const max = this.max;
+    const boosts = this;
+    return {
+      get threshold() {
+        return sink.threshold / max;
+      },
+      // A listing offers every doc: the first k by id are not the best boosted.
+      rankedById: listing ? false : sink.rankedById,
+      capacity: sink.capacity,
+      needsMatchSet: sink.needsMatchSet,
+      collect: listing ? (doc) => sink.collect(doc, boosts.multiplier(doc)) : (doc, score) => sink.collect(doc, score * boosts.multiplier(doc)),
+    };
+  }
+}
