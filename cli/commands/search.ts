@@ -3,7 +3,8 @@
 // matched words bold yellow on a terminal), then the facet counts; `--match all` asks for
 // every word; with no hits, the server's suggestions ("did you mean");
 // `--typos` sets typo tolerance for the search, `--prefix last` searches as you type,
-// `--no-synonyms` leaves the collection's synonyms out, `--boost` ranks by fields,
+// `--no-synonyms` leaves the collection's synonyms out, `--boost` ranks by fields, `--distinct`
+// groups by a field,
 // `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
 // embedded); `--json` prints the server's answer as it is, for scripts.
 
@@ -18,6 +19,7 @@ import { clean, colorEnabled, documentName, paint, printJson, renderHighlight, s
 /** Largest `limit` and `offset` the server takes (docs/api.md, Limits). */
 const MAX_LIMIT = 100;
 const MAX_OFFSET = 9_999;
+const MAX_GROUP_SIZE = 100;
 
 interface SearchOptions {
   filter?: Record<string, unknown>;
@@ -35,6 +37,8 @@ interface SearchOptions {
   /** False with `--no-synonyms`. */
   synonyms?: boolean;
   boost?: unknown[];
+  distinct?: string;
+  groupSize?: number;
   json?: boolean;
 }
 
@@ -143,6 +147,8 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.match !== undefined && { match: options.match }),
     ...(options.synonyms === false && { synonyms: false }),
     ...(options.boost !== undefined && { boost: options.boost as NonNullable<SearchOptionsOfClient['boost']> }),
+    ...(options.distinct !== undefined && { distinct: options.distinct }),
+    ...(options.groupSize !== undefined && { group_size: options.groupSize }),
   });
   if (options.json) return printJson(answer);
 
@@ -178,6 +184,8 @@ export function registerSearch(program: Command): void {
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
     .option('--no-synonyms', "search the words as typed, without the collection's synonyms")
+    .option('--distinct <field>', 'group by a metadata field: the best hit of each value (with --group-size, that many)')
+    .option('--group-size <n>', `with --distinct: hits kept per group (1-${MAX_GROUP_SIZE})`, integerArgument(1, MAX_GROUP_SIZE))
     .option('--boost <json>', 'rank by fields, e.g. \'[{"field":"metadata.sales","modifier":"log1p"}]\' ([] turns the default off)', jsonArrayArgument)
     .option('--semantic', "search by meaning (the collection's embedder) instead of by words")
     .option('--hybrid', 'rank by words and meaning together')

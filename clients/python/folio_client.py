@@ -648,7 +648,7 @@ class FolioClient:
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
                match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
                fields=None, track_total=None, mode=None, semantic_ratio=None, embedder=None, vector=None,
-               fusion=None, similar_to=None, synonyms=None, boost=None):
+               fusion=None, similar_to=None, synonyms=None, boost=None, distinct=None, group_size=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
         "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
         numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
@@ -663,7 +663,9 @@ class FolioClient:
         ``synonyms=False`` searches the words as typed, without the collection's synonyms;
         ``boost`` multiplies relevance by fields: a list of ``{"field": "metadata.sales",
         "modifier": "log1p", "factor": 1}`` or ``{"field": "metadata.date", "recency": {"scale":
-        "30d"}}`` (replacing the collection's ``ranking.boost``; ``[]`` turns it off).
+        "30d"}}`` (replacing the collection's ``ranking.boost``; ``[]`` turns it off);
+        ``distinct`` (a metadata field) keeps the best ``group_size`` hits of each of its values,
+        ``offset``, ``limit`` and ``total`` then counting groups.
 
         Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
         ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;
@@ -680,7 +682,8 @@ class FolioClient:
                             ("prefix", prefix), ("fields", fields), ("track_total", track_total),
                             ("mode", mode), ("semantic_ratio", semantic_ratio), ("embedder", embedder),
                             ("vector", vector), ("fusion", fusion), ("similar_to", similar_to),
-                            ("synonyms", synonyms), ("boost", boost)):
+                            ("synonyms", synonyms), ("boost", boost), ("distinct", distinct),
+                            ("group_size", group_size)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

@@ -529,6 +529,8 @@ export interface RefreshResponse { refreshed: true }
 export interface SearchGetQuery {
   /** Ranking by fields, at most 8: `[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, {"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores (several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts. URL-encoded JSON array. */
   boost?: string;
+  /** Grouping: a metadata field; the best `group_size` hits of each of its values are kept (a document without the field is a group of its own). `offset` and `limit` then count groups, `total` the groups among the matches; facets still count documents. */
+  distinct?: string;
   /** Which embedder, when the collection has several. */
   embedder?: string;
   /** Attach a score explanation to each hit. */
@@ -543,6 +545,8 @@ export interface SearchGetQuery {
   filter?: string;
   /** Hybrid: `convex` (default) combines each side's scores divided by its best; `rrf` uses reciprocal rank fusion. */
   fusion?: "convex" | "rrf";
+  /** With `distinct`: hits kept per group, 1–100; `(offset + limit) × group_size` may not exceed 10000. */
+  group_size?: number;
   /** Element wrapped round matched terms in `highlight`: mark, em, strong, b, i, u, s, span, ins, del, code, kbd, samp, var, small, sub, sup, q, cite, dfn, abbr, bdi, or a custom element name with a hyphen (`my-hit`); at most 16 characters. */
   highlight_tag?: string;
   limit?: number;
@@ -587,6 +591,10 @@ export interface SearchBody {
   prefix?: "none" | "last";
   /** Whether the collection's `synonyms` apply: `false` searches the words as typed only. */
   synonyms?: boolean;
+  /** Grouping: a metadata field; the best `group_size` hits of each of its values are kept (a document without the field is a group of its own). `offset` and `limit` then count groups, `total` the groups among the matches; facets still count documents. */
+  distinct?: string;
+  /** With `distinct`: hits kept per group, 1–100; `(offset + limit) × group_size` may not exceed 10000. */
+  group_size?: number;
   /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
   track_total?: boolean;
   /** `keyword` (default): documents with the query's words, ranked by BM25. `semantic`: documents nearest in meaning to `q` (embedded by the collection's embedder) or to `vector`. `hybrid`: both rankings fused (see `semantic_ratio`). Needs an embedder on the collection; a semantic or hybrid search answers `semantic_coverage`. */

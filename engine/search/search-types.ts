@@ -59,6 +59,13 @@ export interface SearchRequest {
   /** The time recency boosts measure from, ms since the epoch (default: now). */
   now?: number;
   /**
+   * A metadata field: keep the best `groupSize` hits of each of its values (grouping.ts). Then
+   * `offset` and `limit` count groups, and `total` the groups among the matches.
+   */
+  distinct?: string;
+  /** Hits kept per group, 1–100 (default 1). */
+  groupSize?: number;
+  /**
    * Count every match (`total` exact however many there are). Otherwise a search ranked by
    * relevance counts exactly up to TOTAL_EXACT_UP_TO and then skips what cannot reach its top
    * hits, answering that many with `totalRelation` `gte`. Facets and sorts count every match anyway.

@@ -7,7 +7,8 @@
 // its total a lower bound. By meaning, a match is one of the nearest documents
 // (SEMANTIC_MATCHES, or the hits wanted when more): a semantic search's total and facets count
 // those, a hybrid search's count them together with the keyword matches — the same documents
-// in every mode.
+// in every mode. With `distinct`, hits are grouped by a field (grouping.ts): paging and `total`
+// count groups, facets still count documents.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from '../query/query-parser.ts';
@@ -31,6 +32,7 @@ import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
 import { SegmentBoosts } from './field-boosts.ts';
+import { GroupCounter, GroupKeys, groupWindow } from './grouping.ts';
 import { suggestQueries } from './suggestions.ts';
 import { SearchBudget, SearchBudgetExhausted, withinBudget } from './search-budget.ts';
 import { TYPO_TOLERANCE_OFF, typoBudgetRule } from '../typo/typo-rules.ts';
@@ -52,6 +54,9 @@ interface RankedDoc {
  * a hybrid search takes before fusion: this many, or the hits wanted when more.
  */
 export const SEMANTIC_MATCHES = 100;
+/** A grouped keyword search ranks at least this many docs first, and widens its window this many times over while it is too narrow. */
+export const MIN_GROUPING_WINDOW = 64;
+export const GROUPING_WINDOW_GROWTH = 4;
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget = SearchBudget.UNLIMITED): SearchResult {
   try {
@@ -73,7 +78,8 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
-  const facets = (request.facets ?? []).map((field) => new FacetAccumulator(field));
+  const newFacets = (): FacetAccumulator[] => (request.facets ?? []).map((field) => new FacetAccumulator(field));
+  let facets = newFacets();
   // Field boosts multiply relevance scores (field-boosts.ts); a sort by fields ignores them.
   const boosts =
     (request.boost ?? []).length === 0 || !isRelevanceSort(request.sort ?? [])
@@ -81,25 +87,54 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
       : views.map((view) => new SegmentBoosts(view.reader, request.boost!, request.now ?? Date.now()));
   const boosted = (hit: { segment: number; doc: number; score: number }): number => (boosts === null ? hit.score : hit.score * boosts[hit.segment].multiplier(hit.doc));
 
-  let ranked: RankedDoc[];
+  // With `distinct`, k counts groups: the rankings below take `groupSize` docs a group.
+  const grouping = request.distinct === undefined ? null : { keys: new GroupKeys(views, request.distinct), size: request.groupSize ?? 1 };
+  const groupCounter = (): GroupCounter | undefined => (grouping === null ? undefined : new GroupCounter(request.distinct!));
+  /** The page of `candidates` (best first): hits offset…k, or with `distinct` the members of groups offset…k. */
+  const pageOf = <T extends { segment: number; doc: number }>(candidates: readonly T[]): { page: T[]; groups: number } => {
+    if (grouping === null) return { page: candidates.slice(request.offset, k), groups: 0 };
+    const { groups } = groupWindow(candidates, grouping.keys, grouping.size, k, true);
+    return { page: groups.slice(request.offset, k).flat(), groups: groups.length };
+  };
+
+  let page: RankedDoc[];
   let semanticCoverage: number | undefined;
   let total: number;
   let totalRelation: TotalRelation;
   if (semantic === undefined) {
-    ({ ranked, total, totalRelation } = rankByKeywords(views, request, prepared, stats, facets, k, budget, undefined, boosts));
+    // Grouped: a window of docs, widened until it decides the page's groups (grouping.ts).
+    let window = grouping === null ? k : Math.max(2 * k * grouping.size, MIN_GROUPING_WINDOW);
+    for (;;) {
+      const groups = groupCounter();
+      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, undefined, boosts, groups);
+      ({ total, totalRelation } = keyword);
+      if (grouping === null || groups === undefined) {
+        page = keyword.ranked.slice(request.offset);
+        break;
+      }
+      const grouped = groupWindow(keyword.ranked, grouping.keys, grouping.size, k, keyword.total <= window || budget.timedOut);
+      if (grouped.complete) {
+        page = grouped.groups.slice(request.offset, k).flat();
+        total = groups.count;
+        break;
+      }
+      window *= GROUPING_WINDOW_GROWTH;
+      facets = newFacets();
+    }
   } else {
     const vector = normalizeVector(semantic.vector);
     // A semantic match is one of the `window` nearest documents the filter admits (a bounded
     // nearest set, as Elasticsearch's kNN `k`): `total`, facets and paging count those.
-    const window = Math.max(k, SEMANTIC_MATCHES);
+    const window = Math.max(grouping === null ? k : k * grouping.size, SEMANTIC_MATCHES);
     const nearest = semanticSearch(views, semantic.embedder, vector, window, filter, semantic.excludeIds);
     semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
     const nearestDocs = docSetsOf(views, nearest.hits);
     if (mode === 'semantic') {
-      ranked = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: boosted(hit), passage: hit.passage, semanticScore: hit.score }));
-      if (boosts !== null) ranked = ranked.sort(byScore);
-      ranked = ranked.slice(0, k);
-      total = nearest.hits.length;
+      const candidates: RankedDoc[] = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: boosted(hit), passage: hit.passage, semanticScore: hit.score }));
+      if (boosts !== null) candidates.sort(byScore);
+      const paged = pageOf(candidates);
+      page = paged.page;
+      total = grouping === null ? nearest.hits.length : paged.groups;
       totalRelation = 'eq';
       views.forEach((view, segment) => {
         const docs = nearestDocs[segment];
@@ -107,14 +142,15 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
       });
     } else {
       // Hybrid: the keyword matches and the nearest documents together are the matches.
-      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, nearestDocs);
+      const groups = groupCounter();
+      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, nearestDocs, undefined, groups);
       const fused = fuseRankings(keyword.ranked, nearest.hits, semantic.ratio, semantic.fusion ?? 'convex');
       // Boosts multiply the fused score (each side ranked unboosted).
       if (boosts !== null) {
         for (const doc of fused) doc.score = boosted(doc);
         fused.sort(byScore);
       }
-      ranked = fused.slice(0, k).map((doc) => {
+      const candidates = fused.map((doc): RankedDoc => {
         const fromKeyword = doc.keywordRank < 0 ? undefined : keyword.ranked[doc.keywordRank];
         const fromSemantic = doc.semanticRank < 0 ? undefined : nearest.hits[doc.semanticRank];
         return {
@@ -127,7 +163,9 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
           semanticScore: fromSemantic?.score,
         };
       });
+      page = pageOf(candidates).page;
       ({ total, totalRelation } = keyword);
+      if (groups !== undefined) total = groups.count;
     }
   }
 
@@ -137,7 +175,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     clauses: evidenceClauses(prepared),
     fields: request.hitFields === undefined ? undefined : new Set(request.hitFields),
   };
-  const hits = ranked.slice(request.offset).map((hit) => {
+  const hits = page.map((hit) => {
     const view = views[hit.segment];
     let explanation: ScoreExplanation | undefined;
     if (request.explain) {
@@ -181,6 +219,7 @@ function rankByKeywords(
   budget: SearchBudget,
   alsoMatching?: readonly (DocBitSet | null)[],
   boosts?: readonly SegmentBoosts[] | null,
+  groups?: GroupCounter,
 ): KeywordRanking {
   const filter = request.filter ?? null;
   const sortKeys = request.sort ?? [];
@@ -190,6 +229,7 @@ function rankByKeywords(
   const countMatches = (view: SegmentView, segment: number, matches: DocBitSet): void => {
     const also = alsoMatching?.[segment] ?? null;
     if (also !== null) matches.or(also);
+    groups?.add(view, matches);
     total += countFacets(view, matches, facets);
   };
 
@@ -209,7 +249,8 @@ function rankByKeywords(
     // TOTAL_EXACT_UP_TO are counted, then only what may reach the top k (the total a lower bound).
     // A segment answering with a match set is counted from it, whatever it offered.
     // Docs that match besides the keyword matches (a hybrid search's nearest) are counted with them.
-    const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined;
+    // So are the groups of a grouped search.
+    const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined || groups !== undefined;
     for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
       const view = views[segment];
       let offered = 0;

@@ -17,6 +17,9 @@ export const MAX_SEARCH_LIMIT = 100;
 /** `offset + limit` may not exceed this: deep paging is refused. */
 export const MAX_SEARCH_WINDOW = 10_000;
 
+/** Most hits a grouped search keeps per group (`group_size`). */
+export const MAX_GROUP_SIZE = 100;
+
 /** Default and range of values returned per facet field. */
 export const DEFAULT_FACET_LIMIT = 100;
 export const MAX_FACET_LIMIT = 1_000;

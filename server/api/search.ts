@@ -15,6 +15,7 @@ import {
   DEFAULT_SEARCH_LIMIT,
   MAX_FACET_FIELDS,
   MAX_FACET_LIMIT,
+  MAX_GROUP_SIZE,
   MAX_QUERY_LENGTH,
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_WINDOW,
@@ -73,6 +74,23 @@ const searchFields = {
     Type.Boolean({
       default: true,
       description: "Whether the collection's `synonyms` apply: `false` searches the words as typed only.",
+    }),
+  ),
+  distinct: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description:
+        'Grouping: a metadata field; the best `group_size` hits of each of its values are kept (a document without the field is '
+        + 'a group of its own). `offset` and `limit` then count groups, `total` the groups among the matches; facets still count documents.',
+    }),
+  ),
+  group_size: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_GROUP_SIZE,
+      default: 1,
+      description: `With \`distinct\`: hits kept per group, 1–${MAX_GROUP_SIZE}; \`(offset + limit) × group_size\` may not exceed ${MAX_SEARCH_WINDOW}.`,
     }),
   ),
   track_total: Type.Optional(

@@ -1,6 +1,6 @@
-// The `unknown_field` warnings of a search (SPEC §12): a filter, facet or sort that names a
-// metadata field no searchable document of the collection has matches nothing, counts nothing
-// or orders nothing, silently; the answer says so, naming the field and where it was used
+// The `unknown_field` warnings of a search (docs/api.md, Response): a filter, facet, sort,
+// `distinct` or boost that names a metadata field no searchable document of the collection has
+// matches, counts, orders, groups or boosts nothing, silently; the answer says so, naming the field and where it was used
 // (a typo such as `fromat` is the usual cause). The known fields are the union of the
 // snapshot's segments' field lists, computed once per snapshot.
 
@@ -45,6 +45,8 @@ export function unknownFieldWarnings(request: SearchRequest, snapshot: SegmentSe
     ['filter', new Set()],
     ['facets', new Set(request.facets ?? [])],
     ['sort', new Set((request.sort ?? []).flatMap((key) => (key.kind === 'field' ? [key.field] : [])))],
+    ['distinct', new Set(request.distinct === undefined ? [] : [request.distinct])],
+    ['boost', new Set((request.boost ?? []).map((boost) => boost.field))],
   ];
   if (request.filter) filterFields(request.filter, uses[0][1]);
   const warnings: SearchWarning[] = [];

@@ -279,6 +279,9 @@ describe('folio commands against a live server', () => {
     const boosted = JSON.parse(ok(await folio(['search', 'docs', 'quince', '--boost', '[{"field":"metadata.sales","modifier":"log1p"}]', '--json'])).stdout);
     assert.equal(boosted.total, 3);
     assert.equal((await folio(['search', 'docs', 'quince', '--boost', '{"field":"x"}'])).code, 2, 'not an array: a usage error');
+    const grouped = JSON.parse(ok(await folio(['search', 'docs', 'quince', '--distinct', 'nothing-here', '--group-size', '2', '--json'])).stdout);
+    assert.equal(grouped.total, 3, 'documents without the field: a group each');
+    assert.equal((await folio(['search', 'docs', 'quince', '--distinct', 'x', '--group-size', '0'])).code, 2);
     await writeFile(file, '[{"words": ["alone"]}]');
     const refused = await folio(['collections', 'settings', 'docs', '--synonyms', file]);
     assert.equal(refused.code, 1);

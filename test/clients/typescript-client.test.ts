@@ -229,6 +229,11 @@ describe('TypeScript client', () => {
     // Ranking by fields: the longest recipes first among equal matches.
     const boosted = await client.search('recipes', 'bread', { boost: [{ field: 'metadata.minutes', modifier: 'log1p' }], limit: 1 });
     assert.equal(boosted.hits[0].id, 'r24');
+
+    // Grouping: one hit a kind, total counting kinds.
+    const grouped = await client.search('recipes', 'flour', { distinct: 'kind', group_size: 2 });
+    assert.equal(grouped.total, 2);
+    assert.equal(grouped.hits.length, 4);
   });
 
   test('search by meaning: an embedder on the collection, semantic and hybrid searches, a caller vector', async () => {

@@ -102,7 +102,24 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
   // No rules: the words as typed only (otherwise the collection adds the rules the words can use).
   if (params.synonyms === false) request.synonyms = [];
   if (params.boost !== undefined) request.boost = toBoosts(params.boost, part);
+  if (params.distinct !== undefined) Object.assign(request, toGrouping(params.distinct, params.group_size ?? 1, offset + limit, part));
+  else if (params.group_size !== undefined) {
+    throw new FolioError('validation_failed', 'group_size needs distinct', [{ path: `/${part}/group_size`, message: 'applies only with `distinct` (the field to group by)' }]);
+  }
   return request;
+}
+
+/** `distinct` and `group_size`: an allowed field name, and a window of at most MAX_SEARCH_WINDOW hits. */
+function toGrouping(field: string, groupSize: number, groups: number, part: RequestPart): Pick<SearchRequest, 'distinct' | 'groupSize'> {
+  const name = field.startsWith('metadata.') ? field.slice('metadata.'.length) : field;
+  if (!isAllowedFieldName(name)) {
+    throw new FolioError('validation_failed', 'distinct: not an allowed field name', [{ path: `/${part}/distinct`, message: `${JSON.stringify(name)} is not an allowed field name (${FIELD_NAME_RULE})` }]);
+  }
+  if (groups * groupSize > MAX_SEARCH_WINDOW) {
+    const message = `(offset + limit) × group_size must be at most ${MAX_SEARCH_WINDOW}; it is ${groups * groupSize}`;
+    throw new FolioError('validation_failed', message, [{ path: `/${part}/group_size`, message }]);
+  }
+  return { distinct: name, groupSize };
 }
 
 const boostList = Compile(BoostListSchema);

@@ -1,0 +1,92 @@
+// Grouping (docs/api.md, "Grouping"): `distinct=<field>` keeps the best `groupSize` hits of each
+// value of a metadata field (Meilisearch's `distinct`, Typesense's `group_by`, Elasticsearch's
+// `collapse`). A document's group is its field's first value (the smallest, in the field's
+// value order); a document without the field is a group of its own.
+//
+// The searcher ranks a window of docs (by relevance with WAND, or by sort keys), groups it in
+// rank order — a group ranks by its first (best) member — and widens the window while it is too
+// narrow to be sure: fewer groups than the page needs, or a group on the page with fewer
+// members than `groupSize` while some matches lie past the window. A group absent from the
+// window has no doc ranked above the window's last, so the groups it holds are exactly the
+// best ones. `GroupCounter` counts the groups among every match, for `total`.
+
+import type { FieldIndex } from '../segment/field-index.ts';
+import type { DocBitSet } from './doc-bitset.ts';
+import type { SegmentView } from './segment-view.ts';
+
+/** Each doc's group key, across the segments of a search. */
+export class GroupKeys {
+  private readonly indexes: (FieldIndex | null)[];
+
+  constructor(views: readonly SegmentView[], readonly field: string) {
+    this.indexes = views.map((view) => view.reader.field(field));
+  }
+
+  /** The doc's group: its first value as a facet key, or a key of its own when it has none. */
+  keyOf(segment: number, doc: number): string {
+    const index = this.indexes[segment];
+    if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) return `\u0000${segment}:${doc}`;
+    return index.key(index.docOrds[index.docStarts[doc]]);
+  }
+}
+
+export interface GroupedWindow<T> {
+  /** Groups in rank order, each with its best `groupSize` members in rank order. */
+  groups: T[][];
+  /** Whether the window decides the first `wanted` groups and their members. */
+  complete: boolean;
+}
+
+/**
+ * Groups a ranked window (best first). `exhaustive`: the window holds every match (nothing lies
+ * past it), so whatever it gives is final.
+ */
+export function groupWindow<T extends { segment: number; doc: number }>(
+  ranked: readonly T[],
+  keys: GroupKeys,
+  groupSize: number,
+  wanted: number,
+  exhaustive: boolean,
+): GroupedWindow<T> {
+  const byKey = new Map<string, T[]>();
+  const groups: T[][] = [];
+  for (const hit of ranked) {
+    const key = keys.keyOf(hit.segment, hit.doc);
+    let group = byKey.get(key);
+    if (group === undefined) {
+      byKey.set(key, (group = []));
+      groups.push(group);
+    }
+    if (group.length < groupSize) group.push(hit);
+  }
+  const complete = exhaustive || (groups.length >= wanted && groups.slice(0, wanted).every((group) => group.length === groupSize));
+  return { groups, complete };
+}
+
+/** Counts the groups among the matches of every segment (`total` of a grouped search). */
+export class GroupCounter {
+  private readonly values = new Set<string>();
+  private withoutValue = 0;
+
+  constructor(readonly field: string) {}
+
+  /** Adds one segment's matches. */
+  add(view: SegmentView, matches: DocBitSet): void {
+    const index = view.reader.field(this.field);
+    if (index === null) {
+      this.withoutValue += matches.count();
+      return;
+    }
+    const seen = new Uint8Array(index.distinct);
+    const { docStarts, docOrds } = index;
+    matches.forEach((doc) => {
+      if (docStarts[doc] === docStarts[doc + 1]) this.withoutValue++;
+      else seen[docOrds[docStarts[doc]]] = 1;
+    });
+    for (let ord = 0; ord < seen.length; ord++) if (seen[ord] === 1) this.values.add(index.key(ord));
+  }
+
+  get count(): number {
+    return this.values.size + this.withoutValue;
+  }
+}
