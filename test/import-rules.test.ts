@@ -379,6 +379,17 @@ describe('the checker itself', () => {
         [{ at: 'server/auth/keys.ts:1', rule: 'room-cycle', message: /auth → webhooks → indexing → auth.*\[types only\]/ }],
       );
     });
+
+    test("engine's subfolders import each other without a cycle (search may use vectors, not the reverse)", () => {
+      expectViolations(
+        {
+          'engine/search/searcher.ts': "import { walk } from '../vectors/walk.ts';\nexport const search = walk;",
+          'engine/vectors/walk.ts': "import type { SegmentView } from '../search/segment-view.ts';\nexport const walk = 1;",
+          'engine/vectors/walk.test.ts': "import { search } from '../search/searcher.ts';",
+        },
+        [{ at: 'engine/search/searcher.ts:1', rule: 'engine-cycle', message: /engine's subfolders import each other in a cycle: search → vectors → search/ }],
+      );
+    });
   });
 
   describe("storage's write path", () => {

@@ -22,7 +22,7 @@ import { RRF_RANK_CONSTANT, fuseRankings } from './hybrid-fusion.ts';
 import type { FusionMethod } from './hybrid-fusion.ts';
 import { EngineError } from '../errors.ts';
 import { normalizeVector } from '../vectors/quantization.ts';
-import { segmentVectors, semanticSearch } from '../vectors/vector-search.ts';
+import { segmentVectors, semanticSearch } from './semantic-search.ts';
 import { CONTENTS_PAGE_FACTOR, DOCUMENT_SHARE, PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
 import type { HitSink } from './hit-sink.ts';
 import { TOTAL_EXACT_UP_TO } from './search-types.ts';

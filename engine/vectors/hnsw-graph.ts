@@ -11,7 +11,7 @@
 // formula), and a node's unvisited neighbours are scored together: in WebAssembly SIMD on this
 // thread's copy of the codes, or in JavaScript, four bytes a read and four rows a pass (see
 // hnsw-kernels.ts). The scores handed back are the walk's; a caller that needs exact ones
-// rescores its best nodes on their float vectors, as vector-search.ts does. The build compares
+// rescores its best nodes on their float vectors, as search/semantic-search.ts does. The build compares
 // stored vectors code against code, in exact integer arithmetic.
 //
 // As in hnswlib, a new node is linked to the m neighbours the heuristic picks on every layer,

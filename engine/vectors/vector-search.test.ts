@@ -21,7 +21,7 @@ import { PASSAGE_OVERLAP_WORDS, PASSAGE_WORDS, cutPassages, passageText } from '
 import { normalizeVector } from './quantization.ts';
 import { GRAPH_MIN_PASSAGES, VectorReader, mergeVectorFiles, writeVectorFile } from './vector-file.ts';
 import type { EmbeddedPassage } from './vector-file.ts';
-import { semanticSearch } from './vector-search.ts';
+import { semanticSearch } from '../search/semantic-search.ts';
 import { fuseRankings } from '../search/hybrid-fusion.ts';
 
 const analyzer = Analyzer.for('english');

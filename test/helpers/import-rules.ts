@@ -20,7 +20,7 @@ export interface ImportViolation {
   message: string;
 }
 
-export type ImportRule = 'direction' | 'door' | 'room' | 'write-path' | 'room-cycle';
+export type ImportRule = 'direction' | 'door' | 'room' | 'write-path' | 'room-cycle' | 'engine-cycle';
 
 export interface SourceText {
   /** Path relative to the repository root, e.g. `server/http/app.ts`. */
@@ -303,6 +303,12 @@ function isSourceFolder(folder: string): folder is SourceFolder {
   return (SOURCE_FOLDERS as readonly string[]).includes(folder);
 }
 
+/** The engine subfolder an engine file sits in (`engine/search/bm25.ts` → `search`), or null for files directly in engine/. */
+function engineFolderOf(file: string): string | null {
+  const segments = file.split('/');
+  return segments[0] === 'engine' && segments.length > 2 ? segments[1]! : null;
+}
+
 /** The server room a server file sits in (`server/http/app.ts` → `http`), or null for files directly in server/. */
 function roomOf(file: string): string | null {
   const segments = file.split('/');
@@ -368,7 +374,9 @@ interface Edge {
  * 4. write-path: server code outside WRITE_PATH_ROOMS imports none of the names exported by
  *    STORAGE_WRITE_PATH_FILES, and takes no whole-module (namespace, `export *`, dynamic) import of
  *    storage;
- * 5. room-cycle: the graph of imports between server rooms has no cycle.
+ * 5. room-cycle: the graph of imports between server rooms has no cycle;
+ * 6. engine-cycle: nor has the graph of imports between engine's subfolders (`search/` may use
+ *    `vectors/`, so `vectors/` may not use `search/`). Test files are exempt, as everywhere.
  */
 export function checkImportRules(files: readonly SourceText[]): ImportViolation[] {
   const sources = files.filter((source) => isSourceFile(source.file));
@@ -393,6 +401,7 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
   }
 
   const roomEdges: Edge[] = [];
+  const engineEdges: Edge[] = [];
   for (const edge of edges) {
     const from = topFolder(edge.file) as SourceFolder;
     const to = topFolder(edge.target);
@@ -415,6 +424,10 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
           message: `${from} imports ${edge.target} past ${to}'s door; import ${FOLDER_DOORS[to]}`,
         });
       }
+    } else if (from === 'engine') {
+      const fromFolder = engineFolderOf(edge.file);
+      const toFolder = engineFolderOf(edge.target);
+      if (fromFolder !== null && toFolder !== null && fromFolder !== toFolder) engineEdges.push(edge);
     } else if (from === 'server') {
       const fromRoom = roomOf(edge.file);
       const toRoom = roomOf(edge.target);
@@ -471,16 +484,20 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
     }
   }
 
-  violations.push(...findRoomCycles(roomEdges));
+  violations.push(...findCycles(roomEdges, roomOf, 'room-cycle', 'rooms'));
+  violations.push(...findCycles(engineEdges, engineFolderOf, 'engine-cycle', "engine's subfolders"));
   return violations.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
 
-/** One violation per tangle (strongly connected group) of server rooms, naming one cycle and the imports making it. */
-function findRoomCycles(roomEdges: readonly Edge[]): ImportViolation[] {
+/**
+ * One violation per tangle (strongly connected group) of units — server rooms, engine
+ * subfolders; `unitOf` names a file's — naming one cycle and the imports making it.
+ */
+function findCycles(unitEdges: readonly Edge[], unitOf: (file: string) => string | null, rule: 'room-cycle' | 'engine-cycle', units: string): ImportViolation[] {
   const graph = new Map<string, Map<string, Edge[]>>();
-  for (const edge of roomEdges) {
-    const from = roomOf(edge.file)!;
-    const to = roomOf(edge.target)!;
+  for (const edge of unitEdges) {
+    const from = unitOf(edge.file)!;
+    const to = unitOf(edge.target)!;
     if (!graph.has(from)) graph.set(from, new Map());
     if (!graph.has(to)) graph.set(to, new Map());
     const out = graph.get(from)!;
@@ -548,7 +565,7 @@ function findRoomCycles(roomEdges: readonly Edge[]): ImportViolation[] {
     for (let room = closing!; room !== start; room = previous.get(room)!) cycle.splice(1, 0, room);
     cycle.push(start);
     const steps = cycle.slice(0, -1).map((room, i) => graph.get(room)!.get(cycle[i + 1]!)!);
-    const others = component.length > cycle.length - 1 ? ` (rooms in this tangle: ${component.join(', ')})` : '';
+    const others = component.length > cycle.length - 1 ? ` (${units} in this tangle: ${component.join(', ')})` : '';
     const describe = (edges: Edge[]): string => {
       const first = edges[0]!;
       const more = edges.length > 1 ? ` (+${edges.length - 1} more)` : '';
@@ -558,8 +575,8 @@ function findRoomCycles(roomEdges: readonly Edge[]): ImportViolation[] {
     return {
       file: steps[0]![0]!.file,
       line: steps[0]![0]!.line,
-      rule: 'room-cycle' as const,
-      message: `rooms import each other in a cycle: ${cycle.join(' → ')}${others}; ${steps.map(describe).join('; ')}`,
+      rule,
+      message: `${units} import each other in a cycle: ${cycle.join(' → ')}${others}; ${steps.map(describe).join('; ')}`,
     };
   });
 }

@@ -7,13 +7,13 @@
 // vectors, so the order of the hits found is exact.
 
 import type { FilterNode } from '../filter/filter-types.ts';
-import { DocBitSet } from '../search/doc-bitset.ts';
-import { evaluateFilter } from '../search/filter-evaluator.ts';
-import { deletedDocs } from '../search/segment-view.ts';
-import type { SegmentView } from '../search/segment-view.ts';
-import { scoreQuantizedRows, searchHnswGraph } from './hnsw-graph.ts';
-import { floatDot } from './quantization.ts';
-import type { VectorReader } from './vector-file.ts';
+import { DocBitSet } from './doc-bitset.ts';
+import { evaluateFilter } from './filter-evaluator.ts';
+import { deletedDocs } from './segment-view.ts';
+import type { SegmentView } from './segment-view.ts';
+import { scoreQuantizedRows, searchHnswGraph } from '../vectors/hnsw-graph.ts';
+import { floatDot } from '../vectors/quantization.ts';
+import type { VectorReader } from '../vectors/vector-file.ts';
 
 /** Candidates rescored exactly per segment: this many times the hits wanted (at least RESCORE_MIN). */
 export const RESCORE_FACTOR = 4;
