@@ -19,6 +19,8 @@ import { phraseShape } from './phrase-starts.ts';
 import { SearchBudget } from './search-budget.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
+import { SurfaceCheck, SurfaceCheckedScorer } from './scorers/surface-checked-scorer.ts';
+import type { Analyzer } from '../analysis/analyzer.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
 import type { FieldScope, PhraseClause, TermClause } from '../query/query-types.ts';
 import type { Synonym } from '../query/synonyms.ts';
@@ -39,7 +41,12 @@ export interface PreparedClause {
    * (compound-expansions.ts). Phrase clauses of a split word: its parts joined, when some
    * document has that term.
    */
-  expansions: { term: string; weight: Bm25fWeight; typos?: number }[];
+  expansions: { term: string; weight: Bm25fWeight; typos?: number; checked?: boolean }[];
+  /**
+   * Prefix clauses whose expansions include terms not starting with the prefix as typed (`checked`
+   * ones): per segment, which documents hold such a term through a word that does.
+   */
+  surfaceCheck?: (reader: SegmentReader) => SurfaceCheck;
   /**
    * Term and phrase clauses: their synonyms (a term, or a phrase's terms), each weighted
    * SYNONYM_SCORE_FACTOR of its idf, at most the clause's own idf: the words as typed rank above
@@ -54,6 +61,12 @@ export const SYNONYM_SCORE_FACTOR = 0.8;
 export interface PrepareOptions {
   /** Fields where typo variants may not match (the collection's `disable_on_fields`). */
   typoDisabledFields?: readonly TypoField[];
+  /**
+   * The collection's analyzer: a prefix expansion that does not start with the prefix as typed
+   * (a stem: `runn*` → "run") then matches only documents holding it through a word that does
+   * (SurfaceCheckedScorer). Without it such expansions match every document with the term.
+   */
+  analyzer?: Analyzer;
 }
 
 /** Where a term clause's typo variants may match, or null for nowhere. */
@@ -150,11 +163,22 @@ export function prepareClauses(
           const word = clause.word ?? clause.prefix;
           for (const index of reader.surfaces?.termsOfWordsWithPrefix(word, MAX_PREFIX_EXPANSIONS) ?? []) terms.add(reader.terms.term(index));
         }
+        // A term that does not start with the prefix as typed stands for it only in the documents
+        // where a word starting with the prefix became that term ("running", not "runs", for "run").
+        const word = clause.word ?? clause.prefix;
+        const analyzer = options.analyzer;
         const expansions = [...terms]
           .sort(compareCodePoints)
           .slice(0, MAX_PREFIX_EXPANSIONS)
-          .map((term) => ({ term, weight: new Bm25fWeight(idf(term), stats, clause.field) }));
-        return { clause, weight: null, expansions, synonyms: [] };
+          .map((term) => ({ term, weight: new Bm25fWeight(idf(term), stats, clause.field), ...(analyzer !== undefined && !term.startsWith(word) && { checked: true }) }));
+        if (analyzer === undefined || !expansions.some((expansion) => expansion.checked)) return { clause, weight: null, expansions, synonyms: [] };
+        const checks = new Map<SegmentReader, SurfaceCheck>();
+        const surfaceCheck = (reader: SegmentReader): SurfaceCheck => {
+          let check = checks.get(reader);
+          if (check === undefined) checks.set(reader, (check = new SurfaceCheck(reader, analyzer, word)));
+          return check;
+        };
+        return { clause, weight: null, expansions, synonyms: [], surfaceCheck };
       }
       default:
         throw new Error(`unknown clause kind ${(clause as QueryClause).kind}`);
@@ -184,8 +208,14 @@ function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, r
 }
 
 /** Scorers of the clause's expansions (prefix terms or typo variants) this segment has. */
-function expansionScorers(prepared: PreparedClause, reader: SegmentReader): TermScorer[] {
-  return prepared.expansions.map(({ term, weight }) => termScorer(reader, term, weight)).filter((scorer): scorer is TermScorer => scorer !== null);
+function expansionScorers(prepared: PreparedClause, reader: SegmentReader): Scorer[] {
+  const scorers: Scorer[] = [];
+  for (const { term, weight, checked } of prepared.expansions) {
+    const scorer = termScorer(reader, term, weight);
+    if (scorer === null) continue;
+    scorers.push(checked === true && prepared.surfaceCheck !== undefined ? new SurfaceCheckedScorer(scorer, term, prepared.surfaceCheck(reader)) : scorer);
+  }
+  return scorers;
 }
 
 /** Scorers of the clause's synonyms (terms or phrases) this segment has. */

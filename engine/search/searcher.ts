@@ -75,7 +75,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   // A semantic search embeds the whole query text: its words are not keyword clauses.
   const query = parseQuery(mode === 'semantic' ? '' : request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none', request.synonyms);
   const stats = collectionStatistics(views);
-  const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields });
+  const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields, analyzer });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
   const newFacets = (): FacetAccumulator[] => (request.facets ?? []).map((field) => new FacetAccumulator(field));

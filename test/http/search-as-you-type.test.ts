@@ -20,6 +20,10 @@ describe('search: prefix=last', () => {
       { id: 'wordy', text: 'A wordy hello.' },
       { id: 'other', text: 'Nothing to see.' },
       { id: 'shoes', text: 'Running shoes for the trail.' },
+      { id: 'runs', text: 'She runs every day; a run a day.' },
+      { id: 'rung', text: 'The top rung of the ladder.' },
+      { id: 'dogs', title: 'Dogs', text: 'Two dogs.' },
+      { id: 'dogma', text: 'A dogma and one dog.' },
     ];
     assert.equal((await server.request('POST', '/v1/collections/notes/documents?refresh=wait_for', docs)).status, 200);
   });
@@ -41,6 +45,18 @@ describe('search: prefix=last', () => {
     assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=runni&prefix=last')), ['shoes']);
     const hit = (await server.request('GET', '/v1/collections/notes/search?q=runn*')).body.hits[0];
     assert.match(hit.highlight, /<mark>Running<\/mark> shoes/);
+  });
+
+  test('a prefix finds only words that start with it, not other words of the same stem (issue 30)', async () => {
+    // "runs" and "run" share the stem of "running"; "rung" starts with the stem, not with "runn".
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=runn*&track_total=true')), ['shoes']);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=dogs*')), ['dogs']);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=dog*')).sort(), ['dogma', 'dogs']);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=run*')).sort(), ['rung', 'runs', 'shoes']);
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=trail%20-runn*')), [], 'an excluded prefix excludes its words only');
+    assert.deepEqual(ids(await server.request('GET', '/v1/collections/notes/search?q=day%20-runn*')), ['runs']);
+    const facets = await server.request('GET', '/v1/collections/notes/search?q=runn*&facets=x');
+    assert.equal(facets.body.total, 1, 'the count agrees');
   });
 
   test('an unknown value is a 400 naming prefix', async () => {
