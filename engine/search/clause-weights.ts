@@ -213,7 +213,7 @@ function expansionScorers(prepared: PreparedClause, reader: SegmentReader): Scor
   for (const { term, weight, checked } of prepared.expansions) {
     const scorer = termScorer(reader, term, weight);
     if (scorer === null) continue;
-    scorers.push(checked === true && prepared.surfaceCheck !== undefined ? new SurfaceCheckedScorer(scorer, term, prepared.surfaceCheck(reader)) : scorer);
+    scorers.push(checked === true && prepared.surfaceCheck !== undefined ? new SurfaceCheckedScorer(scorer, prepared.surfaceCheck(reader)) : scorer);
   }
   return scorers;
 }

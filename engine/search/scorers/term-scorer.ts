@@ -38,6 +38,11 @@ export class TermScorer implements Scorer {
     return this.field === 'all' ? doc : this.skipToFieldMatch(doc);
   }
 
+  /** The current doc's positions of the term (title and text), ascending, into `out`. */
+  positions(out: number[]): number[] {
+    return this.cursor.positions(out);
+  }
+
   score(): number {
     const doc = this.cursor.doc;
     return this.weight.score(this.cursor.titleTf(), this.titleLengths[doc], this.cursor.textTf(), this.textLengths[doc]);
