@@ -8,7 +8,8 @@
 // narrow to be sure: fewer groups than the page needs, or a group on the page with fewer
 // members than `groupSize` while some matches lie past the window. A group absent from the
 // window has no doc ranked above the window's last, so the groups it holds are exactly the
-// best ones. `GroupCounter` counts the groups among every match, for `total`.
+// best ones. `GroupCounter` counts the groups among the matches, for `total`: exactly when the
+// search counts every match, else among those it offered (a lower bound, as `total` is then).
 
 import type { FieldIndex } from '../segment/field-index.ts';
 import type { DocBitSet } from './doc-bitset.ts';
@@ -63,30 +64,44 @@ export function groupWindow<T extends { segment: number; doc: number }>(
   return { groups, complete };
 }
 
-/** Counts the groups among the matches of every segment (`total` of a grouped search). */
+/**
+ * Counts the groups among the matches of every segment (`total` of a grouped search): from a
+ * segment's match set when the search has one, else doc by doc as they are offered. Adding a doc
+ * twice counts it once, so both may feed it.
+ */
 export class GroupCounter {
-  private readonly values = new Set<string>();
-  private withoutValue = 0;
+  private readonly indexes: (FieldIndex | null)[];
+  /** Per segment: the value ordinals seen (by first value), and the docs without a value. */
+  private readonly seenValues: (Uint8Array | null)[];
+  private readonly withoutValue: (Set<number> | null)[];
 
-  constructor(readonly field: string) {}
+  constructor(views: readonly SegmentView[], field: string) {
+    this.indexes = views.map((view) => view.reader.field(field));
+    this.seenValues = views.map(() => null);
+    this.withoutValue = views.map(() => null);
+  }
+
+  /** Adds one doc of a segment. */
+  addDoc(segment: number, doc: number): void {
+    const index = this.indexes[segment];
+    if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) (this.withoutValue[segment] ??= new Set()).add(doc);
+    else (this.seenValues[segment] ??= new Uint8Array(index.distinct))[index.docOrds[index.docStarts[doc]]] = 1;
+  }
 
   /** Adds one segment's matches. */
-  add(view: SegmentView, matches: DocBitSet): void {
-    const index = view.reader.field(this.field);
-    if (index === null) {
-      this.withoutValue += matches.count();
-      return;
-    }
-    const seen = new Uint8Array(index.distinct);
-    const { docStarts, docOrds } = index;
-    matches.forEach((doc) => {
-      if (docStarts[doc] === docStarts[doc + 1]) this.withoutValue++;
-      else seen[docOrds[docStarts[doc]]] = 1;
-    });
-    for (let ord = 0; ord < seen.length; ord++) if (seen[ord] === 1) this.values.add(index.key(ord));
+  add(segment: number, matches: DocBitSet): void {
+    matches.forEach((doc) => this.addDoc(segment, doc));
   }
 
   get count(): number {
-    return this.values.size + this.withoutValue;
+    const values = new Set<string>();
+    let withoutValue = 0;
+    this.seenValues.forEach((seen, segment) => {
+      if (seen === null) return;
+      const index = this.indexes[segment]!;
+      for (let ord = 0; ord < seen.length; ord++) if (seen[ord] === 1) values.add(index.key(ord));
+    });
+    for (const docs of this.withoutValue) withoutValue += docs?.size ?? 0;
+    return values.size + withoutValue;
   }
 }

@@ -55,7 +55,7 @@ interface RankedDoc {
  */
 export const SEMANTIC_MATCHES = 100;
 /** A grouped keyword search ranks at least this many docs first, and widens its window this many times over while it is too narrow. */
-export const MIN_GROUPING_WINDOW = 64;
+export const MIN_GROUPING_WINDOW = 20;
 export const GROUPING_WINDOW_GROWTH = 4;
 
 export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget = SearchBudget.UNLIMITED): SearchResult {
@@ -89,7 +89,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
 
   // With `distinct`, k counts groups: the rankings below take `groupSize` docs a group.
   const grouping = request.distinct === undefined ? null : { keys: new GroupKeys(views, request.distinct), size: request.groupSize ?? 1 };
-  const groupCounter = (): GroupCounter | undefined => (grouping === null ? undefined : new GroupCounter(request.distinct!));
+  const groupCounter = (): GroupCounter | undefined => (grouping === null ? undefined : new GroupCounter(views, request.distinct!));
   /** The page of `candidates` (best first): hits offset…k, or with `distinct` the members of groups offset…k. */
   const pageOf = <T extends { segment: number; doc: number }>(candidates: readonly T[]): { page: T[]; groups: number } => {
     if (grouping === null) return { page: candidates.slice(request.offset, k), groups: 0 };
@@ -112,7 +112,8 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
         page = keyword.ranked.slice(request.offset);
         break;
       }
-      const grouped = groupWindow(keyword.ranked, grouping.keys, grouping.size, k, keyword.total <= window || budget.timedOut);
+      const exhaustive = (keyword.totalRelation === 'eq' && keyword.total <= window) || budget.timedOut;
+      const grouped = groupWindow(keyword.ranked, grouping.keys, grouping.size, k, exhaustive);
       if (grouped.complete) {
         page = grouped.groups.slice(request.offset, k).flat();
         total = groups.count;
@@ -229,7 +230,7 @@ function rankByKeywords(
   const countMatches = (view: SegmentView, segment: number, matches: DocBitSet): void => {
     const also = alsoMatching?.[segment] ?? null;
     if (also !== null) matches.or(also);
-    groups?.add(view, matches);
+    groups?.add(segment, matches);
     total += countFacets(view, matches, facets);
   };
 
@@ -249,8 +250,8 @@ function rankByKeywords(
     // TOTAL_EXACT_UP_TO are counted, then only what may reach the top k (the total a lower bound).
     // A segment answering with a match set is counted from it, whatever it offered.
     // Docs that match besides the keyword matches (a hybrid search's nearest) are counted with them.
-    // So are the groups of a grouped search.
-    const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined || groups !== undefined;
+    // The groups of a grouped search are counted from the match set, or else from what is offered.
+    const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined;
     for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
       const view = views[segment];
       let offered = 0;
@@ -266,6 +267,7 @@ function rankByKeywords(
         needsMatchSet,
         collect: (doc, score) => {
           offered++;
+          groups?.addDoc(segment, doc);
           collector.collect(segment, doc, score);
         },
       };
