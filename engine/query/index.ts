@@ -1,9 +1,8 @@
-// Public surface of the query language: parse query text into analyzed clauses, and tell
-// which terms a query matched; a collection's synonyms, applied at query time.
+// Public surface of the query language: parse query text into analyzed clauses; a collection's
+// synonyms, applied at query time.
 
 export { parseQuery } from './query-parser.ts';
 export type { QueryMatchMode, QueryPrefixMode } from './query-parser.ts';
-export { queryTermMatcher } from './query-term-matcher.ts';
 export { lexQuery } from './query-lexer.ts';
 export type { QueryPart } from './query-lexer.ts';
 export { MAX_QUERY_CLAUSES } from './query-types.ts';

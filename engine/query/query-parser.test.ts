@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from './query-parser.ts';
-import { queryTermMatcher } from './query-term-matcher.ts';
 import { MAX_QUERY_CLAUSES } from './query-types.ts';
 import type { QueryClause } from './query-types.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
@@ -250,33 +249,6 @@ describe('query language: limits and robustness', () => {
         }
       }
     }
-  });
-});
-
-describe('queryTermMatcher', () => {
-  it('matches the terms of positive clauses, never excluded ones', () => {
-    const isMatch = queryTermMatcher(parseQuery('dogs "red fox" -cat +title:bird', 'any', english));
-    for (const term of ['dog', 'red', 'fox', 'bird']) assert.equal(isMatch(term), true, term);
-    for (const term of ['cat', 'dogg', 'do']) assert.equal(isMatch(term), false, term);
-  });
-
-  it('matches any term that starts with a positive prefix', () => {
-    const isMatch = queryTermMatcher(parseQuery('comp* -excl*', 'any', english));
-    assert.equal(isMatch('comput'), true);
-    assert.equal(isMatch('comp'), true);
-    assert.equal(isMatch('com'), false);
-    assert.equal(isMatch('exclud'), false);
-  });
-
-  it('matches nothing for a query with no positive clause', () => {
-    const isMatch = queryTermMatcher(parseQuery('-dog', 'any', english));
-    assert.equal(isMatch('dog'), false);
-  });
-
-  it('highlights what the analyzer produces from the text', () => {
-    const isMatch = queryTermMatcher(parseQuery('running', 'any', english));
-    const matched = english.tokenize('He runs; she ran; they were Running.').filter((token) => isMatch(token.term));
-    assert.deepEqual(matched.map((token) => token.term), ['run', 'run']);
   });
 });
 

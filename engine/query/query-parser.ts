@@ -42,8 +42,6 @@ import type { AnalyzedQuery, FieldScope, Occur, PhraseClause, QueryClause, TermC
 import { synonymLookup } from './synonyms.ts';
 import type { Synonym, SynonymRule } from './synonyms.ts';
 
-export { queryTermMatcher } from './query-term-matcher.ts';
-
 export type QueryMatchMode = 'any' | 'all';
 /** `none`: only words ending in `*` are prefixes; `last`: the word being typed is one too. */
 export type QueryPrefixMode = 'none' | 'last';

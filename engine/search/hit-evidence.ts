@@ -41,31 +41,31 @@ export interface EvidenceClause {
   alternatives?: { terms: string[]; idf: number }[];
 }
 
-/** The clauses of a prepared query that pages can satisfy: positive, not `title:`-only. */
+/**
+ * The clauses of a prepared query that pages can satisfy (positive, not `title:`-only), from
+ * their forms: a clause whose own form is a phrase is a `phrase` (a single-term expansion its
+ * joined form); any other the `terms` of its own form and single-term expansions (a form that
+ * may only match the title is not looked for in the text); synonyms are alternatives.
+ */
 export function evidenceClauses(prepared: readonly PreparedClause[]): EvidenceClause[] {
   const clauses: EvidenceClause[] = [];
-  for (const { clause, weight, expansions, synonyms } of prepared) {
+  for (const { clause, own, alternatives: forms } of prepared) {
     if (clause.occur === 'must_not' || clause.field === 'title') continue;
     const required = clause.occur === 'must';
-    const alternatives = synonyms.map(({ synonym, weight: synonymWeight }) => ({ terms: synonym.terms, idf: synonymWeight.idf * synonymWeight.boost }));
+    const alternatives = forms.filter((form) => form.role === 'synonym').map((form) => ({ terms: form.terms, idf: form.weight.idf * form.weight.boost }));
     const withAlternatives = alternatives.length === 0 ? {} : { alternatives };
-    if (clause.kind === 'phrase') {
+    const expansions = forms.filter((form) => form.role === 'expansion' && form.terms.length === 1);
+    if (own !== null && own.terms.length > 1) {
       const joined = expansions[0];
-      clauses.push({ kind: 'phrase', terms: clause.terms, idfs: [weight!.idf], required, ...(joined === undefined ? {} : { joined: { term: joined.term, idf: joined.weight.idf } }), ...withAlternatives });
+      clauses.push({ kind: 'phrase', terms: own.terms, idfs: [own.weight.idf], required, ...(joined === undefined ? {} : { joined: { term: joined.terms[0], idf: joined.weight.idf } }), ...withAlternatives });
       continue;
     }
-    // A term clause's own term (with any expansions it was given), or a prefix's expansions;
-    // an expansion that may only match the title is not looked for in the text.
     const terms: string[] = [];
     const idfs: number[] = [];
-    if (clause.kind === 'term') {
-      terms.push(clause.term);
-      idfs.push(weight!.idf);
-    }
-    for (const expansion of expansions) {
-      if (expansion.weight.field === 'title' || terms.includes(expansion.term)) continue;
-      terms.push(expansion.term);
-      idfs.push(expansion.weight.idf);
+    for (const form of own === null ? expansions : [own, ...expansions]) {
+      if ((form.role !== 'own' && form.weight.field === 'title') || terms.includes(form.terms[0])) continue;
+      terms.push(form.terms[0]);
+      idfs.push(form.weight.idf);
     }
     if (terms.length > 0 || alternatives.length > 0) clauses.push({ kind: 'terms', terms, idfs, required, ...withAlternatives });
   }

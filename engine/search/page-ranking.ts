@@ -95,18 +95,15 @@ interface PageClause {
 function pageClauses(prepared: readonly PreparedClause[], pageStats: CollectionStatistics): PageClause[] {
   const reweigh = (weight: Bm25fWeight): Bm25fWeight => new Bm25fWeight(weight.idf, pageStats, weight.field, weight.boost);
   const clauses: PageClause[] = [];
-  for (const { clause, weight, expansions, synonyms } of prepared) {
+  for (const { clause, own, alternatives } of prepared) {
     if (clause.occur === 'must_not') continue;
-    const forms: PageForm[] = [];
-    if (clause.kind === 'phrase') forms.push({ terms: clause.terms, phrase: true, weight: reweigh(weight!) });
-    else if (clause.kind === 'term') forms.push({ terms: [clause.term], phrase: false, weight: reweigh(weight!) });
-    for (const expansion of expansions) forms.push({ terms: [expansion.term], phrase: false, weight: reweigh(expansion.weight) });
-    for (const { synonym, weight: synonymWeight } of synonyms) forms.push({ terms: synonym.terms, phrase: synonym.terms.length > 1, weight: reweigh(synonymWeight) });
+    const forms: PageForm[] = (own === null ? alternatives : [own, ...alternatives]).map((form) => ({ terms: form.terms, phrase: form.terms.length > 1, weight: reweigh(form.weight) }));
     clauses.push({
       forms,
       requiredOnPages: clause.occur === 'must' && clause.field !== 'title',
-      word: clause.kind === 'term' && clause.field !== 'title',
-      idf: weight?.idf ?? 0,
+      // A word (its own form one term) takes part in proximity.
+      word: own !== null && own.terms.length === 1 && clause.field !== 'title',
+      idf: own?.weight.idf ?? 0,
     });
   }
   return clauses;

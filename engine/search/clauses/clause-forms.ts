@@ -1,0 +1,58 @@
+// What a prepared query clause is, whatever its kind: the forms it matches, each a term or a
+// phrase with its BM25F weight — its own form (the word or phrase as typed; a prefix has none),
+// then its other forms (a word's typo variants and the longer words containing it, a split word
+// joined, a prefix's terms, then synonyms). Every kind prepares its forms in a file of its own
+// (term-clause.ts, phrase-clause.ts, prefix-clause.ts); scoring, hit evidence and page ranking
+// work on forms alone, so a new kind of clause is a new file that prepares forms.
+
+import type { QueryClause } from '../../query/query-types.ts';
+import type { SegmentReader } from '../../segment/segment-reader.ts';
+import type { Bm25fWeight, CollectionStatistics } from '../bm25.ts';
+import type { SurfaceCheck } from '../scorers/surface-checked-scorer.ts';
+import type { SegmentView } from '../segment-view.ts';
+import type { Analyzer } from '../../analysis/analyzer.ts';
+import type { TypoField } from '../../typo/typo-rules.ts';
+
+/** One form a clause matches: a term, or a phrase's terms in a row, and its weight (the weight's field is where it may match). */
+export interface ClauseForm {
+  terms: string[];
+  weight: Bm25fWeight;
+  /** `own`: the clause as typed; `expansion`: a variant, a containing word, a joined form or a prefix's term; `synonym`. */
+  role: 'own' | 'expansion' | 'synonym';
+  /** A typo variant's typos. */
+  typos?: number;
+  /** A prefix's term that does not start with the prefix as typed: matched only where a word that does became it. */
+  checked?: boolean;
+}
+
+export interface PreparedClause {
+  clause: QueryClause;
+  /** The clause as typed (null for a prefix, which is only its terms). */
+  own: ClauseForm | null;
+  /** Its other forms: expansions first, then synonyms. */
+  alternatives: ClauseForm[];
+  /** A prefix with `checked` forms: per segment, which documents hold such a term through a word starting with the prefix. */
+  surfaceCheck?: (reader: SegmentReader) => SurfaceCheck;
+}
+
+export interface PrepareOptions {
+  /** Fields where typo variants may not match (the collection's `disable_on_fields`). */
+  typoDisabledFields?: readonly TypoField[];
+  /**
+   * The collection's analyzer: a prefix expansion that does not start with the prefix as typed
+   * (a stem: `runn*` → "run") then matches only documents holding it through a word that does
+   * (SurfaceCheckedScorer). Without it such expansions match every document with the term.
+   */
+  analyzer?: Analyzer;
+}
+
+/** What preparing a clause may look up: the snapshot's segments and statistics. */
+export interface PrepareContext {
+  views: readonly SegmentView[];
+  stats: CollectionStatistics;
+  options: PrepareOptions;
+  /** Documents of the snapshot (deleted ones included until merged) holding `term`. */
+  docFreq(term: string): number;
+  /** BM25's idf of `term` over the snapshot. */
+  idf(term: string): number;
+}

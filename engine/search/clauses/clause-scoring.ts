@@ -1,0 +1,92 @@
+// A prepared clause's scorers over one segment, for any kind of clause: each form is a term or
+// a phrase scorer over the segment's postings (a `checked` prefix term keeps only the documents
+// a word starting with the prefix made it); the clause scores as the best of its forms. WAND
+// ranks it as its own form plus what its other forms add over it (TypoVariantsScorer), so each
+// part has its own bound and documents holding only a variant or a synonym can be skipped.
+
+import type { FieldScope } from '../../query/query-types.ts';
+import type { SegmentReader } from '../../segment/segment-reader.ts';
+import type { Bm25fWeight } from '../bm25.ts';
+import { phraseShape } from '../phrase-starts.ts';
+import { SearchBudget } from '../search-budget.ts';
+import { DisjunctionMaxScorer } from '../scorers/disjunction-max-scorer.ts';
+import { PhraseScorer } from '../scorers/phrase-scorer.ts';
+import type { Scorer } from '../scorers/scorer.ts';
+import { SurfaceCheckedScorer } from '../scorers/surface-checked-scorer.ts';
+import { TermScorer } from '../scorers/term-scorer.ts';
+import { TypoVariantsScorer } from '../scorers/typo-variants-scorer.ts';
+import type { ClauseForm, PreparedClause } from './clause-forms.ts';
+
+/** A scorer of `term` over the segment's postings, or null when the segment lacks it. */
+function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight): TermScorer | null {
+  const index = reader.terms.find(term);
+  if (index < 0) return null;
+  // The weight's field is the clause's, or (typo variants) where the variant may match.
+  return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, reader.textLengths);
+}
+
+/** A scorer of the phrase `terms` over the segment, or null when the segment lacks a term. */
+function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, reader: SegmentReader, budget: SearchBudget): PhraseScorer | null {
+  const shape = phraseShape(terms);
+  // One cursor per distinct word, in slot order (a repeated word is read once).
+  const cursors = [];
+  for (const term of new Set(terms)) {
+    const index = reader.terms.find(term);
+    if (index < 0) return null;
+    cursors.push(reader.postings(index));
+  }
+  return new PhraseScorer(terms.join(' '), cursors, shape, weight, field, reader.titleLengths, reader.textLengths, budget);
+}
+
+/** The scorer of one form of the clause over the segment, or null when the segment cannot match it. */
+function formScorer(prepared: PreparedClause, form: ClauseForm, reader: SegmentReader, budget: SearchBudget): Scorer | null {
+  if (form.terms.length > 1) return phraseScorer(form.terms, form.weight, prepared.clause.field, reader, budget);
+  const scorer = termScorer(reader, form.terms[0], form.weight);
+  if (scorer === null || form.checked !== true || prepared.surfaceCheck === undefined) return scorer;
+  return new SurfaceCheckedScorer(scorer, prepared.surfaceCheck(reader));
+}
+
+function formScorers(prepared: PreparedClause, forms: readonly ClauseForm[], reader: SegmentReader, budget: SearchBudget): Scorer[] {
+  const scorers: Scorer[] = [];
+  for (const form of forms) {
+    const scorer = formScorer(prepared, form, reader, budget);
+    if (scorer !== null) scorers.push(scorer);
+  }
+  return scorers;
+}
+
+/** The best of `scorers` as one scorer, or null for none. */
+function bestOf(label: string, scorers: Scorer[]): Scorer | null {
+  if (scorers.length <= 1) return scorers[0] ?? null;
+  return new DisjunctionMaxScorer(label, scorers);
+}
+
+/** What explanations call the clause. */
+function labelOf(prepared: PreparedClause): string {
+  const { clause } = prepared;
+  return clause.kind === 'prefix' ? `${clause.prefix}*` : prepared.own!.terms.join(' ');
+}
+
+/** The clause's scorer over one segment (the best of its forms), or null when nothing in the segment can match it; phrases spend `budget`. */
+export function clauseScorer(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer | null {
+  const forms = prepared.own === null ? prepared.alternatives : [prepared.own, ...prepared.alternatives];
+  return bestOf(prepared.alternatives.length === 0 ? labelOf(prepared) : `${labelOf(prepared)} (and its other forms)`, formScorers(prepared, forms, reader, budget));
+}
+
+/**
+ * The scorers WAND ranks the clause with, summed: a word's own form, and what its other forms
+ * add over it (TypoVariantsScorer), so that each has its own bound; any other clause is its one
+ * scorer.
+ */
+export function rankingScorers(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer[] {
+  const { own, alternatives } = prepared;
+  // A phrase is ranked as one scorer: its joined form and synonyms rarely outscore it.
+  if (own === null || own.terms.length > 1 || alternatives.length === 0) {
+    const scorer = clauseScorer(prepared, reader, budget);
+    return scorer === null ? [] : [scorer];
+  }
+  const exact = formScorer(prepared, own, reader, budget);
+  const others = bestOf(`typo variants and synonyms of ${labelOf(prepared)}`, formScorers(prepared, alternatives, reader, budget));
+  if (others === null) return exact === null ? [] : [exact];
+  return exact === null ? [others] : [exact, new TypoVariantsScorer(others, exact)];
+}
