@@ -5,13 +5,9 @@
 // score times its multiplier.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Analyzer } from '../analysis/index.ts';
+import { textDocument, withSegments } from '../../test/helpers/engine-segments.ts';
 import type { IndexDocument, Metadata } from '../document.ts';
-import { SegmentReader } from '../segment/segment-reader.ts';
-import { writeSegment } from '../segment/segment-writer.ts';
 import type { FieldBoost } from './field-boosts.ts';
 import type { SearchRequest } from './search-types.ts';
 import { searchSegments } from './searcher.ts';
@@ -21,24 +17,8 @@ const analyzer = Analyzer.for('english');
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-27T00:00:00Z');
 
-function doc(id: string, text: string, metadata: Metadata = {}): IndexDocument {
-  return { id, title: null, text, pages: null, metadata, format: 'text', bytes: text.length, indexedAt: '2026-01-01T00:00:00.000Z' };
-}
+const doc = (id: string, text: string, metadata: Metadata = {}): IndexDocument => textDocument(id, text, metadata);
 
-function withSegments(docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-boosts-'));
-  try {
-    const views = docsBySegment.map((docs, i) => {
-      const path = join(dir, `seg-${i}.fseg`);
-      writeSegment(path, docs, analyzer);
-      return { reader: SegmentReader.open(path), deleted: null };
-    });
-    run(views);
-    for (const view of views) view.reader.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function search(views: SegmentView[], q: string, extra: Partial<SearchRequest> = {}) {
   return searchSegments(views, analyzer, { q, match: 'any', offset: 0, limit: 10, highlightTag: 'mark', now: NOW, ...extra });
@@ -49,7 +29,7 @@ const popularity = (modifier: 'none' | 'log1p' | 'sqrt', factor = 1): FieldBoost
 
 test('a numeric boost lifts popular documents; each modifier multiplies as documented', () => {
   const docs = [doc('plain', 'red apple'), doc('liked', 'red apple', { popularity: 3 }), doc('loved', 'red apple', { popularity: 99 }), doc('zero', 'red apple', { popularity: 0 })];
-  withSegments([docs.slice(0, 2), docs.slice(2)], (views) => {
+  withSegments(analyzer, [docs.slice(0, 2), docs.slice(2)], (views) => {
     const base = search(views, 'apple').hits[0].score;
     assert.deepEqual(ids(search(views, 'apple', { boost: [popularity('log1p')] })).slice(0, 2), ['loved', 'liked']);
     const hits = search(views, 'apple', { boost: [popularity('sqrt', 4)] }).hits;
@@ -66,7 +46,7 @@ test('a numeric boost lifts popular documents; each modifier multiplies as docum
 test('recency: newer dates rank higher, decaying by `decay` every `scale` past `offset`', () => {
   const day = (n: number) => new Date(NOW - n * DAY).toISOString();
   const docs = [doc('old', 'release notes', { date: day(90) }), doc('new', 'release notes', { date: day(1) }), doc('undated', 'release notes'), doc('month', 'release notes', { date: day(31) })];
-  withSegments([docs], (views) => {
+  withSegments(analyzer, [docs], (views) => {
     const recency: FieldBoost = { kind: 'recency', field: 'date', factor: 1, scaleMs: 30 * DAY, offsetMs: DAY, decay: 0.5 };
     const result = search(views, 'release', { boost: [recency] });
     assert.deepEqual(ids(result), ['new', 'month', 'old', 'undated']);
@@ -80,7 +60,7 @@ test('recency: newer dates rank higher, decaying by `decay` every `scale` past `
 
 test('explain shows each multiplier; an empty query lists by the boosts; a sort ignores them', () => {
   const docs = [doc('a', 'tea', { popularity: 1 }), doc('b', 'tea', { popularity: 50 }), doc('c', 'tea')];
-  withSegments([docs], (views) => {
+  withSegments(analyzer, [docs], (views) => {
     const explained = search(views, 'tea', { boost: [popularity('log1p')], explain: true }).hits[0];
     assert.equal(explained.id, 'b');
     assert.equal(explained.explain!.description, 'the relevance score × the field boosts');
@@ -100,7 +80,7 @@ test('property: the boosted top k equals a naive ranking of every match (WAND sk
     const text = Array.from({ length: 3 + Math.floor(random() * 20) }, () => words[Math.floor(random() * words.length)]).join(' ');
     return doc(`d${String(i).padStart(4, '0')}`, text, random() < 0.8 ? { popularity: Math.floor(random() * 1000) } : {});
   });
-  withSegments([docs.slice(0, 1000), docs.slice(1000, 2200), docs.slice(2200)], (views) => {
+  withSegments(analyzer, [docs.slice(0, 1000), docs.slice(1000, 2200), docs.slice(2200)], (views) => {
     for (const q of ['alpha', 'beta gamma', 'omega delta alpha']) {
       for (const boost of [popularity('log1p'), popularity('sqrt', 0.01), popularity('none', 0.001)]) {
         const unboosted = search(views, q, { limit: 3_000, trackTotal: true }).hits;

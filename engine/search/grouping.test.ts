@@ -5,37 +5,17 @@
 // window has to widen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Analyzer } from '../analysis/index.ts';
+import { textDocument, withSegments } from '../../test/helpers/engine-segments.ts';
 import type { IndexDocument, Metadata } from '../document.ts';
-import { SegmentReader } from '../segment/segment-reader.ts';
-import { writeSegment } from '../segment/segment-writer.ts';
 import type { SearchRequest } from './search-types.ts';
 import { searchSegments } from './searcher.ts';
 import type { SegmentView } from './segment-view.ts';
 
 const analyzer = Analyzer.for('english');
 
-function doc(id: string, text: string, metadata: Metadata = {}): IndexDocument {
-  return { id, title: null, text, pages: null, metadata, format: 'text', bytes: text.length, indexedAt: '2026-01-01T00:00:00.000Z' };
-}
+const doc = (id: string, text: string, metadata: Metadata = {}): IndexDocument => textDocument(id, text, metadata);
 
-function withSegments(docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-grouping-'));
-  try {
-    const views = docsBySegment.map((docs, i) => {
-      const path = join(dir, `seg-${i}.fseg`);
-      writeSegment(path, docs, analyzer);
-      return { reader: SegmentReader.open(path), deleted: null };
-    });
-    run(views);
-    for (const view of views) view.reader.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function search(views: SegmentView[], q: string, extra: Partial<SearchRequest> = {}) {
   return searchSegments(views, analyzer, { q, match: 'any', offset: 0, limit: 10, highlightTag: 'mark', ...extra });
@@ -53,7 +33,7 @@ const SHOP = [
 ];
 
 test('distinct keeps the best hit of each value; total counts groups, facets count documents', () => {
-  withSegments([SHOP.slice(0, 3), SHOP.slice(3)], (views) => {
+  withSegments(analyzer, [SHOP.slice(0, 3), SHOP.slice(3)], (views) => {
     const result = search(views, 'red', { distinct: 'product', facets: ['color'] });
     assert.deepEqual(ids(result), ['a1', 'b1', 'loose']);
     assert.equal(result.total, 3, 'two products and a document without the field');
@@ -67,7 +47,7 @@ test('distinct keeps the best hit of each value; total counts groups, facets cou
 });
 
 test('distinct with a sort: the first hits of each group in sort order', () => {
-  withSegments([SHOP], (views) => {
+  withSegments(analyzer, [SHOP], (views) => {
     assert.deepEqual(ids(search(views, 'red', { distinct: 'product', sort: [{ kind: 'id', direction: 'desc' }] })), ['loose', 'b2', 'a3']);
     assert.deepEqual(ids(search(views, '', { distinct: 'color', sort: [{ kind: 'id', direction: 'asc' }], groupSize: 2 })), ['a1', 'a2', 'a3', 'b2', 'loose']);
   });
@@ -83,7 +63,7 @@ test('property: grouped pages equal grouping a naive ranking of every match', ()
     const group = random() < 0.6 ? `big${Math.floor(random() * 3)}` : random() < 0.9 ? `small${Math.floor(random() * 400)}` : undefined;
     return doc(`d${String(i).padStart(4, '0')}`, text, group === undefined ? {} : { group });
   });
-  withSegments([docs.slice(0, 900), docs.slice(900, 1700), docs.slice(1700)], (views) => {
+  withSegments(analyzer, [docs.slice(0, 900), docs.slice(900, 1700), docs.slice(1700)], (views) => {
     for (const q of ['alpha', 'beta gamma']) {
       const all = search(views, q, { limit: 2_500, trackTotal: true }).hits;
       const keyOf = (id: string) => (docs[Number(id.slice(1))].metadata.group as string | undefined) ?? `own:${id}`;

@@ -5,16 +5,12 @@
 // names it, and a table of 10,000 entries hands a search only the rules its words can use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Analyzer } from '../analysis/index.ts';
+import { textDocument, withSegments } from '../../test/helpers/engine-segments.ts';
 import type { IndexDocument } from '../document.ts';
 import { parseQuery } from '../query/query-parser.ts';
 import { SynonymTable } from '../query/synonyms.ts';
 import type { SynonymEntry } from '../query/synonyms.ts';
-import { SegmentReader } from '../segment/segment-reader.ts';
-import { writeSegment } from '../segment/segment-writer.ts';
 import type { ScoreExplanation, SearchRequest } from './search-types.ts';
 import { searchSegments } from './searcher.ts';
 import type { SegmentView } from './segment-view.ts';
@@ -22,9 +18,7 @@ import { DEFAULT_TYPO_TOLERANCE } from '../typo/typo-rules.ts';
 
 const analyzer = Analyzer.for('english');
 
-function doc(id: string, text: string, pages: IndexDocument['pages'] = null): IndexDocument {
-  return { id, title: null, text, pages, metadata: {}, format: 'text', bytes: text.length, indexedAt: '2026-01-01T00:00:00.000Z' };
-}
+const doc = (id: string, text: string, pages: IndexDocument['pages'] = null): IndexDocument => textDocument(id, text, {}, null, pages);
 
 const DOCS = [
   doc('laptop', 'A light laptop for travel.'),
@@ -42,20 +36,6 @@ const ENTRIES: SynonymEntry[] = [
   { input: ['couch'], words: ['sofa'] },
 ];
 
-function withSegments(docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-synonyms-'));
-  try {
-    const views = docsBySegment.map((docs, i) => {
-      const path = join(dir, `seg-${i}.fseg`);
-      writeSegment(path, docs, analyzer);
-      return { reader: SegmentReader.open(path), deleted: null };
-    });
-    run(views);
-    for (const view of views) view.reader.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const table = SynonymTable.build(ENTRIES, analyzer);
 
@@ -71,7 +51,7 @@ function describes(explanation: ScoreExplanation, pattern: RegExp): boolean {
 }
 
 test('a multi-way group: each word finds the others, the word as typed ranks first', () => {
-  withSegments([DOCS.slice(0, 3), DOCS.slice(3)], (views) => {
+  withSegments(analyzer, [DOCS.slice(0, 3), DOCS.slice(3)], (views) => {
     assert.deepEqual(ids(search(views, 'laptop')), ['laptop', 'notebook']);
     assert.deepEqual(ids(search(views, 'notebook')), ['notebook', 'laptop']);
     assert.deepEqual(ids(search(views, 'Laptops')), ['laptop', 'notebook'], 'analyzed like the documents');
@@ -80,14 +60,14 @@ test('a multi-way group: each word finds the others, the word as typed ranks fir
 });
 
 test('one-way rules: the input finds the words, never the reverse', () => {
-  withSegments([DOCS], (views) => {
+  withSegments(analyzer, [DOCS], (views) => {
     assert.deepEqual(ids(search(views, 'couch')), ['couch', 'sofa']);
     assert.deepEqual(ids(search(views, 'sofa')), ['sofa']);
   });
 });
 
 test('phrases on either side: "nyc" finds New York in a row, "new york" finds NYC', () => {
-  withSegments([DOCS], (views) => {
+  withSegments(analyzer, [DOCS], (views) => {
     assert.deepEqual(ids(search(views, 'nyc')), ['nyc', 'new-york'], 'not "york" alone, where new and york stand apart');
     const newYork = search(views, 'new york');
     assert.deepEqual(ids(newYork).slice(0, 2), ['new-york', 'nyc']);
@@ -99,7 +79,7 @@ test('phrases on either side: "nyc" finds New York in a row, "new york" finds NY
 });
 
 test('highlights and explain follow the synonym that matched', () => {
-  withSegments([DOCS], (views) => {
+  withSegments(analyzer, [DOCS], (views) => {
     const notebook = search(views, 'laptop', { explain: true }).hits.find((hit) => hit.id === 'notebook')!;
     assert.match(notebook.highlight!, /<mark>notebook<\/mark>/);
     assert.ok(describes(notebook.explain!, /synonym 'notebook' of 'laptop'/), JSON.stringify(notebook.explain));
@@ -109,7 +89,7 @@ test('highlights and explain follow the synonym that matched', () => {
 });
 
 test('typos apply to the word as typed, never to its synonyms', () => {
-  withSegments([[doc('a', 'a laptop bag'), doc('b', 'a notebok bag'), doc('c', 'a notebook bag')]], (views) => {
+  withSegments(analyzer, [[doc('a', 'a laptop bag'), doc('b', 'a notebok bag'), doc('c', 'a notebook bag')]], (views) => {
     // "notebok" is a typo of "notebook" in a document: the synonym of laptop is matched exactly.
     assert.deepEqual(ids(search(views, 'laptop')), ['a', 'c']);
     // A typo in the query word finds the word, not its synonyms (rules are looked up as typed).
@@ -119,7 +99,7 @@ test('typos apply to the word as typed, never to its synonyms', () => {
 
 test('a synonym ranks below the word as typed in a document like it, however rare the synonym is', () => {
   const docs = [doc('rare', 'notebook number 99'), ...Array.from({ length: 20 }, (_, i) => doc(`common-${i}`, `laptop number ${i}`))];
-  withSegments([docs], (views) => {
+  withSegments(analyzer, [docs], (views) => {
     const hits = search(views, 'laptop', { limit: 21 }).hits;
     assert.equal(hits[hits.length - 1].id, 'rare');
   });
@@ -127,7 +107,7 @@ test('a synonym ranks below the word as typed in a document like it, however rar
 
 test('matched pages count a synonym on a page', () => {
   const pages = [{ number: 1, label: null, offset: 0 }, { number: 2, label: null, offset: 14 }];
-  withSegments([[doc('paged', 'Nothing here.\nThe notebook is here.', pages)]], (views) => {
+  withSegments(analyzer, [[doc('paged', 'Nothing here.\nThe notebook is here.', pages)]], (views) => {
     const hit = search(views, 'laptop').hits[0];
     assert.equal(hit.page, 2);
     assert.deepEqual(hit.matchedPages, [2]);

@@ -4,13 +4,9 @@
 // finds nothing suggests queries that would.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Analyzer } from '../analysis/index.ts';
+import { textDocument, withSegments } from '../../test/helpers/engine-segments.ts';
 import type { IndexDocument } from '../document.ts';
-import { SegmentReader } from '../segment/segment-reader.ts';
-import { writeSegment } from '../segment/segment-writer.ts';
 import type { ScoreExplanation, SearchRequest } from './search-types.ts';
 import { searchSegments } from './searcher.ts';
 import type { SegmentView } from './segment-view.ts';
@@ -20,9 +16,7 @@ import type { TypoTolerance } from '../typo/typo-rules.ts';
 
 const analyzer = Analyzer.for('english');
 
-function doc(id: string, title: string | null, text: string): IndexDocument {
-  return { id, title, text, pages: null, metadata: {}, format: 'text', bytes: text.length, indexedAt: '2026-01-01T00:00:00.000Z' };
-}
+const doc = (id: string, title: string | null, text: string): IndexDocument => textDocument(id, text, {}, title);
 
 const DOCS = [
   doc('gnuplot', 'Gnuplot manual', 'Plotting a histogram with gnuplot: set logscale y, then plot with boxes.'),
@@ -32,20 +26,6 @@ const DOCS = [
   doc('deceive', 'Tricks', 'Magicians deceive the eye.'),
 ];
 
-function withSegments(docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void): void {
-  const dir = mkdtempSync(join(tmpdir(), 'folio-typo-'));
-  try {
-    const views = docsBySegment.map((docs, i) => {
-      const path = join(dir, `seg-${i}.fseg`);
-      writeSegment(path, docs, analyzer);
-      return { reader: SegmentReader.open(path), deleted: null };
-    });
-    run(views);
-    for (const view of views) view.reader.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function search(views: SegmentView[], q: string, extra: Partial<SearchRequest> = {}, tolerance: TypoTolerance = DEFAULT_TYPO_TOLERANCE) {
   return searchSegments(views, analyzer, { q, match: 'any', offset: 0, limit: 10, highlightTag: 'mark', typoTolerance: tolerance, ...extra });
@@ -54,7 +34,7 @@ function search(views: SegmentView[], q: string, extra: Partial<SearchRequest> =
 const ids = (result: { hits: { id: string }[] }): string[] => result.hits.map((hit) => hit.id);
 
 test('misspelled words find their documents: a missing letter, a swap, across segments', () => {
-  withSegments([DOCS.slice(0, 2), DOCS.slice(2)], (views) => {
+  withSegments(analyzer, [DOCS.slice(0, 2), DOCS.slice(2)], (views) => {
     assert.deepEqual(ids(search(views, 'histgram')).sort(), ['gnuplot', 'typo-only']);
     assert.deepEqual(ids(search(views, 'recieve')), ['mail']);
     assert.deepEqual(ids(search(views, 'gnuplto logscael')), ['gnuplot']);
@@ -68,7 +48,7 @@ test('a document with the exact word outranks one with only a typo variant, even
     doc('exact', null, `${long} receive ${long}`),
     doc('variant', 'Recieve recieve', 'recieve recieve recieve'),
   ];
-  withSegments([docs], (views) => {
+  withSegments(analyzer, [docs], (views) => {
     const result = search(views, 'receive');
     assert.deepEqual(ids(result), ['exact', 'variant']);
     assert.ok(result.hits[0].score > result.hits[1].score);
@@ -76,7 +56,7 @@ test('a document with the exact word outranks one with only a typo variant, even
 });
 
 test('typos=0 turns typos off; typos=1 caps a long word at one; short words and numbers stay exact', () => {
-  withSegments([DOCS], (views) => {
+  withSegments(analyzer, [DOCS], (views) => {
     assert.deepEqual(ids(search(views, 'histgram', { typos: 0 })), []);
     assert.deepEqual(ids(search(views, 'recieve', {}, { ...DEFAULT_TYPO_TOLERANCE, enabled: false })), []);
     // "hystogrum" is two typos from "histogram": found with auto (9 letters), not with typos=1.
@@ -94,7 +74,7 @@ test('a word some document contains gets one typo at most; a missing word of 9+ 
   // zanzibara is one typo from zanzibaro, zanzibxra two; zanzibaru (in no document) is one typo
   // from the first two and two from the third.
   const docs = [doc('typed', null, 'zanzibaro'), doc('one-typo', null, 'zanzibara'), doc('two-typos', null, 'zanzibxra')];
-  withSegments([docs.slice(0, 2), docs.slice(2)], (views) => {
+  withSegments(analyzer, [docs.slice(0, 2), docs.slice(2)], (views) => {
     assert.deepEqual(ids(search(views, 'zanzibaro')), ['typed', 'one-typo']);
     assert.deepEqual(ids(search(views, 'zanzibaru')).sort(), ['one-typo', 'two-typos', 'typed']);
     // An explicit typos=2 is "at most two": a word in the collection still gets one.
@@ -112,7 +92,7 @@ test('ranking with typo variants split from the exact word (WAND) equals the bes
     else if (i % 3 === 1) docs.push(doc(`variant-${i}`, i % 2 === 0 ? 'histograms histogram' : null, `${filler}histogran histogran ${i % 4 === 0 ? 'data' : ''}`));
     else docs.push(doc(`both-${i}`, null, `${filler}histogram histogrum histogrum histogrum data`));
   }
-  withSegments([docs.slice(0, 30), docs.slice(30)], (views) => {
+  withSegments(analyzer, [docs.slice(0, 30), docs.slice(30)], (views) => {
     for (const q of ['histogram', 'histogram data', 'histogran data']) {
       const top = search(views, q, { limit: 10 });
       const all = search(views, q, { limit: 100 });
@@ -132,7 +112,7 @@ test('ranking with typo variants split from the exact word (WAND) equals the bes
 });
 
 test('phrase words and prefixes are never typo-tolerant', () => {
-  withSegments([DOCS], (views) => {
+  withSegments(analyzer, [DOCS], (views) => {
     assert.deepEqual(ids(search(views, '"recieve mail"')), []);
     assert.deepEqual(ids(search(views, '"receive mail"')), ['mail']);
     assert.deepEqual(ids(search(views, 'recie*')), []);
@@ -141,7 +121,7 @@ test('phrase words and prefixes are never typo-tolerant', () => {
 
 test('disable_on_fields keeps typo matches out of a field', () => {
   const docs = [doc('title-only', 'Histogram', 'nothing here'), doc('text-only', 'Nothing', 'a histogram')];
-  withSegments([docs], (views) => {
+  withSegments(analyzer, [docs], (views) => {
     assert.deepEqual(ids(search(views, 'histgram')).sort(), ['text-only', 'title-only']);
     assert.deepEqual(ids(search(views, 'histgram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['title'] })), ['text-only']);
     assert.deepEqual(ids(search(views, 'histgram', {}, { ...DEFAULT_TYPO_TOLERANCE, disableOnFields: ['text'] })), ['title-only']);
@@ -155,7 +135,7 @@ test('disable_on_fields keeps typo matches out of a field', () => {
 test('explain shows the typo expansion and its penalty: 0.25 per typo, 0.75 for a word no document has', () => {
   const flatten = (e: ScoreExplanation): ScoreExplanation[] => [e, ...e.details.flatMap(flatten)];
   // No document has "recieve": its variants are all it can mean.
-  withSegments([DOCS], (views) => {
+  withSegments(analyzer, [DOCS], (views) => {
     const hit = search(views, 'recieve', { explain: true }).hits[0];
     const text = JSON.stringify(hit.explain);
     assert.match(text, /weight\(receiv\)/);
@@ -163,7 +143,7 @@ test('explain shows the typo expansion and its penalty: 0.25 per typo, 0.75 for 
     assert.ok(flatten(hit.explain!).some((e) => e.value === 0.75 && e.description.startsWith('boost')));
   });
   // One document has it as typed: the others' "receive" ranks below it.
-  withSegments([[...DOCS, doc('misspelt', 'Notes', 'Where I recieve letters.')]], (views) => {
+  withSegments(analyzer, [[...DOCS, doc('misspelt', 'Notes', 'Where I recieve letters.')]], (views) => {
     const result = search(views, 'recieve', { explain: true });
     assert.deepEqual(ids(result), ['misspelt', 'mail']);
     const text = JSON.stringify(result.hits[1].explain);
@@ -180,7 +160,7 @@ test('expansions are capped: fewest typos first, then the most frequent', () => 
   const docs = variants.map((v, i) => doc(`d${i}`, null, Array.from({ length: 1 + (i % 5) }, () => v).join(' ')));
   // Make some variants occur in more documents.
   docs.push(doc('extra-1', null, 'abcdeg abcdeh'), doc('extra-2', null, 'abcdeg'));
-  withSegments([docs], (views) => {
+  withSegments(analyzer, [docs], (views) => {
     const found = typoVariants('abcdef', 2, views);
     assert.equal(found.length, MAX_TYPO_EXPANSIONS);
     assert.deepEqual(found.slice(0, 2).map((v) => [v.term, v.docFreq]), [['abcdeg', 3], ['abcdeh', 2]]);
@@ -192,7 +172,7 @@ test('expansions are capped: fewest typos first, then the most frequent', () => 
 });
 
 test('a search that finds nothing suggests queries that would, from the collection', () => {
-  withSegments([DOCS.slice(0, 2), DOCS.slice(2)], (views) => {
+  withSegments(analyzer, [DOCS.slice(0, 2), DOCS.slice(2)], (views) => {
     // Typos off: the words are corrected to words documents really contain (not stems).
     assert.deepEqual(search(views, 'recieve', { typos: 0 }).suggestions, [{ text: 'receive' }]);
     assert.deepEqual(search(views, 'gnuplto logscael', { typos: 0 }).suggestions?.[0], { text: 'gnuplot logscale' });
