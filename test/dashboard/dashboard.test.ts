@@ -2,7 +2,9 @@
 // real server, as a newcomer would go: open the URL, sign in with the master key, create a
 // collection, create an API key (shown once, and it works), drop files on the Documents page,
 // search them (as you type, page numbers, a clicked facet), open and delete a document, add a
-// webhook and see its deliveries, read the stats; signing out and in with an admin key. Along
+// webhook and see its deliveries, read the stats, change a collection's settings (synonyms, typo
+// tolerance, ranking, embedders; a refused save shows the server's field errors); signing out
+// and in with an admin key. Along
 // the way: no Content-Security-Policy violation and no script error, hostile text shown as
 // text, the keyboard reaches the navigation, and a phone-sized window needs no sideways
 // scrolling. Each page is saved as a screenshot in docs/screenshots/ (made here, not by hand).
@@ -20,6 +22,7 @@ import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { Receiver } from '../helpers/webhook-receiver.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { parseSynonymLines, synonymLines, wordsLinesCannotHold } from '../../web/src/synonym-lines.ts';
 
 const CHROMIUM = process.env.FOLIO_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 const SCREENSHOTS = join(PROJECT_ROOT, 'docs', 'screenshots');
@@ -198,9 +201,113 @@ describe('the dashboard in Chromium', { skip }, () => {
     await shot('stats');
   });
 
+  test('a collection\'s settings: synonyms, typo tolerance, ranking and embedders saved; a refused save shows why', async () => {
+    interface Settings { synonyms: unknown[]; typo_tolerance: { enabled: boolean }; ranking: { boost: unknown[] }; embedders: Record<string, { source: string; dimensions: number | null }> }
+    const settings = async (): Promise<Settings> => ((await server.request('GET', '/v1/collections/notes')).body as { settings: Settings }).settings;
+    const hitsFor = async (q: string): Promise<string[]> =>
+      ((await server.request('GET', `/v1/collections/notes/search?q=${encodeURIComponent(q)}`)).body as { hits: { id: string }[] }).hits.map((hit) => hit.id);
+    // A document that says "notebook" only, and an embedder to remove.
+    assert.equal((await server.request('PUT', '/v1/collections/notes/documents/gadget?refresh=wait_for', { title: 'Gadget', text: 'A notebook with a long battery life.' })).status, 200);
+    assert.equal((await server.request('PATCH', '/v1/collections/notes', { embedders: { mine: { source: 'user', dimensions: 3 } } })).status, 200);
+    assert.deepEqual(await hitsFor('laptop'), []);
+
+    // From the collections table, the row's Settings link.
+    await page.click('nav >> text=Collections');
+    await page.getByRole('row', { name: /notes/ }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    assert.match(page.url(), /#\/settings\/notes$/);
+    assert.equal(await page.inputValue('#collection'), 'notes');
+    assert.equal(await page.getAttribute('nav >> text=Settings', 'aria-current'), 'page');
+    const synonymsForm = page.locator('form', { has: page.locator('#synonyms') });
+    const saveSynonyms = (): Promise<void> => synonymsForm.getByRole('button', { name: 'Save synonyms' }).click();
+
+    // A long list still works in the text box: 10,000 entries pasted, saved and shown back.
+    const pasted = Array.from({ length: 10_000 }, (_, i) => `word${i}a, word${i}b`).join('\n');
+    await page.evaluate(`(() => {
+      const box = document.getElementById('synonyms');
+      box.value = ${JSON.stringify(pasted)};
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    })()`);
+    assert.equal(await text('#synonyms-count'), '0 entries saved · changed, not saved yet.');
+    await saveSynonyms();
+    await page.getByText('Synonyms saved: 10,000 entries.').waitFor();
+    assert.equal(await text('#synonyms-count'), '10,000 entries saved.');
+    assert.equal((await settings()).synonyms.length, 10_000);
+    assert.equal((await page.inputValue('#synonyms')).split('\n').length, 10_000);
+
+    // A group and a one-way entry: saved exactly, and laptop now finds the notebook.
+    await page.fill('#synonyms', 'laptop, notebook\nnyc -> new york\n');
+    await saveSynonyms();
+    await page.getByText('Synonyms saved: 2 entries.').waitFor();
+    const saved = [{ words: ['laptop', 'notebook'] }, { input: ['nyc'], words: ['new york'] }];
+    assert.deepEqual((await settings()).synonyms, saved);
+    assert.equal(await page.inputValue('#synonyms'), 'laptop, notebook\nnyc -> new york');
+    assert.deepEqual(await hitsFor('laptop'), ['gadget']);
+
+    // Typo tolerance off.
+    assert.equal(await page.isChecked('#typo-enabled'), true);
+    await page.uncheck('#typo-enabled');
+    await page.click('button:has-text("Save typo tolerance")');
+    await page.getByText('Typo tolerance saved.').waitFor();
+    assert.equal((await settings()).typo_tolerance.enabled, false);
+    assert.equal(await page.isChecked('#typo-enabled'), false);
+
+    // Refused: a group of one word, and a word of markup characters only (nothing to search).
+    // The field errors are shown beside the form, by line, as text; nothing changed.
+    await page.fill('#synonyms', 'laptop, notebook\n\nnyc -> new york\nalone\n<>&, fine');
+    await saveSynonyms();
+    const refusal = synonymsForm.getByRole('alert');
+    await refusal.waitFor();
+    const said = await refusal.innerText();
+    assert.match(said, /^validation_failed: /);
+    assert.match(said, /\/body\/synonyms\/2\/words \(line 4\): a group of synonyms needs at least two words/);
+    assert.match(said, /\/body\/synonyms\/3\/words\/0 \(line 5\): "<>&" has no word to search/);
+    assert.deepEqual((await settings()).synonyms, saved);
+    assert.match(await page.inputValue('#synonyms'), /alone/, 'what was typed stays to be corrected');
+    // A line the syntax cannot read is named before anything is sent.
+    await page.fill('#synonyms', 'a -> b -> c');
+    await saveSynonyms();
+    await synonymsForm.getByText('line 1: more than one "->"').waitFor();
+    assert.deepEqual((await settings()).synonyms, saved);
+
+    // Ranking by fields: a boost saved; a bad one refused with its field's path.
+    await page.fill('#boost', '[{"field": "metadata.sales", "modifier": "log1p"}]');
+    await page.click('button:has-text("Save ranking")');
+    await page.getByText('Ranking saved: 1 boost.').waitFor();
+    assert.deepEqual((await settings()).ranking.boost, [{ field: 'metadata.sales', modifier: 'log1p' }]);
+    await page.fill('#boost', '[{"field": "sales"}]');
+    await page.click('button:has-text("Save ranking")');
+    await page.locator('form', { has: page.locator('#boost') }).getByText('/body/ranking/boost/0/field').waitFor();
+    assert.equal((await settings()).ranking.boost.length, 1);
+
+    // Embedders: remove one (after the confirmation), add a user one with its dimensions.
+    await page.getByRole('cell', { name: 'mine', exact: true }).waitFor();
+    await page.click('button[aria-label="Remove embedder mine"]');
+    await page.click('button:has-text("Yes, remove")');
+    await page.getByText('Removed embedder mine.').waitFor();
+    assert.deepEqual(await settings().then((s) => Object.keys(s.embedders)), []);
+    await page.fill('#embedder-name', 'own');
+    await page.selectOption('#embedder-source', 'user');
+    await page.fill('#embedder-dimensions', '4');
+    await page.click('button:has-text("Add embedder")');
+    await page.getByText('Added embedder own').waitFor();
+    const own = (await settings()).embedders.own;
+    assert.deepEqual([own?.source, own?.dimensions], ['user', 4]);
+    const ownRow = page.getByRole('row', { name: /^own/ });
+    await ownRow.waitFor();
+    assert.match(await ownRow.innerText(), /user[\s\S]*4[\s\S]*0\.5[\s\S]*\d+ embedded/);
+
+    // Reloaded, the page shows what the server holds.
+    await page.reload();
+    await page.locator('#synonyms').waitFor();
+    assert.equal(await page.inputValue('#synonyms'), 'laptop, notebook\nnyc -> new york');
+    assert.equal(await page.isChecked('#typo-enabled'), false);
+    await shot('settings');
+  });
+
   test('readable on a phone: no sideways scrolling on any page', async () => {
     await page.setViewportSize({ width: 375, height: 740 });
-    for (const route of ['collections', 'search/notes', 'documents/notes', 'keys', 'webhooks', 'stats']) {
+    for (const route of ['collections', 'search/notes', 'documents/notes', 'settings/notes', 'keys', 'webhooks', 'stats']) {
       await page.goto(`${server.url}/#/${route}`);
       await page.locator('main h1').waitFor();
       await page.waitForLoadState('networkidle');
@@ -228,5 +335,38 @@ describe('the dashboard in Chromium', { skip }, () => {
 
   test('no script error and no Content-Security-Policy violation on any page', () => {
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('synonym lines (the Settings page\'s text box)', () => {
+  test('groups and one-way entries read as the API writes them, and are written back the same', () => {
+    const parsed = parseSynonymLines('laptop, notebook,  portable computer \r\n\n  nyc, big apple -> new york\nsofa,, couch,\n');
+    assert.deepEqual(parsed.entries, [
+      { words: ['laptop', 'notebook', 'portable computer'] },
+      { input: ['nyc', 'big apple'], words: ['new york'] },
+      { words: ['sofa', 'couch'] },
+    ]);
+    assert.deepEqual(parsed.lines, [1, 3, 4]);
+    assert.deepEqual(parsed.problems, []);
+    assert.equal(synonymLines(parsed.entries), 'laptop, notebook, portable computer\nnyc, big apple -> new york\nsofa, couch');
+    assert.deepEqual(parseSynonymLines(synonymLines(parsed.entries)).entries, parsed.entries);
+    assert.deepEqual(parseSynonymLines('').entries, []);
+  });
+
+  test('what the syntax cannot read is named by line; what the entries mean is left to the server', () => {
+    const parsed = parseSynonymLines('a -> b -> c\nnyc ->\n-> new york\n, ,\nalone');
+    assert.deepEqual(parsed.problems, [
+      'line 1: more than one "->"',
+      'line 2: words are needed on both sides of "->"',
+      'line 3: words are needed on both sides of "->"',
+      'line 4: no words, only commas',
+    ]);
+    assert.deepEqual(parsed.entries, [{ words: ['alone'] }], 'a group of one word is the server\'s to refuse');
+    assert.deepEqual(parsed.lines, [5]);
+  });
+
+  test('stored words the lines cannot hold are found, to be said', () => {
+    assert.deepEqual(wordsLinesCannotHold([{ words: ['a, b', 'c'] }, { input: ['x->y'], words: [' d'] }]), ['a, b', 'x->y', ' d']);
+    assert.deepEqual(wordsLinesCannotHold([{ words: ['new york', 'nyc'] }]), []);
   });
 });

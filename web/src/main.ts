@@ -1,7 +1,7 @@
-// The dashboard's shell: the sign-in gate, the navigation (Collections, Search, Documents, API
-// keys, Webhooks, Stats) and a hash router (`#/search/notes`), so every page has a URL, the
-// back button works and nothing reloads. Each page is a module in pages/ that renders into
-// the main element; they all talk to the server through api.ts only.
+// The dashboard's shell: the sign-in gate, the navigation (Collections, Search, Documents,
+// Settings, API keys, Webhooks, Stats) and a hash router (`#/search/notes`), so every page has a
+// URL, the back button works and nothing reloads. Each page is a module in pages/ that renders
+// into the main element; they all talk to the server through api.ts only.
 
 import { signOut, token, whenUnauthorized, api } from './api.ts';
 import { h, replace } from './dom.ts';
@@ -9,6 +9,7 @@ import { renderCollections } from './pages/collections.ts';
 import { renderDocuments } from './pages/documents.ts';
 import { renderKeys } from './pages/keys.ts';
 import { renderSearch } from './pages/search.ts';
+import { renderSettings } from './pages/settings.ts';
 import { renderSignIn } from './pages/sign-in.ts';
 import { renderStats } from './pages/stats.ts';
 import { renderWebhooks } from './pages/webhooks.ts';
@@ -26,10 +27,14 @@ const PAGES: Record<string, { title: string; render: (page: Page) => void | Prom
   collections: { title: 'Collections', render: renderCollections },
   search: { title: 'Search', render: renderSearch },
   documents: { title: 'Documents', render: renderDocuments },
+  settings: { title: 'Settings', render: renderSettings },
   keys: { title: 'API keys', render: renderKeys },
   webhooks: { title: 'Webhooks', render: renderWebhooks },
   stats: { title: 'Stats', render: renderStats },
 };
+
+/** Pages of one collection: their links carry the collection being looked at. */
+const COLLECTION_PAGES = new Set(['search', 'documents', 'settings']);
 
 const root = document.getElementById('app')!;
 
@@ -55,9 +60,10 @@ function render(): void {
     return;
   }
   const { name, argument } = currentRoute();
+  const collection = argument.split('/')[0]; // `notes` of `#/documents/notes/n1` too
   const main = h('main', { id: 'main', tabindex: '-1' });
   const links = Object.entries(PAGES).map(([route, { title }]) =>
-    h('a', { href: `#/${route}${argument && (route === 'search' || route === 'documents') ? `/${encodeURIComponent(argument)}` : ''}`, 'aria-current': route === name ? 'page' : null }, title),
+    h('a', { href: `#/${route}${collection && COLLECTION_PAGES.has(route) ? `/${encodeURIComponent(collection)}` : ''}`, 'aria-current': route === name ? 'page' : null }, title),
   );
   replace(
     root,

@@ -1,5 +1,6 @@
 // Collections: each with its documents, size, segments and embedding progress, links to search
-// and browse it, and delete (after a confirmation naming it); a form creates one.
+// it, browse it and change its settings, and delete (after a confirmation naming it); a form
+// creates one.
 
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
@@ -48,6 +49,7 @@ export async function renderCollections(page: Page): Promise<void> {
         actions.append(
           h('a', { href: `#/search/${encodeURIComponent(c.name)}` }, 'Search'),
           h('a', { href: `#/documents/${encodeURIComponent(c.name)}` }, 'Documents'),
+          h('a', { href: `#/settings/${encodeURIComponent(c.name)}` }, 'Settings'),
           remove,
         );
         return [h('strong', {}, c.name), c.language, String(c.documents), formatBytes(c.size_bytes), String(c.segments), embeddingText(c.embedding), formatTime(c.created_at), actions];

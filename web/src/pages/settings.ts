@@ -1,0 +1,293 @@
+// Settings of one collection (PATCH /v1/collections/{c}; docs/api.md, "Settings"): typo
+// tolerance; synonyms, one entry a line (synonym-lines.ts: `laptop, notebook` a group,
+// `nyc -> new york` one-way); ranking by fields as the JSON of `ranking.boost`; and the
+// embedders with their embedding progress (remove one, add a builtin or user one). Each form
+// saves its own part and shows the server's answer beside it: that part as saved, or the
+// problem's detail and each field error (as text).
+
+import { ApiError, api, errorText } from '../api.ts';
+import { askInPlace } from '../confirm.ts';
+import { h, message, replace, table } from '../dom.ts';
+import type { Page } from '../main.ts';
+import { parseSynonymLines, synonymLines, wordsLinesCannotHold } from '../synonym-lines.ts';
+import type { SynonymEntry } from '../synonym-lines.ts';
+
+interface TypoTolerance {
+  enabled: boolean;
+  min_word_size: { one_typo: number; two_typos: number };
+  disable_on_numbers: boolean;
+  disable_on_fields: ('title' | 'text')[];
+}
+interface Embedder {
+  source: 'builtin' | 'local' | 'openai' | 'user';
+  model: string;
+  url: string | null;
+  dimensions: number | null;
+  default_semantic_ratio: number;
+}
+interface EmbeddingProgress {
+  embedded: number;
+  pending: number;
+  failed: number;
+}
+interface Collection {
+  name: string;
+  language: string;
+  documents: number;
+  settings: { typo_tolerance: TypoTolerance; embedders: Record<string, Embedder>; synonyms: SynonymEntry[]; ranking: { boost: unknown[] } };
+  embedding: Record<string, EmbeddingProgress>;
+}
+
+/** The documented examples of `ranking.boost` (docs/api.md, "Ranking by fields"). */
+const BOOST_EXAMPLE = '[\n  {"field":"metadata.sales","modifier":"log1p"},\n  {"field":"metadata.released","recency":{"scale":"30d"}}\n]';
+const SYNONYMS_EXAMPLE = 'laptop, notebook\nnyc -> new york';
+const PROGRESS_REFRESH_MS = 5000;
+const BOOST_ROWS = 4;
+const EXACT_FIELDS = ['title', 'text'] as const;
+
+function plural(count: number, one: string, many: string): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+}
+
+function progressText(progress: EmbeddingProgress | undefined): string {
+  if (progress === undefined) return '—';
+  return [`${progress.embedded} embedded`, progress.pending > 0 ? `${progress.pending} waiting` : '', progress.failed > 0 ? `${progress.failed} failed` : ''].filter(Boolean).join(', ');
+}
+
+/**
+ * What a refused save says: the problem's code and detail, then each field error with its path
+ * (and, where `place` knows one, where that is in the form, e.g. `line 3`). All as text.
+ */
+function problem(error: unknown, place: (path: string) => string | null = () => null): HTMLElement {
+  if (!(error instanceof ApiError) || error.errors.length === 0) return message(errorText(error), 'error');
+  return h('div', { class: 'message error', role: 'alert' },
+    h('p', {}, `${error.code}: ${error.message}`),
+    h('ul', { class: 'field-errors' }, ...error.errors.map((item) => {
+      const where = place(item.path);
+      return h('li', {}, h('code', {}, item.path), where ? ` (${where})` : '', `: ${item.message}`);
+    })));
+}
+
+export async function renderSettings(page: Page): Promise<void> {
+  const { collections } = await api<{ collections: Collection[] }>('/v1/collections');
+  if (collections.length === 0) {
+    replace(page.main, h('h1', {}, 'Settings'), message('No collections yet: create one on the Collections page.'));
+    return;
+  }
+  let current = collections.find((c) => c.name === page.argument) ?? collections[0];
+  const path = `/v1/collections/${encodeURIComponent(current.name)}`;
+  const save = (body: Record<string, unknown>): Promise<Collection> => api<Collection>(path, { method: 'PATCH', body }).then((record) => {
+    current = record;
+    showFacts();
+    return record;
+  });
+
+  const picker = h('select', { id: 'collection', onchange: () => page.go(`settings/${encodeURIComponent(picker.value)}`) }, ...collections.map((c) => h('option', { value: c.name, selected: c.name === current.name }, c.name)));
+  const facts = h('span', { class: 'hint' });
+  const showFacts = (): void => {
+    facts.textContent = `${current.language} · ${plural(current.documents, 'document', 'documents')}`;
+  };
+
+  // Typo tolerance
+  const typoEnabled = h('input', { type: 'checkbox', id: 'typo-enabled' });
+  const oneTypo = h('input', { type: 'number', id: 'typo-one', class: 'short', min: 0, max: 255, required: true });
+  const twoTypos = h('input', { type: 'number', id: 'typo-two', class: 'short', min: 0, max: 255, required: true });
+  const noTyposOnNumbers = h('input', { type: 'checkbox', id: 'typo-numbers' });
+  const exactFieldBoxes = EXACT_FIELDS.map((field) => h('input', { type: 'checkbox', id: `typo-exact-${field}`, value: field }));
+  const typoStatus = h('div', { 'aria-live': 'polite' });
+  const showTypoTolerance = (typos: TypoTolerance): void => {
+    typoEnabled.checked = typos.enabled;
+    oneTypo.value = String(typos.min_word_size.one_typo);
+    twoTypos.value = String(typos.min_word_size.two_typos);
+    noTyposOnNumbers.checked = typos.disable_on_numbers;
+    for (const box of exactFieldBoxes) box.checked = typos.disable_on_fields.includes(box.value as TypoTolerance['disable_on_fields'][number]);
+  };
+  const typoForm = h('form', { class: 'card', 'aria-labelledby': 'typo-heading', onsubmit: (event: Event) => {
+    event.preventDefault();
+    const typoTolerance: TypoTolerance = {
+      enabled: typoEnabled.checked,
+      min_word_size: { one_typo: Number(oneTypo.value), two_typos: Number(twoTypos.value) },
+      disable_on_numbers: noTyposOnNumbers.checked,
+      disable_on_fields: exactFieldBoxes.filter((box) => box.checked).map((box) => box.value as TypoTolerance['disable_on_fields'][number]),
+    };
+    save({ typo_tolerance: typoTolerance }).then(
+      (record) => { showTypoTolerance(record.settings.typo_tolerance); replace(typoStatus, message('Typo tolerance saved.')); },
+      (error: unknown) => replace(typoStatus, problem(error)),
+    );
+  } },
+    h('h2', { id: 'typo-heading' }, 'Typo tolerance'),
+    h('div', {}, h('label', { class: 'check', for: typoEnabled.id }, typoEnabled, ' Misspelled words find what they meant')),
+    h('label', { for: oneTypo.id }, 'Letters a word needs for one typo'), oneTypo,
+    h('label', { for: twoTypos.id }, 'Letters a word needs for two typos'), twoTypos,
+    h('div', {}, h('label', { class: 'check', for: noTyposOnNumbers.id }, noTyposOnNumbers, ' No typos on words with a digit (2024 never finds 2025)')),
+    h('fieldset', {}, h('legend', {}, 'Exact words only in'), ...exactFieldBoxes.map((box) => h('label', { class: 'check', for: box.id }, box, ` ${box.value}`))),
+    h('button', { type: 'submit' }, 'Save typo tolerance'),
+    typoStatus);
+
+  // Synonyms
+  const synonymsText = h('textarea', { id: 'synonyms', class: 'lines', rows: 8, wrap: 'off', spellcheck: 'false', autocomplete: 'off', placeholder: SYNONYMS_EXAMPLE, 'aria-describedby': 'synonyms-syntax synonyms-count' });
+  const synonymsCount = h('p', { id: 'synonyms-count', class: 'hint' });
+  const synonymsNote = h('div');
+  const synonymsStatus = h('div', { 'aria-live': 'polite' });
+  const showSynonyms = (entries: SynonymEntry[]): void => {
+    synonymsText.value = synonymLines(entries);
+    synonymsCount.textContent = `${plural(entries.length, 'entry', 'entries')} saved.`;
+    const unfit = wordsLinesCannotHold(entries);
+    replace(synonymsNote, unfit.length === 0 ? null : message(`Some saved words hold a comma, "->" or spaces round them (${unfit.slice(0, 3).map((word) => JSON.stringify(word)).join(', ')}${unfit.length > 3 ? ', …' : ''}); saving from this box changes them.`));
+  };
+  synonymsText.addEventListener('input', () => {
+    synonymsCount.textContent = `${plural(current.settings.synonyms.length, 'entry', 'entries')} saved · changed, not saved yet.`;
+  });
+  const synonymsForm = h('form', { class: 'card', 'aria-labelledby': 'synonyms-heading', onsubmit: (event: Event) => {
+    event.preventDefault();
+    const parsed = parseSynonymLines(synonymsText.value);
+    if (parsed.problems.length > 0) {
+      replace(synonymsStatus, h('div', { class: 'message error', role: 'alert' }, h('p', {}, 'Nothing saved: these lines do not read.'), h('ul', { class: 'field-errors' }, ...parsed.problems.slice(0, 50).map((text) => h('li', {}, text)))));
+      return;
+    }
+    const lineOf = (errorPath: string): string | null => {
+      const entry = /^\/body\/synonyms\/(\d+)/.exec(errorPath);
+      const line = entry ? parsed.lines[Number(entry[1])] : undefined;
+      return line === undefined ? null : `line ${line}`;
+    };
+    save({ synonyms: parsed.entries }).then(
+      (record) => {
+        showSynonyms(record.settings.synonyms);
+        replace(synonymsStatus, message(`Synonyms saved: ${plural(record.settings.synonyms.length, 'entry', 'entries')}.`));
+      },
+      (error: unknown) => replace(synonymsStatus, problem(error, lineOf)),
+    );
+  } },
+    h('h2', { id: 'synonyms-heading' }, 'Synonyms'),
+    h('p', { id: 'synonyms-syntax', class: 'hint' },
+      'One entry a line, words separated by commas. ', h('code', {}, 'laptop, notebook'), ' is a group: each word finds the others. ',
+      h('code', {}, 'nyc -> new york'), ' is one-way: the words left of -> also find those on the right, not the other way round. ',
+      'Saving replaces the whole list; searches use it at once.'),
+    h('label', { for: synonymsText.id }, 'Entries'), synonymsText,
+    synonymsCount,
+    synonymsNote,
+    h('button', { type: 'submit' }, 'Save synonyms'),
+    synonymsStatus);
+
+  // Ranking by fields
+  const boostText = h('textarea', { id: 'boost', class: 'lines', rows: BOOST_ROWS, spellcheck: 'false', autocomplete: 'off', placeholder: BOOST_EXAMPLE, 'aria-describedby': 'boost-hint' });
+  const boostStatus = h('div', { 'aria-live': 'polite' });
+  const showBoost = (boost: unknown[]): void => {
+    boostText.value = boost.length === 0 ? '' : `[\n${boost.map((one) => `  ${JSON.stringify(one)}`).join(',\n')}\n]`;
+    boostText.rows = Math.max(BOOST_ROWS, boost.length + 2);
+  };
+  const boostForm = h('form', { class: 'card', 'aria-labelledby': 'boost-heading', onsubmit: (event: Event) => {
+    event.preventDefault();
+    let boost: unknown;
+    try {
+      boost = boostText.value.trim() === '' ? [] : JSON.parse(boostText.value);
+    } catch (error) {
+      replace(boostStatus, message(`Nothing saved: the boosts are not JSON (${errorText(error)}).`, 'error'));
+      return;
+    }
+    if (!Array.isArray(boost)) {
+      replace(boostStatus, message('Nothing saved: the boosts must be a JSON array, [ … ].', 'error'));
+      return;
+    }
+    save({ ranking: { boost } }).then(
+      (record) => { showBoost(record.settings.ranking.boost); replace(boostStatus, message(`Ranking saved: ${plural(record.settings.ranking.boost.length, 'boost', 'boosts')}.`)); },
+      (error: unknown) => replace(boostStatus, problem(error)),
+    );
+  } },
+    h('h2', { id: 'boost-heading' }, 'Ranking by fields'),
+    h('p', { id: 'boost-hint', class: 'hint' },
+      'Boosts multiply each hit\'s score by what its metadata says: a number (modifier none, log1p or sqrt; factor) or how recent a date is (recency: scale, offset, decay). ',
+      'Every search that gives no boost of its own applies them; at most 8. Empty: none. See docs/api.md, "Ranking by fields".'),
+    h('label', { for: boostText.id }, 'Boosts (a JSON array)'), boostText,
+    h('button', { type: 'submit' }, 'Save ranking'),
+    boostStatus);
+
+  // Embedders
+  const embeddersList = h('div');
+  const embeddersStatus = h('div', { 'aria-live': 'polite' });
+  const progressCells = new Map<string, HTMLElement>();
+  const showEmbedders = (record: Collection): void => {
+    progressCells.clear();
+    const entries = Object.entries(record.settings.embedders);
+    if (entries.length === 0) {
+      replace(embeddersList, message('No embedders: this collection is searched by words only. Add one below to search it by meaning.'));
+      return;
+    }
+    const rows = entries.map(([name, embedder]) => {
+      const progress = h('span', {}, progressText(record.embedding[name]));
+      progressCells.set(name, progress);
+      const actions = h('span', { class: 'actions' });
+      actions.append(h('button', { type: 'button', class: 'danger', 'aria-label': `Remove embedder ${name}`, onclick: () => askInPlace(actions, {
+        question: `Remove ${name}? Its vectors are dropped.`,
+        yes: 'Yes, remove',
+        run: () => save({ embedders: { [name]: null } }),
+        done: `Removed embedder ${name}.`,
+        status: embeddersStatus,
+        then: () => showEmbedders(current),
+        cancel: () => showEmbedders(current),
+      }) }, 'Remove'));
+      return [h('strong', {}, name), embedder.source, embedder.model || '—', embedder.dimensions === null ? '—' : String(embedder.dimensions), String(embedder.default_semantic_ratio), progress, actions];
+    });
+    replace(embeddersList, table(['Name', 'Source', 'Model', 'Dimensions', 'Semantic ratio', 'Embedding', ''], rows, `Embedders of ${record.name}`));
+  };
+  const embedderName = h('input', { id: 'embedder-name', required: true, pattern: '[A-Za-z0-9_\\-]{1,64}', autocomplete: 'off', placeholder: 'meaning' });
+  const embedderSource = h('select', { id: 'embedder-source' }, h('option', { value: 'builtin' }, 'builtin (offline model)'), h('option', { value: 'user' }, 'user (your own vectors)'));
+  const embedderDimensions = h('input', { type: 'number', id: 'embedder-dimensions', class: 'short', min: 1, max: 8192, disabled: true, placeholder: 'user only' });
+  embedderSource.addEventListener('change', () => {
+    const ownVectors = embedderSource.value === 'user';
+    embedderDimensions.disabled = !ownVectors;
+    embedderDimensions.required = ownVectors;
+  });
+  const addEmbedder = h('form', { class: 'inline subform', 'aria-labelledby': 'add-embedder-heading', onsubmit: (event: Event) => {
+    event.preventDefault();
+    const name = embedderName.value.trim();
+    if (current.settings.embedders[name] !== undefined) {
+      replace(embeddersStatus, message(`There is already an embedder named ${name}: remove it first, or choose another name.`, 'error'));
+      return;
+    }
+    const embedder = embedderSource.value === 'user' ? { source: 'user', dimensions: Number(embedderDimensions.value) } : { source: 'builtin' };
+    save({ embedders: { [name]: embedder } }).then(
+      (record) => { showEmbedders(record); embedderName.value = ''; replace(embeddersStatus, message(`Added embedder ${name}; documents are embedded in the background.`)); },
+      (error: unknown) => replace(embeddersStatus, problem(error)),
+    );
+  } },
+    h('h3', { id: 'add-embedder-heading' }, 'Add an embedder'),
+    h('label', { for: embedderName.id }, 'Name'), embedderName,
+    h('label', { for: embedderSource.id }, 'Source'), embedderSource,
+    h('label', { for: embedderDimensions.id }, 'Dimensions'), embedderDimensions,
+    h('button', { type: 'submit' }, 'Add embedder'));
+  const embeddersSection = h('section', { class: 'card', 'aria-labelledby': 'embedders-heading' },
+    h('h2', { id: 'embedders-heading' }, 'Embedders (search by meaning)'),
+    h('p', { class: 'hint' }, 'Each embedder turns passages of the documents into vectors, in the background; the progress below follows it. builtin needs no setup; user takes the vectors your documents carry. Other sources (local, openai): see docs/api.md.'),
+    embeddersList,
+    embeddersStatus,
+    addEmbedder);
+
+  showFacts();
+  showTypoTolerance(current.settings.typo_tolerance);
+  showSynonyms(current.settings.synonyms);
+  showBoost(current.settings.ranking.boost);
+  showEmbedders(current);
+  replace(
+    page.main,
+    h('h1', {}, 'Settings'),
+    h('div', { class: 'card inline' }, h('label', { for: 'collection' }, 'Collection'), picker, ' ', facts),
+    typoForm,
+    synonymsForm,
+    boostForm,
+    embeddersSection,
+  );
+
+  // Embedding runs in the background: its progress is read again while the page is open.
+  const timer = window.setInterval(() => {
+    if (!document.body.contains(embeddersSection)) {
+      window.clearInterval(timer);
+      return;
+    }
+    if (progressCells.size === 0) return;
+    api<Collection>(path).then(
+      (record) => { for (const [name, cell] of progressCells) cell.textContent = progressText(record.embedding[name]); },
+      () => undefined,
+    );
+  }, PROGRESS_REFRESH_MS);
+}
