@@ -15,6 +15,8 @@ export type { SynonymEntry, SynonymRule } from './query/index.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
 export { MAX_FIELD_BOOSTS } from './search/field-boosts.ts';
+export { DEFAULT_FIELD_WEIGHTS } from './search/bm25.ts';
+export type { FieldWeights } from './search/bm25.ts';
 export type { BoostModifier, FieldBoost } from './search/field-boosts.ts';
 export { SearchBudget } from './search/search-budget.ts';
 export type { HitField, MatchMode, PrefixMode, ScoreExplanation, SearchHit, SearchMode, SearchRequest, SearchResult, SemanticRequest, Suggestion, TotalRelation } from './search/search-types.ts';

@@ -4,7 +4,7 @@
 // every word; with no hits, the server's suggestions ("did you mean");
 // `--typos` sets typo tolerance for the search, `--prefix last` searches as you type,
 // `--no-synonyms` leaves the collection's synonyms out, `--boost` ranks by fields, `--distinct`
-// groups by a field,
+// groups by a field, `--search-fields` chooses and weighs the fields searched,
 // `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
 // embedded); `--json` prints the server's answer as it is, for scripts.
 
@@ -39,6 +39,7 @@ interface SearchOptions {
   boost?: unknown[];
   distinct?: string;
   groupSize?: number;
+  searchFields?: string[];
   json?: boolean;
 }
 
@@ -149,6 +150,7 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.boost !== undefined && { boost: options.boost as NonNullable<SearchOptionsOfClient['boost']> }),
     ...(options.distinct !== undefined && { distinct: options.distinct }),
     ...(options.groupSize !== undefined && { group_size: options.groupSize }),
+    ...(options.searchFields !== undefined && { search_fields: options.searchFields }),
   });
   if (options.json) return printJson(answer);
 
@@ -184,6 +186,7 @@ export function registerSearch(program: Command): void {
     .option('--typos <n>', "typos per word: auto (the collection's setting), 0 (off), 1 or 2", typosArgument)
     .option('--prefix <mode>', 'last: the last word is a prefix (search as you type); none (default)', prefixArgument)
     .option('--no-synonyms', "search the words as typed, without the collection's synonyms")
+    .option('--search-fields <list>', 'fields to search and their weights, e.g. title^2,text (default: the collection\'s)', listArgument)
     .option('--distinct <field>', 'group by a metadata field: the best hit of each value (with --group-size, that many)')
     .option('--group-size <n>', `with --distinct: hits kept per group (1-${MAX_GROUP_SIZE})`, integerArgument(1, MAX_GROUP_SIZE))
     .option('--boost <json>', 'rank by fields, e.g. \'[{"field":"metadata.sales","modifier":"log1p"}]\' ([] turns the default off)', jsonArrayArgument)

@@ -455,7 +455,8 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # Collections
 
-    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None, synonyms=None, ranking=None):
+    def create_collection(self, name, language=None, typo_tolerance=None, embedders=None, synonyms=None, ranking=None,
+                          searchable_fields=None):
         """Creates a collection → its record (409 ``collection_exists`` if taken).
 
         ``typo_tolerance``: a dict with any of ``enabled``, ``min_word_size`` (``{"one_typo",
@@ -466,7 +467,8 @@ class FolioClient:
         ``synonyms``: a list of ``{"words": [...]}`` (equivalent words or phrases) and
         ``{"input": [...], "words": [...]}`` (one-way) entries, applied at query time.
         ``ranking``: ``{"boost": [...]}``, the field boosts every search applies unless it gives
-        its own (see :meth:`search`).
+        its own (see :meth:`search`). ``searchable_fields``: ``[{"field": "title", "weight": 3},
+        {"field": "text", "weight": 1}]`` (the default), the fields searched and their weights.
         """
         body = {"name": name}
         if language is not None:
@@ -479,9 +481,12 @@ class FolioClient:
             body["synonyms"] = synonyms
         if ranking is not None:
             body["ranking"] = ranking
+        if searchable_fields is not None:
+            body["searchable_fields"] = searchable_fields
         return self._request("POST", "/v1/collections", json_body=body)
 
-    def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None, ranking=None):
+    def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None, ranking=None,
+                          searchable_fields=None):
         """Changes a collection's settings (``PATCH``) → its record, with ``settings`` and
         ``embedding`` (per embedder: documents ``embedded``, ``pending``, ``failed``).
 
@@ -498,6 +503,8 @@ class FolioClient:
             body["synonyms"] = synonyms
         if ranking is not None:
             body["ranking"] = ranking
+        if searchable_fields is not None:
+            body["searchable_fields"] = searchable_fields
         return self._request("PATCH", "/v1/collections/" + _quote(name), json_body=body)
 
     def list_collections(self):
@@ -648,7 +655,8 @@ class FolioClient:
     def search(self, collection, q="", filter=None, facets=None, sort=None, offset=None, limit=None,
                match=None, highlight_tag=None, facet_limit=None, explain=None, typos=None, prefix=None,
                fields=None, track_total=None, mode=None, semantic_ratio=None, embedder=None, vector=None,
-               fusion=None, similar_to=None, synonyms=None, boost=None, distinct=None, group_size=None):
+               fusion=None, similar_to=None, synonyms=None, boost=None, distinct=None, group_size=None,
+               search_fields=None):
         """Searches a collection (``POST …/search``) → ``{"hits", "facets", "total",
         "total_relation", "offset", "limit", "has_more", "took_ms"}`` (plus ``facet_stats`` for
         numeric facets, and ``suggestions``, a list of ``{"text"}``, when nothing matched).
@@ -665,7 +673,8 @@ class FolioClient:
         "modifier": "log1p", "factor": 1}`` or ``{"field": "metadata.date", "recency": {"scale":
         "30d"}}`` (replacing the collection's ``ranking.boost``; ``[]`` turns it off);
         ``distinct`` (a metadata field) keeps the best ``group_size`` hits of each of its values,
-        ``offset``, ``limit`` and ``total`` then counting groups.
+        ``offset``, ``limit`` and ``total`` then counting groups; ``search_fields`` (``["title^2",
+        "text"]``) the fields to search and their weights.
 
         Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
         ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;
@@ -683,7 +692,7 @@ class FolioClient:
                             ("mode", mode), ("semantic_ratio", semantic_ratio), ("embedder", embedder),
                             ("vector", vector), ("fusion", fusion), ("similar_to", similar_to),
                             ("synonyms", synonyms), ("boost", boost), ("distinct", distinct),
-                            ("group_size", group_size)):
+                            ("group_size", group_size), ("search_fields", search_fields)):
             if value is not None:
                 body[name] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/collections/%s/search" % _quote(collection), json_body=body)

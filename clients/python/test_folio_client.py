@@ -110,6 +110,8 @@ class CollectionTests(FolioTestCase):
         self.assertFolioError(lambda: self.folio.update_collection(name, synonyms=[{"words": ["alone"]}]), 400, "validation_failed")
         ranking = {"boost": [{"field": "metadata.sales", "modifier": "log1p"}]}
         self.assertEqual(self.folio.update_collection(name, ranking=ranking)["settings"]["ranking"], ranking)
+        fields = [{"field": "text", "weight": 2}]
+        self.assertEqual(self.folio.update_collection(name, searchable_fields=fields)["settings"]["searchable_fields"], fields)
         error = self.assertFolioError(lambda: self.folio.create_collection(name), 409, "collection_exists")
         self.assertEqual(error.title, "Conflict")
         self.assertIsNone(self.folio.delete_collection(name))

@@ -60,6 +60,8 @@ export interface CollectionSettings {
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms: SynonymEntry[];
   ranking: RankingSettings;
+  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). */
+  searchable_fields: SearchableField[];
 }
 
 export interface CollectionStats {
@@ -255,6 +257,13 @@ export interface SearchResponse {
 
 export interface SearchWarning { code: string; message: string }
 
+export interface SearchableField {
+  /** `title`, `text` (or `metadata.<name>`: not searchable yet). */
+  field: string;
+  /** How much a word there counts, more than 0 and at most 100. */
+  weight: number;
+}
+
 export interface Session { token: string; expires_at: string }
 
 export interface Stats {
@@ -412,6 +421,8 @@ export interface CreateCollectionBody {
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms?: SynonymEntry[];
   ranking?: RankingSettings;
+  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). */
+  searchable_fields?: SearchableField[];
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
 }
@@ -455,6 +466,8 @@ export interface UpdateCollectionBody {
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms?: SynonymEntry[];
   ranking?: RankingSettings;
+  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). */
+  searchable_fields?: SearchableField[];
 }
 
 /** Query of GET /v1/collections/{name}/documents: List documents */
@@ -560,6 +573,8 @@ export interface SearchGetQuery {
   prefix?: "none" | "last";
   /** Search text; empty matches every document. Supports `"phrases"`, `-exclusion`, `+required`, `prefix*`, `title:word`. */
   q?: string;
+  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`. `search_fields=title^2,text` or repeated. */
+  search_fields?: string | string[];
   /** Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`). */
   semantic_ratio?: number;
   /** More like this: the documents nearest in meaning to this document (its own vector, or its first passage embedded), itself left out; a search by meaning (`mode` `semantic` unless `hybrid` is asked). An unknown id: 404 `document_not_found`. */
@@ -621,6 +636,8 @@ export interface SearchBody {
   fields?: string | string[];
   /** Ranking by fields, at most 8: `[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, {"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores (several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts. */
   boost?: FieldBoost[];
+  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`. `["title^2", "text"]` or `"title^2,text"`. */
+  search_fields?: string | string[];
   /** Semantic or hybrid: the query's vector, of the embedder's dimensions (then `q` is not embedded). A wrong length: 400 `invalid_vector`. */
   vector?: number[];
 }

@@ -23,7 +23,17 @@ export interface CollectionStatistics {
   docCount: number;
   avgTitleLength: number;
   avgTextLength: number;
+  /** The search's weights of title and text (its `search_fields`, or the collection's); default TITLE_WEIGHT and TEXT_WEIGHT. */
+  fieldWeights?: FieldWeights;
 }
+
+/** How much an occurrence in each field counts; 0: the field is not searched. */
+export interface FieldWeights {
+  title: number;
+  text: number;
+}
+
+export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = Object.freeze({ title: TITLE_WEIGHT, text: TEXT_WEIGHT });
 
 /** Robertson–Spärck Jones idf as Lucene computes it: always positive. */
 export function bm25Idf(docCount: number, docFreq: number): number {
@@ -48,8 +58,10 @@ export class Bm25fWeight {
     readonly boost = 1,
     private readonly boostReason = '',
   ) {
-    this.titleWeight = field === 'text' ? 0 : TITLE_WEIGHT;
-    this.textWeight = field === 'title' ? 0 : TEXT_WEIGHT;
+    const weights = stats.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
+    // `title:word` searches the title even where the search leaves it out (weight 1 then).
+    this.titleWeight = field === 'text' ? 0 : field === 'title' ? weights.title || 1 : weights.title;
+    this.textWeight = field === 'title' ? 0 : field === 'text' ? weights.text || 1 : weights.text;
     this.titleLengthFactor = BM25_B / (stats.avgTitleLength > 0 ? stats.avgTitleLength : 1);
     this.textLengthFactor = BM25_B / (stats.avgTextLength > 0 ? stats.avgTextLength : 1);
   }

@@ -57,5 +57,14 @@ export function prepareClauses(
     return total;
   };
   const context: PrepareContext = { views, stats, options, docFreq, idf: (term) => bm25Idf(stats.docCount, docFreq(term)) };
-  return clauses.map((clause) => (CLAUSE_KINDS[clause.kind] as (clause: QueryClause, context: PrepareContext) => PreparedClause)(clause, context));
+  return clauses.map((clause) => (CLAUSE_KINDS[clause.kind] as (clause: QueryClause, context: PrepareContext) => PreparedClause)(inSearchedFields(clause, stats), context));
+}
+
+/** A clause of both fields narrowed to the one the search searches, when it leaves the other out (weight 0). */
+function inSearchedFields(clause: QueryClause, stats: CollectionStatistics): QueryClause {
+  const weights = stats.fieldWeights;
+  if (clause.field !== 'all' || weights === undefined) return clause;
+  if (weights.title === 0) return { ...clause, field: 'text' };
+  if (weights.text === 0) return { ...clause, field: 'title' };
+  return clause;
 }

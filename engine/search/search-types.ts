@@ -7,6 +7,7 @@ import type { Metadata } from '../document.ts';
 import type { FilterNode } from '../filter/filter-types.ts';
 import type { SynonymRule } from '../query/synonyms.ts';
 import type { FieldBoost } from './field-boosts.ts';
+import type { FieldWeights } from './bm25.ts';
 import type { SortKey } from '../sort/sort-types.ts';
 import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
 
@@ -65,6 +66,11 @@ export interface SearchRequest {
   distinct?: string;
   /** Hits kept per group, 1–100 (default 1). */
   groupSize?: number;
+  /**
+   * How much title and text count (`search_fields`; the collection's `searchable_fields`); a field
+   * of weight 0 is not searched (but `title:word` still is). Absent: title 3, text 1.
+   */
+  fieldWeights?: FieldWeights;
   /**
    * Count every match (`total` exact however many there are). Otherwise a search ranked by
    * relevance counts exactly up to TOTAL_EXACT_UP_TO and then skips what cannot reach its top

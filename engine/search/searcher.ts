@@ -74,7 +74,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   if (mode !== 'keyword' && semantic === undefined) throw new EngineError('invalid_query', `mode ${mode} needs a query vector`);
   // A semantic search embeds the whole query text: its words are not keyword clauses.
   const query = parseQuery(mode === 'semantic' ? '' : request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none', request.synonyms);
-  const stats = collectionStatistics(views);
+  const stats = request.fieldWeights === undefined ? collectionStatistics(views) : { ...collectionStatistics(views), fieldWeights: request.fieldWeights };
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields, analyzer });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;

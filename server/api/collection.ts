@@ -92,6 +92,25 @@ const SynonymsSchema = Type.Array(SynonymEntrySchema, {
     + `on a search turns them off. At most ${MAX_SYNONYM_ENTRIES.toLocaleString('en')} entries; a write replaces the whole list.`,
 });
 
+/** Largest weight of a searchable field. */
+export const MAX_FIELD_WEIGHT = 100;
+
+/** One searchable field and its weight (BM25F: how much an occurrence there counts). */
+export const SearchableFieldSchema = Type.Object(
+  {
+    field: Type.String({ pattern: '^(title|text|metadata\\..+)$', maxLength: 137, description: '`title`, `text` (or `metadata.<name>`: not searchable yet).' }),
+    weight: Type.Number({ exclusiveMinimum: 0, maximum: MAX_FIELD_WEIGHT, description: `How much a word there counts, more than 0 and at most ${MAX_FIELD_WEIGHT}.` }),
+  },
+  { additionalProperties: false, title: 'SearchableField' },
+);
+export type SearchableFieldWire = Static<typeof SearchableFieldSchema>;
+
+const SearchableFieldsSchema = Type.Array(SearchableFieldSchema, {
+  minItems: 1,
+  maxItems: 2,
+  description: 'The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title).',
+});
+
 /** Most field boosts a search or a collection's `ranking.boost` may have. */
 export const MAX_BOOSTS = 8;
 
@@ -142,7 +161,13 @@ export type RankingSettingsWire = Static<typeof RankingSettingsSchema>;
 
 /** A collection's settings as returned. */
 export const CollectionSettingsSchema = Type.Object(
-  { typo_tolerance: TypoToleranceSchema, embedders: Type.Record(Type.String(), EmbedderSettingsSchema), synonyms: SynonymsSchema, ranking: RankingSettingsSchema },
+  {
+    typo_tolerance: TypoToleranceSchema,
+    embedders: Type.Record(Type.String(), EmbedderSettingsSchema),
+    synonyms: SynonymsSchema,
+    ranking: RankingSettingsSchema,
+    searchable_fields: SearchableFieldsSchema,
+  },
   { additionalProperties: false, title: 'CollectionSettings' },
 );
 export type CollectionSettings = Static<typeof CollectionSettingsSchema>;
@@ -154,6 +179,7 @@ export const UpdateCollectionBodySchema = Type.Object(
     embedders: Type.Optional(EmbeddersPatchSchema),
     synonyms: Type.Optional(SynonymsSchema),
     ranking: Type.Optional(RankingSettingsSchema),
+    searchable_fields: Type.Optional(SearchableFieldsSchema),
   },
   { additionalProperties: false },
 );
@@ -166,6 +192,7 @@ export const CreateCollectionBodySchema = Type.Object(
     embedders: Type.Optional(EmbeddersPatchSchema),
     synonyms: Type.Optional(SynonymsSchema),
     ranking: Type.Optional(RankingSettingsSchema),
+    searchable_fields: Type.Optional(SearchableFieldsSchema),
     language: Type.Optional(
       Type.String({
         minLength: 1,

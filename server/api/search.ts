@@ -163,6 +163,10 @@ const FIELDS_DESCRIPTION =
   + 'returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights '
   + 'cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`.';
 
+const SEARCH_FIELDS_DESCRIPTION =
+  'The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, '
+  + "`text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`.";
+
 const BOOST_DESCRIPTION =
   `Ranking by fields, at most ${MAX_BOOSTS}: \`[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, `
   + '{"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores '
@@ -185,6 +189,7 @@ export const SearchQuerySchema = Type.Object(
     ),
     filter: Type.Optional(Type.String({ description: `${FILTER_DESCRIPTION} URL-encoded JSON; empty means none.` })),
     boost: Type.Optional(Type.String({ maxLength: 4_096, description: `${BOOST_DESCRIPTION} URL-encoded JSON array.` })),
+    search_fields: Type.Optional(nameListSchema(`${SEARCH_FIELDS_DESCRIPTION} \`search_fields=title^2,text\` or repeated.`)),
     facets: Type.Optional(nameListSchema(`${FACETS_DESCRIPTION} \`facets=a,b\` or repeated.`)),
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`sort=year:desc,title:asc\`, or repeated.`)),
     fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`fields=id,title\` or repeated.`)),
@@ -211,6 +216,7 @@ export const SearchBodySchema = Type.Object(
     sort: Type.Optional(nameListSchema(`${SORT_DESCRIPTION} E.g. \`"year:desc,title:asc"\` or \`["year:desc"]\`.`)),
     fields: Type.Optional(nameListSchema(`${FIELDS_DESCRIPTION} \`["id","title"]\` or \`"id,title"\`.`)),
     boost: Type.Optional({ ...BoostListSchema, description: BOOST_DESCRIPTION }),
+    search_fields: Type.Optional(nameListSchema(`${SEARCH_FIELDS_DESCRIPTION} \`["title^2", "text"]\` or \`"title^2,text"\`.`)),
     vector: Type.Optional(
       Type.Array(Type.Number(), {
         minItems: 1,

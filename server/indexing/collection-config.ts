@@ -1,5 +1,6 @@
 // A collection's own record on disk, `collection.json`: its name, analysis language, creation
-// time and search settings (`settings.typo_tolerance`, `embedders`, `synonyms`, `ranking`, in the API's
+// time and search settings (`settings.typo_tolerance`, `embedders`, `synonyms`, `ranking`,
+// `searchable_fields`, in the API's
 // shape). Written atomically when the collection is created and whenever its settings change. A
 // file written before a setting existed reads as that setting's default.
 
@@ -7,12 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, writePrivateJsonFile } from '../../storage/index.ts';
-import type { RankingSettingsWire } from '../api/index.ts';
+import type { CollectionSettings, RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
 import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
 import { defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
-import { embeddersFromStored, embeddersToStored } from './embedder-settings.ts';
+import { embeddersFromStored, embeddersToStored, embeddersToWire } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { rankingFromStored } from './ranking-settings.ts';
+import { searchableFieldsFromStored } from './searchable-fields.ts';
 import { synonymsFromStored, synonymsToStored } from './synonym-settings.ts';
 
 export interface CollectionConfig {
@@ -25,10 +27,12 @@ export interface CollectionConfig {
   synonyms: SynonymEntry[];
   /** Ranking by fields, as written (ranking-settings.ts parses it). */
   ranking: RankingSettingsWire;
+  /** Searchable fields and weights, as written (searchable-fields.ts). */
+  searchableFields: SearchableFieldWire[];
 }
 
 /** A collection's settings, as the server holds them. */
-export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms' | 'ranking'>;
+export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms' | 'ranking' | 'searchableFields'>;
 
 /** A collection's settings as collection.json stores them (and the cluster's catalog, as JSON). */
 export interface StoredSettings {
@@ -38,6 +42,19 @@ export interface StoredSettings {
   synonyms?: unknown;
   /** Absent in settings stored before ranking existed: no boosts. */
   ranking?: unknown;
+  /** Absent in settings stored before searchable fields existed: the default. */
+  searchable_fields?: unknown;
+}
+
+/** The settings as a collection's record shows them (no embedder's API key). */
+export function settingsToWire(settings: SettingsValues): CollectionSettings {
+  return {
+    typo_tolerance: typoToleranceToWire(settings.typoTolerance),
+    embedders: embeddersToWire(settings.embedders),
+    synonyms: synonymsToStored(settings.synonyms),
+    ranking: structuredClone(settings.ranking),
+    searchable_fields: settings.searchableFields.map((entry) => ({ ...entry })),
+  };
 }
 
 export function storedSettingsOf(settings: SettingsValues): StoredSettings {
@@ -46,6 +63,7 @@ export function storedSettingsOf(settings: SettingsValues): StoredSettings {
     embedders: embeddersToStored(settings.embedders),
     synonyms: synonymsToStored(settings.synonyms),
     ranking: settings.ranking,
+    searchable_fields: settings.searchableFields,
   };
 }
 
@@ -55,7 +73,9 @@ export function settingsFromStored(stored: StoredSettings): SettingsValues | nul
   const embedders = embeddersFromStored(stored.embedders);
   const synonyms = synonymsFromStored(stored.synonyms);
   const ranking = rankingFromStored(stored.ranking);
-  return typoTolerance === null || embedders === null || synonyms === null || ranking === null ? null : { typoTolerance, embedders, synonyms, ranking };
+  const searchableFields = searchableFieldsFromStored(stored.searchable_fields);
+  if (typoTolerance === null || embedders === null || synonyms === null || ranking === null || searchableFields === null) return null;
+  return { typoTolerance, embedders, synonyms, ranking, searchableFields };
 }
 
 /** Written private to the server's user: an embedder's API key is in it. */
@@ -98,5 +118,7 @@ export function readCollectionConfig(dir: string): CollectionConfig {
   if (synonyms === null) throw new CorruptFileError(filePath, 'settings.synonyms is not a valid list of synonyms');
   const ranking = rankingFromStored((settings as Record<string, unknown> | undefined)?.ranking);
   if (ranking === null) throw new CorruptFileError(filePath, 'settings.ranking is not a valid ranking setting');
-  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms, ranking };
+  const searchableFields = searchableFieldsFromStored((settings as Record<string, unknown> | undefined)?.searchable_fields);
+  if (searchableFields === null) throw new CorruptFileError(filePath, 'settings.searchable_fields is not a valid list of searchable fields');
+  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms, ranking, searchableFields };
 }

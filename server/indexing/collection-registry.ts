@@ -23,6 +23,7 @@ import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-sett
 import { applyEmbeddersPatch } from './embedder-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
 import { NO_RANKING, checkRanking } from './ranking-settings.ts';
+import { DEFAULT_SEARCHABLE_FIELDS, checkSearchableFields } from './searchable-fields.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
 import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
@@ -142,6 +143,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
       embedders: applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model)),
       synonyms: checkSynonyms(settings.synonyms ?? [], language, '/body/synonyms'),
       ranking: settings.ranking === undefined ? NO_RANKING : checkRanking(settings.ranking, '/body/ranking'),
+      searchableFields: checkSearchableFields(settings.searchable_fields ?? DEFAULT_SEARCHABLE_FIELDS, '/body/searchable_fields'),
     });
   }
 

@@ -29,7 +29,7 @@ test('collection.json: settings written and read; absent means the defaults; dam
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-settings-'));
   try {
     const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), { enabled: false }, '');
-    writeCollectionConfig(dir, { name: 'c', language: 'english', created_at: '2026-01-01T00:00:00.000Z', typoTolerance, embedders: {}, synonyms: [], ranking: { boost: [] } });
+    writeCollectionConfig(dir, { name: 'c', language: 'english', created_at: '2026-01-01T00:00:00.000Z', typoTolerance, embedders: {}, synonyms: [], ranking: { boost: [] }, searchableFields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }] });
     assert.deepEqual(readCollectionConfig(dir).typoTolerance, typoTolerance);
     const file = path.join(dir, 'collection.json');
     fs.writeFileSync(file, JSON.stringify({ name: 'c', language: 'english', created_at: '2026-01-01T00:00:00.000Z' }));

@@ -5,13 +5,10 @@
 
 import { Compile } from 'typebox/compile';
 import { DEFAULT_TYPO_TOLERANCE } from '../../engine/index.ts';
-import type { SynonymEntry, TypoTolerance } from '../../engine/index.ts';
+import type { TypoTolerance } from '../../engine/index.ts';
 import { TypoToleranceSchema } from '../api/index.ts';
-import type { CollectionSettings, RankingSettingsWire, TypoTolerancePatch, TypoToleranceWire } from '../api/index.ts';
+import type { TypoTolerancePatch, TypoToleranceWire } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
-import { embeddersToWire } from './embedder-settings.ts';
-import type { EmbedderConfig } from './embedder-settings.ts';
-import { synonymsToStored } from './synonym-settings.ts';
 
 const storedTypoTolerance = Compile(TypoToleranceSchema);
 
@@ -24,9 +21,6 @@ export function typoToleranceToWire(tolerance: TypoTolerance): TypoToleranceWire
   };
 }
 
-export function settingsToWire(tolerance: TypoTolerance, embedders: Readonly<Record<string, EmbedderConfig>>, synonyms: readonly SynonymEntry[], ranking: RankingSettingsWire): CollectionSettings {
-  return { typo_tolerance: typoToleranceToWire(tolerance), embedders: embeddersToWire(embedders), synonyms: synonymsToStored(synonyms), ranking: structuredClone(ranking) };
-}
 
 /** The typo tolerance stored in collection.json, or null when it is not a valid one. */
 export function typoToleranceFromStored(value: unknown): TypoTolerance | null {

@@ -12,8 +12,8 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Analyzer, SynonymTable } from '../../engine/index.ts';
-import type { FieldBoost, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
-import type { RankingSettingsWire } from '../api/index.ts';
+import type { FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
+import type { RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import type { ClusterLink } from './cluster-link.ts';
@@ -25,13 +25,14 @@ import { parseSearchPage } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
-import { readCollectionConfig, settingsFromStored, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
+import { readCollectionConfig, settingsFromStored, settingsToWire, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
 import type { SettingsValues, StoredSettings } from './collection-config.ts';
-import { applyTypoTolerancePatch, settingsToWire } from './collection-settings.ts';
+import { applyTypoTolerancePatch } from './collection-settings.ts';
 import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
 import { boostClock, checkRanking, parseBoosts } from './ranking-settings.ts';
+import { checkSearchableFields, fieldWeightsOf, isDefaultWeights } from './searchable-fields.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
 import { unknownFieldWarnings } from './unknown-fields.ts';
@@ -118,6 +119,9 @@ export class FolioCollection implements Collection {
   /** Ranking by fields as written (collection.json), and parsed: every search's boosts unless it gives its own. */
   private ranking: RankingSettingsWire;
   private defaultBoosts: FieldBoost[];
+  /** Searchable fields as written (collection.json), and as weights when they are not the default ones (else null). */
+  private searchableFields: SearchableFieldWire[];
+  private fieldWeights: FieldWeights | null;
   /** The query analyzer: finds the synonym rules a search's words can use. */
   private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
@@ -150,6 +154,8 @@ export class FolioCollection implements Collection {
     this.synonymTable = SynonymTable.build(config.synonyms, this.queryAnalyzer);
     this.ranking = config.ranking;
     this.defaultBoosts = parseBoosts(config.ranking.boost, '/settings/ranking/boost');
+    this.searchableFields = config.searchableFields;
+    this.fieldWeights = weightsUnlessDefault(config.searchableFields);
     this.embeddingPool = workers.embedding;
     this.wal = wal;
     const pending = this.pending;
@@ -258,7 +264,7 @@ export class FolioCollection implements Collection {
       documents: this.isReplica ? this.reader.snapshot.liveCount : this.writer.documents,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
-      settings: settingsToWire(this.typoTolerance, this.embedders, this.synonyms, this.ranking),
+      settings: settingsToWire(this.settingsValues()),
       embedding: this.embedder.progress(),
     };
   }
@@ -274,6 +280,7 @@ export class FolioCollection implements Collection {
       embedders: applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model)),
       synonyms: patch.synonyms === undefined ? this.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
       ranking: patch.ranking === undefined ? this.ranking : checkRanking(patch.ranking, '/body/ranking'),
+      searchableFields: patch.searchable_fields === undefined ? this.searchableFields : checkSearchableFields(patch.searchable_fields, '/body/searchable_fields'),
     };
     this.replaceSettings(settings);
     await this.cluster?.settingsChanged(storedSettingsOf(settings));
@@ -282,7 +289,11 @@ export class FolioCollection implements Collection {
 
   /** The settings as collection.json stores them (the cluster's catalog keeps them so). */
   storedSettings(): StoredSettings {
-    return storedSettingsOf({ typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms, ranking: this.ranking });
+    return storedSettingsOf(this.settingsValues());
+  }
+
+  private settingsValues(): SettingsValues {
+    return { typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms, ranking: this.ranking, searchableFields: this.searchableFields };
   }
 
   /** Takes settings changed on another node of the cluster. */
@@ -295,7 +306,9 @@ export class FolioCollection implements Collection {
 
   private replaceSettings(settings: SettingsValues): void {
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, ...settings });
-    const { typoTolerance, embedders, synonyms, ranking } = settings;
+    const { typoTolerance, embedders, synonyms, ranking, searchableFields } = settings;
+    this.searchableFields = searchableFields;
+    this.fieldWeights = weightsUnlessDefault(searchableFields);
     if (ranking !== this.ranking) {
       this.ranking = ranking;
       this.defaultBoosts = parseBoosts(ranking.boost, '/body/ranking/boost');
@@ -476,7 +489,7 @@ export class FolioCollection implements Collection {
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     let page: SearchPage;
     try {
-      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance, ...this.synonymsFor(prepared.request), ...this.boostsFor(prepared.request) });
+      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance, ...this.synonymsFor(prepared.request), ...this.boostsFor(prepared.request), ...this.fieldWeightsFor(prepared.request) });
     } catch (error) {
       if (!isDamage(error)) throw error;
       this.onDamage(error);
@@ -494,6 +507,11 @@ export class FolioCollection implements Collection {
     if (request.synonyms !== undefined || this.synonymTable.size === 0 || request.q === '') return {};
     const rules = this.synonymTable.rulesFor(request.q, this.queryAnalyzer);
     return rules.length === 0 ? {} : { synonyms: rules };
+  }
+
+  /** The collection's searchable fields as weights, unless the request gives its own `search_fields` (or they are the default). */
+  private fieldWeightsFor(request: SearchRequest): Pick<SearchRequest, 'fieldWeights'> {
+    return request.fieldWeights !== undefined || this.fieldWeights === null ? {} : { fieldWeights: this.fieldWeights };
   }
 
   /** The collection's `ranking.boost`, unless the request gives its own; the clock of recency boosts. */
@@ -547,4 +565,10 @@ export class FolioCollection implements Collection {
   private notFound(id: string): never {
     throw new FolioError('document_not_found', `document '${id}' does not exist in collection '${this.name}'`);
   }
+}
+
+/** The weights of searchable fields, or null for the default ones (searches then carry none). */
+function weightsUnlessDefault(fields: readonly SearchableFieldWire[]): FieldWeights | null {
+  const weights = fieldWeightsOf(fields);
+  return isDefaultWeights(weights) ? null : weights;
 }

@@ -17,3 +17,4 @@ export type { ClusterLink, ClusterRole } from './cluster-link.ts';
 export { WAL_DIR_NAME, segmentFiles } from './collection-layout.ts';
 export type { StoredSettings } from './collection-config.ts';
 export { parseBoosts } from './ranking-settings.ts';
+export { parseSearchFields } from './searchable-fields.ts';

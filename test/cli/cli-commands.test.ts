@@ -282,6 +282,10 @@ describe('folio commands against a live server', () => {
     const grouped = JSON.parse(ok(await folio(['search', 'docs', 'quince', '--distinct', 'nothing-here', '--group-size', '2', '--json'])).stdout);
     assert.equal(grouped.total, 3, 'documents without the field: a group each');
     assert.equal((await folio(['search', 'docs', 'quince', '--distinct', 'x', '--group-size', '0'])).code, 2);
+    assert.equal(JSON.parse(ok(await folio(['search', 'docs', 'quince', '--search-fields', 'text^2', '--json'])).stdout).total, 3);
+    const badFields = await folio(['search', 'docs', 'quince', '--search-fields', 'author']);
+    assert.equal(badFields.code, 1);
+    assert.match(badFields.stderr, /^folio: validation_failed: /);
     await writeFile(file, '[{"words": ["alone"]}]');
     const refused = await folio(['collections', 'settings', 'docs', '--synonyms', file]);
     assert.equal(refused.code, 1);

@@ -234,6 +234,9 @@ describe('TypeScript client', () => {
     const grouped = await client.search('recipes', 'flour', { distinct: 'kind', group_size: 2 });
     assert.equal(grouped.total, 2);
     assert.equal(grouped.hits.length, 4);
+
+    // Searchable fields: the text alone, with a weight.
+    assert.equal((await client.search('recipes', 'flour', { search_fields: ['text^2'], typos: 0 })).total, 25);
   });
 
   test('search by meaning: an embedder on the collection, semantic and hybrid searches, a caller vector', async () => {

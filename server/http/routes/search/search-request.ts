@@ -13,7 +13,7 @@ import { listOf, toFilter } from '../../validation/list-params.ts';
 import type { FieldBoost, SearchRequest, TypoMode } from '../../../../engine/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
-import { parseBoosts } from '../../../indexing/index.ts';
+import { parseBoosts, parseSearchFields } from '../../../indexing/index.ts';
 import type { SemanticParams } from '../../../indexing/index.ts';
 import { engineHitFields } from '../../../pools/index.ts';
 import {
@@ -102,6 +102,7 @@ export function toSearchRequest(params: SearchParams, part: RequestPart): Search
   // No rules: the words as typed only (otherwise the collection adds the rules the words can use).
   if (params.synonyms === false) request.synonyms = [];
   if (params.boost !== undefined) request.boost = toBoosts(params.boost, part);
+  if (params.search_fields !== undefined) request.fieldWeights = parseSearchFields(listOf(params.search_fields), `/${part}/search_fields`);
   if (params.distinct !== undefined) Object.assign(request, toGrouping(params.distinct, params.group_size ?? 1, offset + limit, part));
   else if (params.group_size !== undefined) {
     throw new FolioError('validation_failed', 'group_size needs distinct', [{ path: `/${part}/group_size`, message: 'applies only with `distinct` (the field to group by)' }]);
