@@ -3,7 +3,8 @@
 // collection, create an API key (shown once, and it works), drop files on the Documents page,
 // search them (as you type, page numbers, a clicked facet), open and delete a document, add a
 // webhook and see its deliveries, read the stats, change a collection's settings (synonyms, typo
-// tolerance, ranking, embedders; a refused save shows the server's field errors); signing out
+// tolerance, searchable fields, ranking, embedders; a refused save shows the server's field
+// errors); signing out
 // and in with an admin key. Along
 // the way: no Content-Security-Policy violation and no script error, hostile text shown as
 // text, the keyboard reaches the navigation, and a phone-sized window needs no sideways
@@ -201,8 +202,8 @@ describe('the dashboard in Chromium', { skip }, () => {
     await shot('stats');
   });
 
-  test('a collection\'s settings: synonyms, typo tolerance, ranking and embedders saved; a refused save shows why', async () => {
-    interface Settings { synonyms: unknown[]; typo_tolerance: { enabled: boolean }; ranking: { boost: unknown[] }; embedders: Record<string, { source: string; dimensions: number | null }> }
+  test('a collection\'s settings: synonyms, typo tolerance, searchable fields, ranking and embedders saved; a refused save shows why', async () => {
+    interface Settings { synonyms: unknown[]; typo_tolerance: { enabled: boolean }; searchable_fields: { field: string; weight: number }[]; ranking: { boost: unknown[] }; embedders: Record<string, { source: string; dimensions: number | null }> }
     const settings = async (): Promise<Settings> => ((await server.request('GET', '/v1/collections/notes')).body as { settings: Settings }).settings;
     const hitsFor = async (q: string): Promise<string[]> =>
       ((await server.request('GET', `/v1/collections/notes/search?q=${encodeURIComponent(q)}`)).body as { hits: { id: string }[] }).hits.map((hit) => hit.id);
@@ -251,6 +252,50 @@ describe('the dashboard in Chromium', { skip }, () => {
     await page.getByText('Typo tolerance saved.').waitFor();
     assert.equal((await settings()).typo_tolerance.enabled, false);
     assert.equal(await page.isChecked('#typo-enabled'), false);
+
+    // Searchable fields: the default shown; title weighed 5; then text left out, so a word only in
+    // a document's text no longer finds it (the title still does); then the default again.
+    const fieldsForm = page.locator('form', { has: page.locator('#weight-title') });
+    const saveFields = (): Promise<void> => fieldsForm.getByRole('button', { name: 'Save searchable fields' }).click();
+    const defaultFields = [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }];
+    assert.deepEqual((await settings()).searchable_fields, defaultFields);
+    assert.deepEqual([await page.isChecked('#searched-title'), await page.inputValue('#weight-title'), await page.isChecked('#searched-text'), await page.inputValue('#weight-text')], [true, '3', true, '1']);
+    assert.deepEqual(await hitsFor('battery'), ['gadget']);
+    await page.fill('#weight-title', '5');
+    await page.fill('#weight-text', '1');
+    await saveFields();
+    await fieldsForm.getByText('Searchable fields saved: title 5, text 1.').waitFor();
+    assert.deepEqual((await settings()).searchable_fields, [{ field: 'title', weight: 5 }, { field: 'text', weight: 1 }]);
+    await page.uncheck('#searched-text');
+    assert.equal(await page.isDisabled('#weight-text'), true, 'a field left out has no weight to give');
+    await saveFields();
+    await fieldsForm.getByText('Searchable fields saved: title 5.').waitFor();
+    assert.deepEqual((await settings()).searchable_fields, [{ field: 'title', weight: 5 }]);
+    assert.deepEqual(await hitsFor('battery'), [], 'text is not searched');
+    assert.deepEqual(await hitsFor('gadget'), ['gadget'], 'the title still is');
+    assert.deepEqual(await hitsFor('text:battery'), ['gadget'], 'text:word still searches the text');
+    assert.equal(await page.isChecked('#searched-text'), false);
+    assert.equal(await page.inputValue('#weight-text'), '1', 'the weight shown stays, to search it again with');
+    // Neither field: refused in the page, nothing sent.
+    const patches: string[] = [];
+    const countPatch = (request: { method(): string; url(): string }): void => {
+      if (request.method() === 'PATCH') patches.push(request.url());
+    };
+    page.on('request', countPatch);
+    await page.uncheck('#searched-title');
+    await saveFields();
+    await fieldsForm.getByText('Nothing saved: check at least one field to search.').waitFor();
+    page.off('request', countPatch);
+    assert.deepEqual(patches, []);
+    assert.deepEqual((await settings()).searchable_fields, [{ field: 'title', weight: 5 }]);
+    // Back to the default, so what follows searches as before.
+    await page.check('#searched-title');
+    await page.check('#searched-text');
+    await page.fill('#weight-title', '3');
+    await saveFields();
+    await fieldsForm.getByText('Searchable fields saved: title 3, text 1.').waitFor();
+    assert.deepEqual((await settings()).searchable_fields, defaultFields);
+    assert.deepEqual(await hitsFor('battery'), ['gadget']);
 
     // Refused: a group of one word, and a word of markup characters only (nothing to search).
     // The field errors are shown beside the form, by line, as text; nothing changed.
@@ -302,6 +347,7 @@ describe('the dashboard in Chromium', { skip }, () => {
     await page.locator('#synonyms').waitFor();
     assert.equal(await page.inputValue('#synonyms'), 'laptop, notebook\nnyc -> new york');
     assert.equal(await page.isChecked('#typo-enabled'), false);
+    assert.deepEqual([await page.isChecked('#searched-title'), await page.inputValue('#weight-title'), await page.isChecked('#searched-text'), await page.inputValue('#weight-text')], [true, '3', true, '1']);
     await shot('settings');
   });
 

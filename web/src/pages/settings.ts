@@ -1,5 +1,5 @@
 // Settings of one collection (PATCH /v1/collections/{c}; docs/api.md, "Settings"): typo
-// tolerance; synonyms, one entry a line (synonym-lines.ts: `laptop, notebook` a group,
+// tolerance; the searchable fields (title, text: searched or not, and their weights); synonyms, one entry a line (synonym-lines.ts: `laptop, notebook` a group,
 // `nyc -> new york` one-way); ranking by fields as the JSON of `ranking.boost`; and the
 // embedders with their embedding progress (remove one, add a builtin or user one). Each form
 // saves its own part and shows the server's answer beside it: that part as saved, or the
@@ -18,6 +18,10 @@ interface TypoTolerance {
   disable_on_numbers: boolean;
   disable_on_fields: ('title' | 'text')[];
 }
+interface SearchableField {
+  field: string;
+  weight: number;
+}
 interface Embedder {
   source: 'builtin' | 'local' | 'openai' | 'user';
   model: string;
@@ -34,7 +38,7 @@ interface Collection {
   name: string;
   language: string;
   documents: number;
-  settings: { typo_tolerance: TypoTolerance; embedders: Record<string, Embedder>; synonyms: SynonymEntry[]; ranking: { boost: unknown[] } };
+  settings: { typo_tolerance: TypoTolerance; searchable_fields: SearchableField[]; embedders: Record<string, Embedder>; synonyms: SynonymEntry[]; ranking: { boost: unknown[] } };
   embedding: Record<string, EmbeddingProgress>;
 }
 
@@ -44,6 +48,11 @@ const SYNONYMS_EXAMPLE = 'laptop, notebook\nnyc -> new york';
 const PROGRESS_REFRESH_MS = 5000;
 const BOOST_ROWS = 4;
 const EXACT_FIELDS = ['title', 'text'] as const;
+/** The fields a collection may search for now, and their default weights (docs/api.md, "Settings: searchable fields"). */
+const SEARCHABLE_FIELDS = [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }] as const;
+const MAX_WEIGHT = 100;
+/** The weight inputs' `min`: the server takes any weight above 0; a smaller saved one lowers it. */
+const MIN_WEIGHT = 0.01;
 
 function plural(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
@@ -123,6 +132,54 @@ export async function renderSettings(page: Page): Promise<void> {
     h('fieldset', {}, h('legend', {}, 'Exact words only in'), ...exactFieldBoxes.map((box) => h('label', { class: 'check', for: box.id }, box, ` ${box.value}`))),
     h('button', { type: 'submit' }, 'Save typo tolerance'),
     typoStatus);
+
+  // Searchable fields: each of title and text searched or not, with its weight.
+  const fieldRows = SEARCHABLE_FIELDS.map(({ field, weight }) => {
+    const searched = h('input', { type: 'checkbox', id: `searched-${field}` });
+    const weightInput = h('input', { type: 'number', id: `weight-${field}`, class: 'short', step: 'any', min: MIN_WEIGHT, max: MAX_WEIGHT, required: true, value: weight });
+    searched.addEventListener('change', () => { weightInput.disabled = !searched.checked; });
+    return { field, searched, weightInput };
+  });
+  const fieldsStatus = h('div', { 'aria-live': 'polite' });
+  const fieldsText = (fields: SearchableField[]): string => fields.map(({ field, weight }) => `${field} ${weight}`).join(', ');
+  const showSearchableFields = (fields: SearchableField[]): void => {
+    for (const { field, searched, weightInput } of fieldRows) {
+      const saved = fields.find((entry) => entry.field === field);
+      searched.checked = saved !== undefined;
+      weightInput.disabled = saved === undefined;
+      // A field left out keeps the weight it showed, to be searched again with it.
+      if (saved !== undefined) {
+        weightInput.min = String(Math.min(MIN_WEIGHT, saved.weight));
+        weightInput.value = String(saved.weight);
+      }
+    }
+  };
+  const fieldsForm = h('form', { class: 'card', 'aria-labelledby': 'fields-heading', 'aria-describedby': 'fields-hint', onsubmit: (event: Event) => {
+    event.preventDefault();
+    const sent: SearchableField[] = fieldRows.filter((row) => row.searched.checked).map((row) => ({ field: row.field, weight: Number(row.weightInput.value) }));
+    if (sent.length === 0) {
+      replace(fieldsStatus, message('Nothing saved: check at least one field to search.', 'error'));
+      return;
+    }
+    const fieldOf = (errorPath: string): string | null => {
+      const entry = /^\/body\/searchable_fields\/(\d+)/.exec(errorPath);
+      return entry ? sent[Number(entry[1])]?.field ?? null : null;
+    };
+    save({ searchable_fields: sent }).then(
+      (record) => { showSearchableFields(record.settings.searchable_fields); replace(fieldsStatus, message(`Searchable fields saved: ${fieldsText(record.settings.searchable_fields)}.`)); },
+      (error: unknown) => replace(fieldsStatus, problem(error, fieldOf)),
+    );
+  } },
+    h('h2', { id: 'fields-heading' }, 'Searchable fields'),
+    h('p', { id: 'fields-hint', class: 'hint' },
+      'A word in a field with weight 3 counts three times one in a field with weight 1 (weights above 0, at most 100). ',
+      'A field left out is not searched, but ', h('code', {}, 'title:word'), ' still searches the title. Metadata fields cannot be searched yet.'),
+    ...fieldRows.map(({ field, searched, weightInput }) => h('div', { class: 'field-weight', role: 'group', 'aria-labelledby': `field-${field}` },
+      h('code', { id: `field-${field}`, class: 'field-name' }, field),
+      h('label', { class: 'check', for: searched.id }, searched, ' searched'),
+      h('label', { for: weightInput.id }, 'Weight'), weightInput)),
+    h('button', { type: 'submit' }, 'Save searchable fields'),
+    fieldsStatus);
 
   // Synonyms
   const synonymsText = h('textarea', { id: 'synonyms', class: 'lines', rows: 8, wrap: 'off', spellcheck: 'false', autocomplete: 'off', placeholder: SYNONYMS_EXAMPLE, 'aria-describedby': 'synonyms-syntax synonyms-count' });
@@ -265,6 +322,7 @@ export async function renderSettings(page: Page): Promise<void> {
 
   showFacts();
   showTypoTolerance(current.settings.typo_tolerance);
+  showSearchableFields(current.settings.searchable_fields);
   showSynonyms(current.settings.synonyms);
   showBoost(current.settings.ranking.boost);
   showEmbedders(current);
@@ -273,6 +331,7 @@ export async function renderSettings(page: Page): Promise<void> {
     h('h1', {}, 'Settings'),
     h('div', { class: 'card inline' }, h('label', { for: 'collection' }, 'Collection'), picker, ' ', facts),
     typoForm,
+    fieldsForm,
     synonymsForm,
     boostForm,
     embeddersSection,
