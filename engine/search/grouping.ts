@@ -1,7 +1,8 @@
 // Grouping (docs/api.md, "Grouping"): `distinct=<field>` keeps the best `groupSize` hits of each
 // value of a metadata field (Meilisearch's `distinct`, Typesense's `group_by`, Elasticsearch's
 // `collapse`). A document's group is its field's first value (the smallest, in the field's
-// value order); a document without the field is a group of its own.
+// value order; the number 2020 and the string "2020" are two values); a document without the
+// field is a group of its own.
 //
 // The searcher ranks a window of docs (by relevance with WAND, or by sort keys), groups it in
 // rank order — a group ranks by its first (best) member — and widens the window while it is too
@@ -11,7 +12,7 @@
 // best ones. `GroupCounter` counts the groups among the matches, for `total`: exactly when the
 // search counts every match, else among those it offered (a lower bound, as `total` is then).
 
-import type { FieldIndex } from '../segment/field-index.ts';
+import type { FieldIndex, FieldValue } from '../segment/field-index.ts';
 import type { DocBitSet } from './doc-bitset.ts';
 import type { SegmentView } from './segment-view.ts';
 
@@ -23,11 +24,11 @@ export class GroupKeys {
     this.indexes = views.map((view) => view.reader.field(field));
   }
 
-  /** The doc's group: its first value as a facet key, or a key of its own when it has none. */
-  keyOf(segment: number, doc: number): string {
+  /** The doc's group: its first value, or a key of its own when it has none. */
+  keyOf(segment: number, doc: number): FieldValue {
     const index = this.indexes[segment];
     if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) return `\u0000${segment}:${doc}`;
-    return index.key(index.docOrds[index.docStarts[doc]]);
+    return index.value(index.docOrds[index.docStarts[doc]]);
   }
 }
 
@@ -49,7 +50,7 @@ export function groupWindow<T extends { segment: number; doc: number }>(
   wanted: number,
   exhaustive: boolean,
 ): GroupedWindow<T> {
-  const byKey = new Map<string, T[]>();
+  const byKey = new Map<FieldValue, T[]>();
   const groups: T[][] = [];
   for (const hit of ranked) {
     const key = keys.keyOf(hit.segment, hit.doc);
@@ -71,21 +72,31 @@ export function groupWindow<T extends { segment: number; doc: number }>(
  */
 export class GroupCounter {
   private readonly indexes: (FieldIndex | null)[];
-  /** Per segment: the value ordinals seen (by first value), and the docs without a value. */
+  /** Per segment: which value ordinals were seen (by first value), and those ordinals in the order seen. */
   private readonly seenValues: (Uint8Array | null)[];
+  private readonly seenOrdinals: number[][];
+  /** Per segment: the docs without a value. */
   private readonly withoutValue: (Set<number> | null)[];
 
   constructor(views: readonly SegmentView[], field: string) {
     this.indexes = views.map((view) => view.reader.field(field));
     this.seenValues = views.map(() => null);
+    this.seenOrdinals = views.map(() => []);
     this.withoutValue = views.map(() => null);
   }
 
   /** Adds one doc of a segment. */
   addDoc(segment: number, doc: number): void {
     const index = this.indexes[segment];
-    if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) (this.withoutValue[segment] ??= new Set()).add(doc);
-    else (this.seenValues[segment] ??= new Uint8Array(index.distinct))[index.docOrds[index.docStarts[doc]]] = 1;
+    if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) {
+      (this.withoutValue[segment] ??= new Set()).add(doc);
+      return;
+    }
+    const ord = index.docOrds[index.docStarts[doc]];
+    const seen = (this.seenValues[segment] ??= new Uint8Array(index.distinct));
+    if (seen[ord] === 1) return;
+    seen[ord] = 1;
+    this.seenOrdinals[segment].push(ord);
   }
 
   /** Adds one segment's matches. */
@@ -94,14 +105,16 @@ export class GroupCounter {
   }
 
   get count(): number {
-    const values = new Set<string>();
     let withoutValue = 0;
-    this.seenValues.forEach((seen, segment) => {
-      if (seen === null) return;
-      const index = this.indexes[segment]!;
-      for (let ord = 0; ord < seen.length; ord++) if (seen[ord] === 1) values.add(index.key(ord));
-    });
     for (const docs of this.withoutValue) withoutValue += docs?.size ?? 0;
+    const withValues = this.seenOrdinals.filter((ordinals) => ordinals.length > 0);
+    // One segment with values: its ordinals are its distinct values.
+    if (withValues.length <= 1) return withoutValue + (withValues[0]?.length ?? 0);
+    const values = new Set<FieldValue>();
+    this.seenOrdinals.forEach((ordinals, segment) => {
+      const index = this.indexes[segment];
+      for (const ord of ordinals) values.add(index!.value(ord));
+    });
     return values.size + withoutValue;
   }
 }
