@@ -130,8 +130,6 @@ export class SegmentBoosts {
       capacity: sink.capacity,
       needsMatchSet: sink.needsMatchSet,
       collect: listing ? (doc) => sink.collect(doc, boosts.multiplier(doc)) : (doc, score) => sink.collect(doc, score * boosts.multiplier(doc)),
-      // The threshold above assumes the largest multiplier; this doc's own may rule it out unscored.
-      worthScoring: (doc, bound) => bound * boosts.multiplier(doc) >= sink.threshold,
     };
   }
 }

@@ -19,11 +19,6 @@ export interface HitSink {
    */
   readonly needsMatchSet?: boolean;
   collect(doc: number, score: number): void;
-  /**
-   * Whether a doc whose score is at most `bound` can still enter: asked before scoring it, when
-   * the sink knows more of the doc than the threshold says (its field boosts); absent: yes.
-   */
-  worthScoring?(doc: number, bound: number): boolean;
   /** Offers every doc of `admissible` with score 0, in whatever order lets the sink stop early. */
   offerAll?(admissible: DocBitSet): void;
 }

@@ -1,8 +1,7 @@
 // WAND (Broder et al., 2003) top-k evaluation of a disjunction: scorers are kept sorted by their
 // current doc; the pivot is the first doc at which the summed score bounds could reach the
 // collector's threshold, so docs before it are skipped without being scored. Docs are scored
-// only when every scorer up to the pivot sits on them, and the sink does not rule them out first
-// (a boosted ranking knows the doc's multiplier: HitSink.worthScoring).
+// only when every scorer up to the pivot sits on them.
 
 import type { Scorer } from './scorers/scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
@@ -35,7 +34,7 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     if (pivot < 0) break; // no remaining doc can reach the threshold
     const pivotDoc = active[pivot].doc;
     if (active[0].doc === pivotDoc) {
-      if (accept(pivotDoc) && (sink.worthScoring === undefined || sink.worthScoring(pivotDoc, boundOn(active, pivotDoc)))) {
+      if (accept(pivotDoc)) {
         let score = 0;
         for (let i = 0; i < active.length && active[i].doc === pivotDoc; i++) score += active[i].score();
         sink.collect(pivotDoc, score);
@@ -48,13 +47,6 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
   }
   return scored;
-}
-
-/** The summed score bounds of the scorers sitting on `doc` (the first ones, sorted by doc). */
-function boundOn(scorers: Scorer[], doc: number): number {
-  let bound = 0;
-  for (let i = 0; i < scorers.length && scorers[i].doc === doc; i++) bound += scorers[i].maxScore;
-  return bound;
 }
 
 /** A plain loop: a callback here would be a new closure for every doc visited. */
