@@ -134,6 +134,11 @@ if hasattr(http.client, "HTTPSConnection") and hasattr(urllib.request, "HTTPSHan
     _HANDLERS.append(_HTTPSHandler)
 
 
+def _given(**fields):
+    """The fields that are not None, as (part of) a request body."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
 def _quote(segment):
     if not isinstance(segment, str) or segment == "":
         raise ValueError("a path segment must be a non-empty string, not %r" % (segment,))
@@ -470,19 +475,8 @@ class FolioClient:
         its own (see :meth:`search`). ``searchable_fields``: ``[{"field": "title", "weight": 3},
         {"field": "text", "weight": 1}]`` (the default), the fields searched and their weights.
         """
-        body = {"name": name}
-        if language is not None:
-            body["language"] = language
-        if typo_tolerance is not None:
-            body["typo_tolerance"] = typo_tolerance
-        if embedders is not None:
-            body["embedders"] = embedders
-        if synonyms is not None:
-            body["synonyms"] = synonyms
-        if ranking is not None:
-            body["ranking"] = ranking
-        if searchable_fields is not None:
-            body["searchable_fields"] = searchable_fields
+        body = {"name": name, **_given(language=language, typo_tolerance=typo_tolerance, embedders=embedders,
+                                       synonyms=synonyms, ranking=ranking, searchable_fields=searchable_fields)}
         return self._request("POST", "/v1/collections", json_body=body)
 
     def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None, ranking=None,
@@ -492,19 +486,11 @@ class FolioClient:
 
         ``typo_tolerance`` is a dict like :meth:`create_collection`'s; what it leaves out is kept.
         ``embedders`` adds or replaces the embedders it names; ``None`` as a value removes one.
-        ``synonyms`` replaces the whole list (``[]`` removes them all); so does ``ranking``.
+        ``synonyms`` replaces the whole list (``[]`` removes them all); so do ``ranking`` and
+        ``searchable_fields``.
         """
-        body = {}
-        if typo_tolerance is not None:
-            body["typo_tolerance"] = typo_tolerance
-        if embedders is not None:
-            body["embedders"] = embedders
-        if synonyms is not None:
-            body["synonyms"] = synonyms
-        if ranking is not None:
-            body["ranking"] = ranking
-        if searchable_fields is not None:
-            body["searchable_fields"] = searchable_fields
+        body = _given(typo_tolerance=typo_tolerance, embedders=embedders, synonyms=synonyms, ranking=ranking,
+                      searchable_fields=searchable_fields)
         return self._request("PATCH", "/v1/collections/" + _quote(name), json_body=body)
 
     def list_collections(self):
