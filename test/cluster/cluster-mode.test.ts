@@ -69,6 +69,17 @@ describe('cluster mode', { skip: missing ?? false, timeout: 180_000 }, () => {
     const changed = await callNode(writer.url, 'PATCH', '/v1/collections/notes', { typo_tolerance: { enabled: true } });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     await eventually('the replica has the new settings', async () => (await callNode(replica.url, 'GET', '/v1/collections/notes')).body.settings.typo_tolerance.enabled === true);
+    // Synonyms, ranking and searchable fields travel the same way, and the replica searches with them.
+    const shaped = await callNode(writer.url, 'PATCH', '/v1/collections/notes', {
+      synonyms: [{ words: ['beacon', 'lamp'] }],
+      ranking: { boost: [{ field: 'metadata.rating', modifier: 'log1p' }] },
+      searchable_fields: [{ field: 'title', weight: 2 }, { field: 'text', weight: 1 }],
+    });
+    assert.equal(shaped.status, 200, JSON.stringify(shaped.body));
+    await eventually('the replica searches with the synonyms', async () => (await callNode(replica.url, 'GET', '/v1/collections/notes/search?q=beacon')).body.total === 1);
+    const settings = (await callNode(replica.url, 'GET', '/v1/collections/notes')).body.settings;
+    assert.deepEqual(settings.ranking, { boost: [{ field: 'metadata.rating', modifier: 'log1p' }] });
+    assert.deepEqual(settings.searchable_fields, [{ field: 'title', weight: 2 }, { field: 'text', weight: 1 }]);
   });
 
   async function objectKeys(prefix: string): Promise<string[]> {
