@@ -10,7 +10,7 @@ export type { EngineErrorCode } from './errors.ts';
 export { FIELD_NAME_RULE, MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH, isAllowedFieldName, matchesFilter, parseFilter } from './filter/index.ts';
 export type { FilterNode } from './filter/index.ts';
 export { mergeSegments } from './merge.ts';
-export { MAX_SYNONYMS_PER_INPUT, MAX_SYNONYM_TERMS, SynonymTable } from './query/index.ts';
+export { MAX_SYNONYM_TERMS, SynonymTable } from './query/index.ts';
 export type { SynonymEntry, SynonymRule } from './query/index.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';

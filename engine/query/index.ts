@@ -6,7 +6,7 @@ export type { QueryMatchMode, QueryPrefixMode } from './query-parser.ts';
 export { lexQuery } from './query-lexer.ts';
 export type { QueryPart } from './query-lexer.ts';
 export { MAX_QUERY_CLAUSES } from './query-types.ts';
-export { MAX_SYNONYMS_PER_INPUT, MAX_SYNONYM_TERMS, SynonymTable } from './synonyms.ts';
+export { MAX_SYNONYM_TERMS, SynonymTable } from './synonyms.ts';
 export type { Synonym, SynonymEntry, SynonymRule } from './synonyms.ts';
 export type {
   AnalyzedQuery,

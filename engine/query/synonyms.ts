@@ -80,11 +80,6 @@ export class SynonymTable {
     return this.rules.size;
   }
 
-  /** The rule of exactly these analyzed terms, if any. */
-  rule(terms: readonly string[]): SynonymRule | undefined {
-    return this.rules.get(terms.join(TERM_SEPARATOR));
-  }
-
   /**
    * The rules whose input is a run of consecutive terms of `q` (analyzed as a query is): all a
    * search of `q` can use, whatever the query language makes of its words.

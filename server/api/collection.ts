@@ -4,7 +4,7 @@
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { DEFAULT_TYPO_TOLERANCE, MAX_TYPO_WORD_SIZE, TYPO_FIELDS } from '../../engine/index.ts';
+import { DEFAULT_TYPO_TOLERANCE, MAX_FIELD_BOOSTS, MAX_TYPO_WORD_SIZE, TYPO_FIELDS } from '../../engine/index.ts';
 import { EmbedderSettingsSchema, EmbeddersPatchSchema, EmbeddingProgressSchema } from './embedder.ts';
 import { MAX_SYNONYM_ENTRIES, MAX_SYNONYM_LENGTH, MAX_SYNONYM_WORDS } from './limits.ts';
 
@@ -111,8 +111,6 @@ const SearchableFieldsSchema = Type.Array(SearchableFieldSchema, {
   description: 'The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title).',
 });
 
-/** Most field boosts a search or a collection's `ranking.boost` may have. */
-export const MAX_BOOSTS = 8;
 
 /** `30d`, `12h`, `90m`, `1.5w`: a number and a unit (`ms`, `s`, `m`, `h`, `d`, `w`). */
 export const DURATION_PATTERN = '^[0-9]+(\\.[0-9]+)?(ms|s|m|h|d|w)$';
@@ -150,7 +148,7 @@ export const FieldBoostSchema = Type.Object(
 );
 export type FieldBoostWire = Static<typeof FieldBoostSchema>;
 
-export const BoostListSchema = Type.Array(FieldBoostSchema, { maxItems: MAX_BOOSTS });
+export const BoostListSchema = Type.Array(FieldBoostSchema, { maxItems: MAX_FIELD_BOOSTS });
 
 /** Ranking settings: the boosts every search applies unless it gives its own `boost`. */
 export const RankingSettingsSchema = Type.Object(

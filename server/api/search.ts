@@ -5,8 +5,8 @@
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { MAX_SORT_KEYS, TOTAL_EXACT_UP_TO } from '../../engine/index.ts';
-import { BoostListSchema, MAX_BOOSTS } from './collection.ts';
+import { MAX_FIELD_BOOSTS, MAX_SORT_KEYS, TOTAL_EXACT_UP_TO } from '../../engine/index.ts';
+import { BoostListSchema } from './collection.ts';
 import { MetadataSchema } from './document.ts';
 import { EMBEDDER_NAME_PATTERN, MAX_VECTOR_DIMENSIONS } from './embedder.ts';
 import {
@@ -168,7 +168,7 @@ const SEARCH_FIELDS_DESCRIPTION =
   + "`text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`.";
 
 const BOOST_DESCRIPTION =
-  `Ranking by fields, at most ${MAX_BOOSTS}: \`[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, `
+  `Ranking by fields, at most ${MAX_FIELD_BOOSTS}: \`[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, `
   + '{"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores '
   + "(several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts.";
 
