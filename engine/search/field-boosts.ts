@@ -34,6 +34,20 @@ const MODIFIERS: Readonly<Record<BoostModifier, (x: number) => number>> = {
   sqrt: (x) => Math.sqrt(x),
 };
 
+/** Per field of a segment (immutable): each string value read as a date, ms since the epoch (NaN: not a date). */
+const parsedDates = new WeakMap<FieldIndex, Float64Array>();
+
+/** The field's string values as dates, parsed once per segment rather than at every search. */
+function datesOf(index: FieldIndex): Float64Array {
+  let times = parsedDates.get(index);
+  if (times === undefined) {
+    times = new Float64Array(index.stringCount);
+    for (let s = 0; s < index.stringCount; s++) times[s] = Date.parse(index.value(index.numberCount + s) as string);
+    parsedDates.set(index, times);
+  }
+  return times;
+}
+
 /** One boost over one segment's field. */
 class SegmentBoost {
   /** The multiplier of each ordinal of the field (1 where its value is of another kind). */
@@ -51,8 +65,9 @@ class SegmentBoost {
       for (let ord = 0; ord < index.numberCount; ord++) this.byOrdinal[ord] = 1 + modify(boost.factor * Math.max(0, index.numbers[ord]));
     } else {
       const lambda = Math.log(boost.decay) / boost.scaleMs;
+      const times = datesOf(index);
       for (let ord = index.numberCount; ord < index.numberCount + index.stringCount; ord++) {
-        const time = Date.parse(index.value(ord) as string);
+        const time = times[ord - index.numberCount];
         if (Number.isNaN(time)) continue;
         const distance = Math.max(0, Math.abs(now - time) - boost.offsetMs);
         this.byOrdinal[ord] = 1 + boost.factor * Math.exp(lambda * distance);

@@ -129,7 +129,6 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     const window = Math.max(grouping === null ? k : k * grouping.size, SEMANTIC_MATCHES);
     const nearest = semanticSearch(views, semantic.embedder, vector, window, filter, semantic.excludeIds);
     semanticCoverage = nearest.liveDocs === 0 ? 1 : nearest.embeddedDocs / nearest.liveDocs;
-    const nearestDocs = docSetsOf(views, nearest.hits);
     if (mode === 'semantic') {
       const candidates: RankedDoc[] = nearest.hits.map((hit) => ({ segment: hit.segment, doc: hit.doc, score: boosted(hit), passage: hit.passage, semanticScore: hit.score }));
       if (boosts !== null) candidates.sort(byScore);
@@ -137,14 +136,18 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
       page = paged.page;
       total = grouping === null ? nearest.hits.length : paged.groups;
       totalRelation = 'eq';
-      views.forEach((view, segment) => {
-        const docs = nearestDocs[segment];
-        if (docs !== null) countFacets(view, docs, facets);
-      });
+      // Facets count the nearest documents (their bit sets are built only when asked for).
+      if (facets.length > 0) {
+        const nearestDocs = docSetsOf(views, nearest.hits);
+        views.forEach((view, segment) => {
+          const docs = nearestDocs[segment];
+          if (docs !== null) countFacets(view, docs, facets);
+        });
+      }
     } else {
       // Hybrid: the keyword matches and the nearest documents together are the matches.
       const groups = groupCounter();
-      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, nearestDocs, undefined, groups);
+      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, docSetsOf(views, nearest.hits), undefined, groups);
       const fused = fuseRankings(keyword.ranked, nearest.hits, semantic.ratio, semantic.fusion ?? 'convex');
       // Boosts multiply the fused score (each side ranked unboosted).
       if (boosts !== null) {

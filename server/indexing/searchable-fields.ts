@@ -6,10 +6,14 @@
 
 import { DEFAULT_FIELD_WEIGHTS } from '../../engine/index.ts';
 import type { FieldWeights } from '../../engine/index.ts';
-import { MAX_FIELD_WEIGHT } from '../api/index.ts';
+import { Compile } from 'typebox/compile';
+import { Type } from 'typebox';
+import { MAX_FIELD_WEIGHT, SearchableFieldSchema } from '../api/index.ts';
 import type { SearchableFieldWire } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
+
+const storedFields = Compile(Type.Array(SearchableFieldSchema, { minItems: 1 }));
 
 /** The fields a search may look in, for now. */
 const SEARCHABLE = ['title', 'text'] as const;
@@ -50,11 +54,7 @@ export function checkSearchableFields(fields: readonly SearchableFieldWire[], pa
 /** The setting read back from collection.json (absent: the default); null when it is not valid. */
 export function searchableFieldsFromStored(value: unknown): SearchableFieldWire[] | null {
   if (value === undefined) return DEFAULT_SEARCHABLE_FIELDS.map((entry) => ({ ...entry }));
-  if (!Array.isArray(value) || value.length === 0) return null;
-  const valid = value.every(
-    (entry) => typeof entry === 'object' && entry !== null && typeof entry.field === 'string' && typeof entry.weight === 'number' && entry.weight > 0 && entry.weight <= MAX_FIELD_WEIGHT,
-  );
-  if (!valid) return null;
+  if (!storedFields.Check(value)) return null;
   try {
     return checkSearchableFields(value as SearchableFieldWire[], '');
   } catch {
