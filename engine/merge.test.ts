@@ -90,7 +90,7 @@ interface Corpus {
 }
 
 /** Writes random segments as a collection would: deletes, and ids replaced by later segments. */
-function randomCorpus(random: () => number, dir: string, seed: number, withDeletes = true): Corpus {
+function randomCorpus(random: () => number, dir: string, seed: number, withDeletes = true, searchFields: string[] = []): Corpus {
   const segments: { docs: IndexDocument[]; deleted: Set<number> }[] = [];
   const live = new Map<string, { segment: number; doc: number }>();
   let nextId = 0;
@@ -123,7 +123,7 @@ function randomCorpus(random: () => number, dir: string, seed: number, withDelet
   }
   const views: SegmentView[] = segments.map(({ docs, deleted }, segment) => {
     const path = join(dir, `${seed}-${segment}.fseg`);
-    writeSegment(path, docs, analyzer);
+    writeSegment(path, docs, analyzer, searchFields);
     return { reader: SegmentReader.open(path), deleted: deleted.size === 0 ? null : new RoaringBitmap32([...deleted]) };
   });
   const survivors = segments.flatMap(({ docs, deleted }) => docs.filter((_, doc) => !deleted.has(doc)));
@@ -173,11 +173,11 @@ function contents(reader: SegmentReader): Record<string, unknown> {
 }
 
 /** The merge of `views`, and the reference: one segment written directly from the survivors. */
-function mergeBesideReference(dir: string, seed: number, views: SegmentView[], survivors: IndexDocument[]): { merged: SegmentReader; reference: SegmentReader } {
+function mergeBesideReference(dir: string, seed: number, views: SegmentView[], survivors: IndexDocument[], searchFields: string[] = []): { merged: SegmentReader; reference: SegmentReader } {
   const mergedPath = join(dir, `${seed}-merged.fseg`);
-  mergeSegments(mergedPath, views, analyzer);
+  mergeSegments(mergedPath, views, analyzer, searchFields);
   const referencePath = join(dir, `${seed}-reference.fseg`);
-  writeSegment(referencePath, survivors, analyzer);
+  writeSegment(referencePath, survivors, analyzer, searchFields);
   return { merged: SegmentReader.open(mergedPath), reference: SegmentReader.open(referencePath) };
 }
 
@@ -234,11 +234,13 @@ test('a merge equals a segment written directly from the surviving documents', (
 test('segments without deletes are merged from what they encode: every section as a direct write has it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'folio-merge-encoded-'));
   try {
-    for (const seed of [41, 42, 43]) {
+    for (const seed of [41, 42, 43, 44]) {
       const random = seededRandom(seed);
-      const { views, survivors } = randomCorpus(random, dir, seed, false);
-      assert.ok(canMergeEncoded(views), `seed ${seed}: the encoded merge applies`);
-      const { merged, reference } = mergeBesideReference(dir, seed, views, survivors);
+      // Seeds 43 and 44 index the words of metadata fields too (searchable fields).
+      const searchFields = seed >= 43 ? ['category', 'mixed', 'tags'] : [];
+      const { views, survivors } = randomCorpus(random, dir, seed, false, searchFields);
+      assert.ok(canMergeEncoded(views, searchFields), `seed ${seed}: the encoded merge applies`);
+      const { merged, reference } = mergeBesideReference(dir, seed, views, survivors, searchFields);
 
       // Byte for byte, but the stored blocks: they are copied whole, so their boundaries differ.
       const fieldCount = (JSON.parse(new TextDecoder().decode(reference.encodedSection(SECTION.metadataFields))) as string[]).length;
@@ -251,6 +253,7 @@ test('segments without deletes are merged from what they encode: every section a
       assert.deepEqual(contents(merged), contents(reference), `seed ${seed}: merged segment equals the reference`);
       for (const q of QUERIES) {
         const request = randomRequest(random, q);
+        if (searchFields.length > 0) request.fieldWeights = { title: 3, text: 1, metadata: { category: 2, tags: 1, mixed: 0.5 } };
         assert.deepEqual(searchSegments([{ reader: merged, deleted: null }], analyzer, request), searchSegments([{ reader: reference, deleted: null }], analyzer, request), `seed ${seed} ${q}`);
       }
     }

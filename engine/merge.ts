@@ -1,23 +1,58 @@
 // Merges segments: the live documents of several segments are written as one new segment, so
 // deleted documents are dropped and the segment count stays bounded. Segments without deleted
-// documents (a bulk import's) are merged from what they encode (segment/segment-merger.ts);
-// others, or those of an older layout, have their live documents indexed again.
+// documents (a bulk import's) that index the same searchable metadata fields are merged from
+// what they encode (segment/segment-merger.ts); others — with deletes, of an older layout, or
+// indexing other fields (a re-index after `searchable_fields` changed) — have their live
+// documents indexed again, a bounded run of documents at a time: each run is written as a
+// part, and the parts are merged from what they encode, so memory never holds every document.
 
+import { rmSync } from 'node:fs';
 import type { Analyzer } from './analysis/analyzer.ts';
 import type { IndexDocument } from './document.ts';
 import type { SegmentView } from './search/segment-view.ts';
+import { SegmentReader } from './segment/segment-reader.ts';
 import { canMergeEncoded, mergeEncodedSegments } from './segment/segment-merger.ts';
 import { writeSegment } from './segment/segment-writer.ts';
 import type { SegmentWriteResult } from './segment/segment-writer.ts';
 
-export function mergeSegments(outPath: string, views: readonly SegmentView[], analyzer: Analyzer): SegmentWriteResult {
-  if (canMergeEncoded(views)) return mergeEncodedSegments(outPath, views.map((view) => view.reader));
-  const docs: IndexDocument[] = [];
-  for (const { reader, deleted } of views) {
-    for (let doc = 0; doc < reader.docCount; doc++) {
-      if (deleted !== null && deleted.has(doc)) continue;
-      docs.push(reader.document(doc));
+/** Most source bytes of documents indexed again at once (one part). */
+export const REINDEX_PART_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Merges `views` into one segment at `outPath` that indexes the words of the metadata fields
+ * `searchFields`; durable when it returns.
+ */
+export function mergeSegments(outPath: string, views: readonly SegmentView[], analyzer: Analyzer, searchFields: readonly string[] = []): SegmentWriteResult {
+  if (canMergeEncoded(views, searchFields)) return mergeEncodedSegments(outPath, views.map((view) => view.reader));
+  const parts: string[] = [];
+  let docs: IndexDocument[] = [];
+  let bytes = 0;
+  const writePart = (): void => {
+    const part = `${outPath}.part${parts.length}`;
+    parts.push(part);
+    writeSegment(part, docs, analyzer, searchFields);
+    docs = [];
+    bytes = 0;
+  };
+  try {
+    for (const { reader, deleted } of views) {
+      for (let doc = 0; doc < reader.docCount; doc++) {
+        if (deleted !== null && deleted.has(doc)) continue;
+        const document = reader.document(doc);
+        if (docs.length > 0 && bytes + document.bytes > REINDEX_PART_BYTES) writePart();
+        docs.push(document);
+        bytes += document.bytes;
+      }
     }
+    if (parts.length === 0) return writeSegment(outPath, docs, analyzer, searchFields);
+    if (docs.length > 0) writePart();
+    const readers = parts.map((part) => SegmentReader.open(part));
+    try {
+      return mergeEncodedSegments(outPath, readers);
+    } finally {
+      for (const reader of readers) reader.close();
+    }
+  } finally {
+    for (const part of parts) rmSync(part, { force: true });
   }
-  return writeSegment(outPath, docs, analyzer);
 }

@@ -7,7 +7,8 @@
 // - Parts are separated by whitespace (any Unicode space).
 // - A leading `-` or `+` directly followed by something applies to the part; alone it is ignored.
 // - `title:` or `text:` (any case) directly followed by something scopes the part to that
-//   field. Any other `name:` is ordinary text ("foo:bar" is the word "foo:bar").
+//   field, and so does the name of a searchable metadata field (`author:knuth`). Any other
+//   `name:` is ordinary text ("foo:bar" is the word "foo:bar").
 // - A quote (`"`, or typographic “ ” „) starts a phrase that runs to the next quote, or to
 //   the end of the query when unterminated.
 // - Otherwise a word runs to the next whitespace or quote; trailing `*`s make it a prefix and
@@ -57,8 +58,16 @@ function isQuote(code: number): boolean {
   return code === 0x22 || code === 0x201c || code === 0x201d || code === 0x201e;
 }
 
-/** The parts of `q`, in order. */
-export function lexQuery(q: string): QueryPart[] {
+/** The scope a `name:` prefix gives: `title`/`text` (any case), or a searchable metadata field by its name (`author:`, `metadata.author:`). */
+function scopeNamed(name: string, metadataFields: readonly string[]): FieldScope | undefined {
+  const scope = FIELD_NAMES.get(name.toLowerCase());
+  if (scope !== undefined) return scope;
+  const field = name.startsWith('metadata.') ? name.slice('metadata.'.length) : name;
+  return metadataFields.includes(field) ? `metadata.${field}` : undefined;
+}
+
+/** The parts of `q`, in order; `metadataFields` are the metadata fields a `name:` prefix may scope to. */
+export function lexQuery(q: string, metadataFields: readonly string[] = []): QueryPart[] {
   const parts: QueryPart[] = [];
   const length = q.length;
   let i = 0;
@@ -85,7 +94,7 @@ export function lexQuery(q: string): QueryPart[] {
         colon++;
       }
       if (colon + 1 < length && q.charCodeAt(colon) === COLON && !isSpace(q.charCodeAt(colon + 1))) {
-        const scope = FIELD_NAMES.get(q.slice(i, colon).toLowerCase());
+        const scope = scopeNamed(q.slice(i, colon), metadataFields);
         if (scope !== undefined) {
           field = scope;
           i = colon + 1;

@@ -165,7 +165,8 @@ function addWordPart(list: ClauseList, part: QueryPart, occur: Occur, analyzer: 
 
 /**
  * Parses and analyzes query text `q` for a collection analyzed by `analyzer`; `typos` gives
- * plain words their typo budgets (default: none).
+ * plain words their typo budgets (default: none); `metadataFields` are the searchable metadata
+ * fields `name:word` may name.
  */
 export function parseQuery(
   q: string,
@@ -174,9 +175,10 @@ export function parseQuery(
   typos: TypoBudgetRule = NO_TYPOS,
   prefix: QueryPrefixMode = 'none',
   synonyms: readonly SynonymRule[] = [],
+  metadataFields: readonly string[] = [],
 ): AnalyzedQuery {
   const list = new ClauseList();
-  const parts = lexQuery(q);
+  const parts = lexQuery(q, metadataFields);
   // Search as you type: the word being typed — the last, when the query does not end in a
   // space — is a prefix, unless it is quoted or excluded.
   const last = parts[parts.length - 1];

@@ -7,8 +7,16 @@ import type { Synonym } from './synonyms.ts';
 /** `should`: ranks and (with no `must`) matches; `must`: required (`+x`, match=all); `must_not`: excluded (`-x`). */
 export type Occur = 'should' | 'must' | 'must_not';
 
-/** Where a clause looks: both fields (default), or only `title:` / `text:`. */
-export type FieldScope = 'all' | 'title' | 'text';
+/**
+ * Where a clause looks: every searched field (default), only `title:` / `text:`, or only a
+ * searchable metadata field (`author:word` → `metadata.author`).
+ */
+export type FieldScope = 'all' | 'title' | 'text' | `metadata.${string}`;
+
+/** The metadata field a scope names (`author` for `metadata.author`), or null for title, text or all. */
+export function metadataFieldOf(scope: FieldScope): string | null {
+  return scope.startsWith('metadata.') ? scope.slice('metadata.'.length) : null;
+}
 
 /** One analyzed (folded, stemmed) term. */
 export interface TermClause {

@@ -25,12 +25,33 @@ export interface CollectionStatistics {
   avgTextLength: number;
   /** The search's weights of title and text (its `search_fields`, or the collection's); default TITLE_WEIGHT and TEXT_WEIGHT. */
   fieldWeights?: FieldWeights;
+  /** The metadata fields the search looks in: those it weighs whose words every segment indexes. */
+  metadataFields?: readonly SearchedField[];
+  /** Explanations name the field of `text` so (a metadata field's statistics, `fieldStatistics`). */
+  textLabel?: string;
 }
 
-/** How much an occurrence in each field counts; 0: the field is not searched. */
+/** How much an occurrence in each field counts; 0 (or absent): the field is not searched. */
 export interface FieldWeights {
   title: number;
   text: number;
+  /** Searchable metadata fields by name (`author` for `metadata.author`). */
+  metadata?: Readonly<Record<string, number>>;
+}
+
+/** A metadata field a search looks in, with its weight and its average length over the collection. */
+export interface SearchedField {
+  name: string;
+  weight: number;
+  avgLength: number;
+}
+
+/**
+ * The statistics a metadata field's words are weighed with: the field stands where `text` does
+ * (its terms carry their tf as a text tf), with its weight and average length, and no title.
+ */
+export function fieldStatistics(stats: CollectionStatistics, field: SearchedField): CollectionStatistics {
+  return { docCount: stats.docCount, avgTitleLength: 0, avgTextLength: field.avgLength, fieldWeights: { title: 0, text: field.weight }, textLabel: `metadata.${field.name}` };
 }
 
 export const DEFAULT_FIELD_WEIGHTS: Readonly<FieldWeights> = Object.freeze({ title: TITLE_WEIGHT, text: TEXT_WEIGHT });
@@ -56,7 +77,7 @@ export class Bm25fWeight {
     readonly stats: CollectionStatistics,
     readonly field: FieldScope,
     readonly boost = 1,
-    private readonly boostReason = '',
+    readonly boostReason = '',
   ) {
     const weights = stats.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
     // `title:word` searches the title even where the search leaves it out (weight 1 then).
@@ -102,9 +123,12 @@ export class Bm25fWeight {
         {
           value: tf,
           description:
-            'tf = Σ weight × freq / (1 - b + b × length / avgLength) over title and text' +
-            ` (title: weight ${this.titleWeight}, freq ${titleTf}, length ${titleLength}, avgLength ${round(this.stats.avgTitleLength)};` +
-            ` text: weight ${this.textWeight}, freq ${textTf}, length ${textLength}, avgLength ${round(this.stats.avgTextLength)})`,
+            this.stats.textLabel !== undefined
+              ? `tf = weight × freq / (1 - b + b × length / avgLength) in ${this.stats.textLabel}` +
+                ` (weight ${this.textWeight}, freq ${textTf}, length ${textLength}, avgLength ${round(this.stats.avgTextLength)})`
+              : 'tf = Σ weight × freq / (1 - b + b × length / avgLength) over title and text' +
+                ` (title: weight ${this.titleWeight}, freq ${titleTf}, length ${titleLength}, avgLength ${round(this.stats.avgTitleLength)};` +
+                ` text: weight ${this.textWeight}, freq ${textTf}, length ${textLength}, avgLength ${round(this.stats.avgTextLength)})`,
           details: [],
         },
       ],

@@ -6,8 +6,10 @@
 // may ask for fewer members: ids and titles alone come from the segment's columns.
 
 import type { Analyzer } from '../analysis/analyzer.ts';
-import type { IndexDocument } from '../document.ts';
+import type { IndexDocument, Metadata } from '../document.ts';
+import { escapeHtml } from '../highlight/escape-html.ts';
 import { SNIPPET_MAX_CHARS, snippetOfMatches } from '../highlight/snippet.ts';
+import { highlightValue } from '../highlight/value-highlight.ts';
 import type { SnippetMatch } from '../highlight/snippet.ts';
 import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
 import { MAX_HIT_POSITIONS, findHitEvidence } from './hit-evidence.ts';
@@ -29,6 +31,8 @@ export interface HitOptions {
   fields?: ReadonlySet<HitField>;
   /** A semantic or hybrid hit: the passage that matched by meaning (its page, its snippet when no word matched). */
   passage?: HitPassage;
+  /** Per searchable metadata field the query looks in, the words (analysed) it matches there (`metadataFieldTerms`). */
+  fieldTerms?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** A passage of the hit's document: its page index (-1: none) and UTF-16 span in the text. */
@@ -70,6 +74,10 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
     format: document.format,
     metadata: document.metadata,
   };
+  if (wants('highlight') && options.fieldTerms !== undefined) {
+    const highlights = metadataHighlights(document.metadata, options.fieldTerms, options);
+    if (highlights !== null) hit.metadataHighlights = highlights;
+  }
   if (!EVIDENCE_FIELDS.some(wants)) return hit;
   let snippetText = document.text;
   let page: number | null = null;
@@ -123,6 +131,23 @@ function storedHit(view: SegmentView, doc: number, score: number, options: HitOp
   hit.snippet = snippet;
   hit.highlight = highlight;
   return hit;
+}
+
+/** The highlighted values of the metadata fields the query matched in, or null for none. */
+function metadataHighlights(metadata: Metadata, fieldTerms: ReadonlyMap<string, ReadonlySet<string>>, options: HitOptions): Record<string, string | string[]> | null {
+  let highlights: Record<string, string | string[]> | null = null;
+  for (const [field, terms] of fieldTerms) {
+    const value = metadata[field];
+    if (typeof value === 'string') {
+      const highlighted = highlightValue(value, terms, options.analyzer, options.highlightTag);
+      if (highlighted !== null) (highlights ??= {})[field] = highlighted;
+    } else if (Array.isArray(value) && typeof value[0] === 'string') {
+      const strings = value as string[];
+      const highlighted = strings.map((item) => highlightValue(item, terms, options.analyzer, options.highlightTag));
+      if (highlighted.some((item) => item !== null)) (highlights ??= {})[field] = highlighted.map((item, i) => item ?? escapeHtml(strings[i]));
+    }
+  }
+  return highlights;
 }
 
 /** A hit that matched by meaning alone: the passage's page, and a snippet from the passage's start. */

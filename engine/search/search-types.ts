@@ -145,6 +145,12 @@ export interface SearchHit {
   /** The same excerpt, HTML-escaped, the words where the query is satisfied wrapped in the highlight tag. */
   highlight?: string;
   metadata?: Metadata;
+  /**
+   * With `highlight`: each searchable metadata field the query matched in, its value HTML-escaped
+   * with the matched words wrapped in the highlight tag (an array's strings each; those without
+   * a match as they are).
+   */
+  metadataHighlights?: Record<string, string | string[]>;
   /** Pages where at least one positive clause is satisfied, ascending; empty for documents without pages. */
   matchedPages?: number[];
   explain?: ScoreExplanation;

@@ -12,7 +12,7 @@
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from '../query/query-parser.ts';
-import { clauseScorer, collectionStatistics, prepareClauses } from './clause-weights.ts';
+import { clauseScorer, collectionStatistics, metadataFieldTerms, prepareClauses, searchedFieldNames } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
@@ -73,8 +73,16 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const semantic = mode === 'keyword' ? undefined : request.semantic;
   if (mode !== 'keyword' && semantic === undefined) throw new EngineError('invalid_query', `mode ${mode} needs a query vector`);
   // A semantic search embeds the whole query text: its words are not keyword clauses.
-  const query = parseQuery(mode === 'semantic' ? '' : request.q, request.match, analyzer, typoBudgetRule(tolerance, request.typos ?? 'auto'), request.prefix ?? 'none', request.synonyms);
-  const stats = request.fieldWeights === undefined ? collectionStatistics(views) : { ...collectionStatistics(views), fieldWeights: request.fieldWeights };
+  const stats = collectionStatistics(views, request.fieldWeights);
+  const query = parseQuery(
+    mode === 'semantic' ? '' : request.q,
+    request.match,
+    analyzer,
+    typoBudgetRule(tolerance, request.typos ?? 'auto'),
+    request.prefix ?? 'none',
+    request.synonyms,
+    searchedFieldNames(stats),
+  );
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields, analyzer });
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
@@ -178,6 +186,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     highlightTag: request.highlightTag,
     clauses: evidenceClauses(prepared),
     fields: request.hitFields === undefined ? undefined : new Set(request.hitFields),
+    fieldTerms: stats.metadataFields === undefined ? undefined : metadataFieldTerms(prepared),
   };
   const hits = page.map((hit) => {
     const view = views[hit.segment];

@@ -32,6 +32,9 @@ export interface InvertedBatch {
   rawTokens: ReadonlyMap<string, number>;
 }
 
+/** A token number that belongs to no term: a gap between two values of a metadata field. */
+export const NO_TERM = 0xffffffff;
+
 /** Position of a doc's local token `local` (see InvertedBatch). */
 export function tokenPosition(local: number, titleLength: number): number {
   return local < titleLength ? local : local + TITLE_TEXT_GAP;
@@ -91,13 +94,17 @@ export function invertDocuments(docs: readonly IndexDocument[], analyzer: Analyz
   return { terms: interner.terms, termStarts, occurrences, docStarts, titleLengths, textLengths, pageStarts, rawTokens: interner.rawTokens! };
 }
 
-/** Counting sort of token numbers by term id. */
-function groupByTerm(tokens: Uint32Array, termCount: number): { termStarts: Uint32Array; occurrences: Uint32Array } {
+/** Counting sort of token numbers by term id; tokens of id NO_TERM (a gap) go nowhere. */
+export function groupByTerm(tokens: Uint32Array, termCount: number): { termStarts: Uint32Array; occurrences: Uint32Array } {
   const termStarts = new Uint32Array(termCount + 1);
-  for (let k = 0; k < tokens.length; k++) termStarts[tokens[k] + 1]++;
+  let gaps = 0;
+  for (let k = 0; k < tokens.length; k++) {
+    if (tokens[k] === NO_TERM) gaps++;
+    else termStarts[tokens[k] + 1]++;
+  }
   for (let t = 0; t < termCount; t++) termStarts[t + 1] += termStarts[t];
   const fill = termStarts.slice(0, termCount);
-  const occurrences = new Uint32Array(tokens.length);
-  for (let k = 0; k < tokens.length; k++) occurrences[fill[tokens[k]]++] = k;
+  const occurrences = new Uint32Array(tokens.length - gaps);
+  for (let k = 0; k < tokens.length; k++) if (tokens[k] !== NO_TERM) occurrences[fill[tokens[k]]++] = k;
   return { termStarts, occurrences };
 }

@@ -32,12 +32,12 @@ export class PostingsWriter {
   private readonly gaps = new Uint32Array(BLOCK_SIZE);
   private readonly titleTfs = new Uint32Array(BLOCK_SIZE);
   private readonly textTfs = new Uint32Array(BLOCK_SIZE);
-  private readonly occurrences: Uint32Array;
-  private readonly termStarts: Uint32Array;
-  private readonly docStarts: Uint32Array;
-  private readonly titleLengths: Uint32Array;
-  private readonly textLengths: Uint32Array;
-  private readonly docCount: number;
+  private occurrences: Uint32Array;
+  private termStarts: Uint32Array;
+  private docStarts: Uint32Array;
+  private titleLengths: Uint32Array;
+  private textLengths: Uint32Array;
+  private docCount: number;
 
   /** The term being appended doc by doc (see `startTerm`). */
   private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
@@ -54,6 +54,16 @@ export class PostingsWriter {
     this.titleLengths = batch?.titleLengths ?? empty;
     this.textLengths = batch?.textLengths ?? empty;
     this.docCount = batch?.titleLengths.length ?? 0;
+  }
+
+  /** Makes `add` read term ids of `batch` (a searchable metadata field's, field-inverter.ts) from now on. */
+  useBatch(batch: InvertedBatch): void {
+    this.occurrences = batch.occurrences;
+    this.termStarts = batch.termStarts;
+    this.docStarts = batch.docStarts;
+    this.titleLengths = batch.titleLengths;
+    this.textLengths = batch.textLengths;
+    this.docCount = batch.titleLengths.length;
   }
 
   get skipEntries(): number {

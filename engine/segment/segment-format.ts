@@ -23,6 +23,9 @@
 //   pages.flags      (layout 4) u8 per page, in the order of pages.starts: PAGE_FLAG bits
 //   surface.bytes / surface.offsets / surface.terms   (layout 5) the folded words whose term
 //                    differs from them, sorted, each with its term's index (surface-forms.ts)
+//   fields.metadata  u32 × docs per searchable metadata field (meta.searchFields, in order):
+//                    each doc's length in that field; the field's words are terms of their own
+//                    (fieldTerm below). Absent when no metadata field is searchable.
 
 export const SEGMENT_LAYOUT_VERSION = 5;
 /**
@@ -54,6 +57,7 @@ export const SECTION = {
   surfaceBytes: 'surface.bytes',
   surfaceOffsets: 'surface.offsets',
   surfaceTerms: 'surface.terms',
+  fieldLengths: 'fields.metadata',
 } as const;
 
 /** Bits of a page's entry in pages.flags. */
@@ -107,6 +111,10 @@ export interface SegmentMeta {
   termCount: number;
   sumTitleLength: number;
   sumTextLength: number;
+  /** The metadata fields whose words are indexed here (absent: none), in fields.metadata's order. */
+  searchFields?: string[];
+  /** Per field of searchFields, the sum of its lengths. */
+  sumFieldLengths?: number[];
 }
 
 /** Views a section as u32s without copying when it is 4-byte aligned (sections are 8-aligned). */
@@ -119,3 +127,31 @@ export function u32View(bytes: Uint8Array): Uint32Array {
 export function u32Bytes(values: Uint32Array): Uint8Array {
   return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 }
+
+/**
+ * The words of a searchable metadata field are terms of their own: `\u0001<field>\u0001<word>`.
+ * Analysed words never hold U+0001, so they never meet a plain term, and they sort before every
+ * plain term. Their tf is written as a text tf; their lengths are the field's (fields.metadata).
+ */
+const FIELD_TERM_MARK = '\u0001';
+
+/** The term of `word` in metadata field `field`. */
+export function fieldTerm(field: string, word: string): string {
+  return `${FIELD_TERM_MARK}${field}${FIELD_TERM_MARK}${word}`;
+}
+
+/** What every term of metadata field `field` starts with. */
+export function fieldTermPrefix(field: string): string {
+  return `${FIELD_TERM_MARK}${field}${FIELD_TERM_MARK}`;
+}
+
+/** Whether `term` is a metadata field's term (not a word of title or text). */
+export function isFieldTerm(term: string): boolean {
+  return term.charCodeAt(0) === 1;
+}
+
+/**
+ * Positions a phrase skips between two values of a multi-valued field (`["Ada Lovelace",
+ * "Charles Babbage"]`), so no phrase spans two values (Elasticsearch's position_increment_gap).
+ */
+export const FIELD_VALUE_GAP = 1;

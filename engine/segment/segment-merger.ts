@@ -14,15 +14,34 @@ import { MetadataEncoder } from './metadata-writer.ts';
 import { NO_MORE_DOCS } from './postings-cursor.ts';
 import { PostingsWriter } from './postings-writer.ts';
 import { SECTION, SEGMENT_LAYOUT_VERSION, SKIP_ENTRY_WORDS, TERM_INFO_WORDS, TermInfoField, u32View } from './segment-format.ts';
-import { writeSegmentParts } from './segment-writer.ts';
+import { concatLengths, writeSegmentParts } from './segment-writer.ts';
 import type { SegmentWriteResult } from './segment-writer.ts';
 import { concatStoredFields } from './stored-fields.ts';
 import { encodeStringColumn } from './string-column.ts';
 import { U32List } from './u32-list.ts';
 
-/** Whether `mergeEncodedSegments` can merge these: the current layout, no deleted documents. */
-export function canMergeEncoded(sources: readonly { reader: SegmentReader; deleted: { size: number } | null }[]): boolean {
-  return sources.every(({ reader, deleted }) => reader.layoutVersion === SEGMENT_LAYOUT_VERSION && (deleted?.size ?? 0) === 0);
+/**
+ * Whether `mergeEncodedSegments` can merge these into a segment searching `searchFields`: the
+ * current layout, no deleted documents, and those metadata fields' words indexed in each.
+ */
+export function canMergeEncoded(sources: readonly { reader: SegmentReader; deleted: { size: number } | null }[], searchFields: readonly string[] = []): boolean {
+  return sources.every(
+    ({ reader, deleted }) => reader.layoutVersion === SEGMENT_LAYOUT_VERSION && (deleted?.size ?? 0) === 0 && sameFields(reader.searchFields, searchFields),
+  );
+}
+
+function sameFields(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((field, i) => field === b[i]);
+}
+
+const decoder = new TextDecoder();
+
+/** The metadata field of term `index` of `source` when it is a field's term (segment-format.ts fieldTerm), else null. */
+function fieldOfTerm(source: SortedStrings, index: number): string | null {
+  const start = source.offsets[index];
+  if (source.bytes[start] !== 1) return null;
+  const end = source.bytes.indexOf(1, start + 1);
+  return decoder.decode(source.bytes.subarray(start + 1, end));
 }
 
 /** Sorted UTF-8 strings back to back (a term dictionary, the surface words) of one source. */
@@ -97,6 +116,15 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     lengths.set(reader.textLengths, docCount + bases[s]);
   });
 
+  // The searchable metadata fields' lengths, by field (every source indexes the same fields).
+  const searchFields = readers[0]?.searchFields ?? [];
+  const fieldLengths = new Map<string, Uint32Array>();
+  for (const field of searchFields) {
+    const merged = new Uint32Array(docCount);
+    readers.forEach((reader, s) => merged.set(reader.fieldLengths(field)!, bases[s]));
+    fieldLengths.set(field, merged);
+  }
+
   // Terms and their postings, in byte order; mergedIndex[s][t]: where term t of source s went.
   const termSources = readers.map((reader) => sortedStrings(reader, SECTION.termBytes, SECTION.termOffsets));
   const mergedIndex = readers.map((reader) => new Uint32Array(reader.terms.size));
@@ -116,6 +144,9 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   let termCount = 0;
   mergeSorted(termSources, (first, holders) => {
     copyString(termSources[first], holders[first], termBytes, termOffsets);
+    const field = fieldOfTerm(termSources[first], holders[first]);
+    // A field's term counts its occurrences as text ones, against the field's lengths.
+    const textLengths = field === null ? lengths.subarray(docCount) : fieldLengths.get(field)!;
     const firstSkip = postings.skipEntries;
     postings.startTerm();
     for (let s = 0; s < readers.length; s++) {
@@ -128,7 +159,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
       for (let doc = cursor.next(); doc !== NO_MORE_DOCS; doc = cursor.next()) {
         cursor.locatePositions();
         const merged = base + doc;
-        postings.appendDoc(merged, cursor.titleTf(), cursor.textTf(), lengths[merged], lengths[docCount + merged], positionData[s], cursor.positionsFrom, cursor.positionsTo);
+        postings.appendDoc(merged, cursor.titleTf(), cursor.textTf(), lengths[merged], textLengths[merged], positionData[s], cursor.positionsFrom, cursor.positionsTo);
       }
       reader.recycleCursors();
     }
@@ -191,8 +222,16 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     sumTitleLength += reader.sumTitleLength;
     sumTextLength += reader.sumTextLength;
   }
+  const sumFieldLengths = searchFields.map((field) => readers.reduce((sum, reader) => sum + reader.sumFieldLength(field), 0));
   return writeSegmentParts(path, {
-    meta: { layoutVersion: SEGMENT_LAYOUT_VERSION, docCount, termCount, sumTitleLength, sumTextLength },
+    meta: {
+      layoutVersion: SEGMENT_LAYOUT_VERSION,
+      docCount,
+      termCount,
+      sumTitleLength,
+      sumTextLength,
+      ...(searchFields.length > 0 && { searchFields: [...searchFields], sumFieldLengths }),
+    },
     termBytes: termBytes.finish(),
     termOffsets: termOffsets.view(),
     termInfo: termInfo.view(),
@@ -205,5 +244,6 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     pageStarts,
     pageFlags,
     surfaces: { bytes: surfaceBytes.finish(), offsets: surfaceOffsets.view(), terms: surfaceTerms.view() },
+    fieldLengths: concatLengths([...fieldLengths.values()]),
   });
 }

@@ -32,6 +32,9 @@ export class SegmentReader {
   readonly terms: TermDictionary;
   readonly titleLengths: Uint32Array;
   readonly textLengths: Uint32Array;
+  /** The metadata fields whose words are indexed here, as their own terms (segment-format.ts fieldTerm). */
+  readonly searchFields: readonly string[];
+  private readonly searchFieldLengths = new Map<string, { lengths: Uint32Array; sum: number }>();
   private readonly postingsData: PostingsData;
   private readonly ids: DocIds;
   private readonly stored: StoredFieldsReader;
@@ -73,6 +76,16 @@ export class SegmentReader {
     }
     this.titleLengths = lengths.subarray(0, meta.docCount);
     this.textLengths = lengths.subarray(meta.docCount);
+    this.searchFields = meta.searchFields ?? [];
+    if (this.searchFields.length > 0) {
+      const fieldLengths = file.has(SECTION.fieldLengths) ? u32View(file.section(SECTION.fieldLengths)) : new Uint32Array(0);
+      if (fieldLengths.length !== meta.docCount * this.searchFields.length || meta.sumFieldLengths?.length !== this.searchFields.length) {
+        throw new CorruptFileError(file.path, 'searchable field lengths do not match the segment metadata');
+      }
+      this.searchFields.forEach((field, f) => {
+        this.searchFieldLengths.set(field, { lengths: fieldLengths.subarray(f * meta.docCount, (f + 1) * meta.docCount), sum: meta.sumFieldLengths![f] });
+      });
+    }
     this.postingsData = {
       docs: file.section(SECTION.docs),
       positions: file.section(SECTION.positions),
@@ -109,6 +122,16 @@ export class SegmentReader {
     }
     if (!Array.isArray(fields)) throw new CorruptFileError(file.path, 'metadata field list is not an array');
     fields.forEach((name, index) => this.fieldSections.set(String(name), metadataSection(index)));
+  }
+
+  /** Each document's length (words) in searchable metadata field `field`, or null when its words are not indexed here. */
+  fieldLengths(field: string): Uint32Array | null {
+    return this.searchFieldLengths.get(field)?.lengths ?? null;
+  }
+
+  /** The sum of `fieldLengths(field)` (0 when not indexed here). */
+  sumFieldLength(field: string): number {
+    return this.searchFieldLengths.get(field)?.sum ?? 0;
   }
 
   /** A section's bytes as stored (segment-format.ts), for a merge that copies them. */

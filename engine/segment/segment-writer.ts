@@ -6,6 +6,7 @@ import { writeSegmentFile } from '../../storage/index.ts';
 import type { Analyzer } from '../analysis/analyzer.ts';
 import type { IndexDocument } from '../document.ts';
 import { encodeDocIds } from './doc-ids.ts';
+import { invertField } from './field-inverter.ts';
 import { invertDocuments } from './inverter.ts';
 import { PostingsWriter } from './postings-writer.ts';
 import { PAGE_FLAG, SECTION, SEGMENT_LAYOUT_VERSION, TERM_INFO_WORDS, TermInfoField, metadataSection, u32Bytes } from './segment-format.ts';
@@ -24,16 +25,25 @@ export interface SegmentWriteResult {
 
 const encoder = new TextEncoder();
 
-/** Writes `docs` (unique ids) as a new segment at `path`; durable when it returns. */
-export function writeSegment(path: string, docs: readonly IndexDocument[], analyzer: Analyzer): SegmentWriteResult {
+/**
+ * Writes `docs` (unique ids) as a new segment at `path`, with the words of the metadata fields
+ * `searchFields` indexed as their own terms; durable when it returns.
+ */
+export function writeSegment(path: string, docs: readonly IndexDocument[], analyzer: Analyzer, searchFields: readonly string[] = []): SegmentWriteResult {
   const seen = new Set<string>();
   for (const doc of docs) {
     if (seen.has(doc.id)) throw new Error(`duplicate document id '${doc.id}' in one segment`);
     seen.add(doc.id);
   }
   const batch = invertDocuments(docs, analyzer);
-  const order = termOrder(batch.terms);
-  const { bytes: termBytes, offsets: termOffsets } = encodeTerms(batch.terms, order);
+  const fieldBatches = searchFields.map((field) => invertField(docs, field, analyzer));
+  // Term ids: the batch's, then each field batch's after the one before.
+  const batches = [batch, ...fieldBatches];
+  const firstIds = new Uint32Array(batches.length + 1);
+  batches.forEach((inverted, b) => (firstIds[b + 1] = firstIds[b] + inverted.terms.length));
+  const allTerms = fieldBatches.length === 0 ? batch.terms : batches.flatMap((inverted) => inverted.terms);
+  const order = termOrder(allTerms);
+  const { bytes: termBytes, offsets: termOffsets } = encodeTerms(allTerms, order);
 
   const termIndex = new Uint32Array(order.length);
   order.forEach((id, index) => (termIndex[id] = index));
@@ -41,9 +51,14 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
 
   const postings = new PostingsWriter(batch);
   const termInfo = new Uint32Array(order.length * TERM_INFO_WORDS);
+  let current = 0;
   for (let index = 0; index < order.length; index++) {
+    const id = order[index];
+    let b = 0;
+    while (id >= firstIds[b + 1]) b++;
+    if (b !== current) postings.useBatch(batches[(current = b)]);
     termInfo[index * TERM_INFO_WORDS + TermInfoField.firstSkip] = postings.skipEntries;
-    termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = postings.add(order[index]);
+    termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = postings.add(id - firstIds[b]);
   }
 
   const lengths = new Uint32Array(docs.length * 2);
@@ -64,6 +79,10 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
       termCount: order.length,
       sumTitleLength: batch.titleLengths.reduce((sum, n) => sum + n, 0),
       sumTextLength: batch.textLengths.reduce((sum, n) => sum + n, 0),
+      ...(searchFields.length > 0 && {
+        searchFields: [...searchFields],
+        sumFieldLengths: fieldBatches.map((inverted) => inverted.textLengths.reduce((sum, n) => sum + n, 0)),
+      }),
     },
     termBytes,
     termOffsets,
@@ -77,7 +96,19 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     pageStarts: encodePageStarts(batch.pageStarts),
     pageFlags: encodePageFlags(docs),
     surfaces,
+    fieldLengths: concatLengths(fieldBatches.map((inverted) => inverted.textLengths)),
   });
+}
+
+/** Arrays of lengths one after the other (fields.metadata). */
+export function concatLengths(arrays: readonly Uint32Array[]): Uint32Array {
+  const out = new Uint32Array(arrays.reduce((sum, array) => sum + array.length, 0));
+  let at = 0;
+  for (const array of arrays) {
+    out.set(array, at);
+    at += array.length;
+  }
+  return out;
 }
 
 /** Everything a segment file holds, encoded (segment-format.ts), before it is written. */
@@ -97,6 +128,8 @@ export interface SegmentParts {
   pageStarts: Uint32Array;
   pageFlags: Uint8Array;
   surfaces: { bytes: Uint8Array; offsets: Uint32Array; terms: Uint32Array };
+  /** Each searchable metadata field's lengths (meta.searchFields order), one field after another. */
+  fieldLengths: Uint32Array;
 }
 
 /** Writes the segment file at `path` from its encoded parts; durable when it returns. */
@@ -124,6 +157,7 @@ export function writeSegmentParts(path: string, parts: SegmentParts): SegmentWri
     [SECTION.surfaceBytes, parts.surfaces.bytes],
     [SECTION.surfaceOffsets, u32Bytes(parts.surfaces.offsets)],
     [SECTION.surfaceTerms, u32Bytes(parts.surfaces.terms)],
+    [SECTION.fieldLengths, u32Bytes(parts.fieldLengths)],
     ...parts.metadata.sections.map((bytes, index) => [metadataSection(index), bytes] as const),
   ]);
   return { docCount: parts.meta.docCount, byteLength };

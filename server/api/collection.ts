@@ -94,11 +94,17 @@ const SynonymsSchema = Type.Array(SynonymEntrySchema, {
 
 /** Largest weight of a searchable field. */
 export const MAX_FIELD_WEIGHT = 100;
+/** Most metadata fields a collection makes searchable (each is one more field every word is looked for in). */
+export const MAX_SEARCHABLE_METADATA_FIELDS = 16;
 
 /** One searchable field and its weight (BM25F: how much an occurrence there counts). */
 export const SearchableFieldSchema = Type.Object(
   {
-    field: Type.String({ pattern: '^(title|text|metadata\\..+)$', maxLength: 137, description: '`title`, `text` (or `metadata.<name>`: not searchable yet).' }),
+    field: Type.String({
+      pattern: '^(title|text|metadata\\..+)$',
+      maxLength: 137,
+      description: '`title`, `text` or `metadata.<name>`: a metadata field whose string values (and arrays of strings) are analysed and searched like text.',
+    }),
     weight: Type.Number({ exclusiveMinimum: 0, maximum: MAX_FIELD_WEIGHT, description: `How much a word there counts, more than 0 and at most ${MAX_FIELD_WEIGHT}.` }),
   },
   { additionalProperties: false, title: 'SearchableField' },
@@ -107,8 +113,10 @@ export type SearchableFieldWire = Static<typeof SearchableFieldSchema>;
 
 const SearchableFieldsSchema = Type.Array(SearchableFieldSchema, {
   minItems: 1,
-  maxItems: 2,
-  description: 'The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title).',
+  maxItems: 2 + MAX_SEARCHABLE_METADATA_FIELDS,
+  description:
+    'The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched '
+    + `(but \`title:word\` still searches the title). At most ${MAX_SEARCHABLE_METADATA_FIELDS} metadata fields; adding or removing one indexes the collection again in the background (the record's \`reindexing\`).`,
 });
 
 
@@ -203,6 +211,15 @@ export const CreateCollectionBodySchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const ReindexProgressSchema = Type.Object(
+  {
+    fields: Type.Array(Type.String(), { description: 'The metadata fields (`metadata.<name>`) whose words the collection is indexing.' }),
+    documents_done: Type.Integer({ minimum: 0, description: 'Live documents indexed with them already.' }),
+    documents_total: Type.Integer({ minimum: 0, description: 'Live documents in segments.' }),
+  },
+  { additionalProperties: false, title: 'ReindexProgress' },
+);
+
 export const CollectionInfoSchema = Type.Object(
   {
     name: Type.String(),
@@ -213,6 +230,10 @@ export const CollectionInfoSchema = Type.Object(
     segments: Type.Integer({ minimum: 0 }),
     settings: CollectionSettingsSchema,
     embedding: Type.Record(Type.String(), EmbeddingProgressSchema, { description: 'Per embedder: documents embedded, waiting and failed.' }),
+    reindexing: Type.Union([Type.Null(), ReindexProgressSchema], {
+      description:
+        'null, or while the collection indexes its documents again after `searchable_fields` changed its metadata fields: how far it has come. Searches use the new metadata fields once it is done.',
+    }),
   },
   { additionalProperties: false, title: 'Collection' },
 );

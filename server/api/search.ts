@@ -165,7 +165,8 @@ const FIELDS_DESCRIPTION =
 
 const SEARCH_FIELDS_DESCRIPTION =
   'The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, '
-  + "`text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`.";
+  + "`text`, or a `metadata.<name>` of the collection's `searchable_fields`. Fields left out are not searched (`title:word` and "
+  + "`author:word` still search theirs). Absent: the collection's `searchable_fields`.";
 
 const BOOST_DESCRIPTION =
   `Ranking by fields, at most ${MAX_FIELD_BOOSTS}: \`[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, `
@@ -249,6 +250,12 @@ export const SearchHitSchema = Type.Object(
     highlight: Type.Optional(Type.String({ description: 'The excerpt HTML-escaped, matched terms wrapped in the highlight tag.' })),
     metadata: Type.Optional(MetadataSchema),
     matched_pages: Type.Optional(Type.Array(Type.Integer())),
+    metadata_highlights: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+        description:
+          'With `highlight`: each searchable metadata field the query matched in, by name, its value HTML-escaped with the matched words wrapped in the highlight tag (an array: each string). Absent when the query matched in none.',
+      }),
+    ),
     explain: Type.Optional(ScoreExplanationSchema),
   },
   {

@@ -21,6 +21,8 @@ export const DELETING_PREFIX = '.deleting-';
 
 const SEGMENT_SUFFIX = '.fseg';
 const SEGMENT_FILE_PATTERN = /^seg-\d+\.fseg$/;
+/** A part of a segment being indexed again (engine/merge.ts writes `<segment>.part<n>`, then merges them). */
+const SEGMENT_PART_PATTERN = /^seg-\d+\.fseg\.part\d+$/;
 const DELETES_FILE_PATTERN = /^seg-\d+\.del-\d+$/;
 const VECTORS_FILE_PATTERN = /^seg-\d+\.vec-[A-Za-z0-9_-]+-\d+$/;
 
@@ -40,9 +42,9 @@ export function vectorsFileName(segmentName: string, embedder: string, generatio
   return `${base}.vec-${embedder}-${generation}`;
 }
 
-/** Segment, deletes and vector files (and atomic-write temporaries) that a collection directory may hold. */
+/** Segment, deletes and vector files (and atomic-write temporaries and segment parts) that a collection directory may hold. */
 export function isIndexFileName(name: string): boolean {
-  return SEGMENT_FILE_PATTERN.test(name) || DELETES_FILE_PATTERN.test(name) || VECTORS_FILE_PATTERN.test(name) || name.startsWith(ATOMIC_TEMP_PREFIX);
+  return SEGMENT_FILE_PATTERN.test(name) || SEGMENT_PART_PATTERN.test(name) || DELETES_FILE_PATTERN.test(name) || VECTORS_FILE_PATTERN.test(name) || name.startsWith(ATOMIC_TEMP_PREFIX);
 }
 
 /** Every file a manifest's segment refers to: the segment, its deletes and its vector files. */

@@ -10,13 +10,18 @@
 //  - After a refresh, the merge policy may merge segments in the index pool too. Merges run
 //    beside refreshes (one merge at a time per collection); each commit is one synchronous
 //    step on the current snapshot, so they never interleave.
+//  - Every segment indexes the words of the collection's searchable metadata fields. When they
+//    change, the merge loop re-indexes the segments that index others, one segment at a time,
+//    from their stored documents (engine/merge.ts, in bounded parts), each committed like a
+//    merge: searches keep using the old segments until each is replaced, a crash loses nothing,
+//    and the loop resumes where it stopped when the collection opens again.
 
 import path from 'node:path';
 import type { IndexDocument } from '../../engine/index.ts';
 import type { WriteAheadLog } from '../../storage/index.ts';
 import { BodyDocument, sliceBodyDocuments } from '../ingest/index.ts';
 import type { BatchBody, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
-import type { IndexPool } from '../pools/index.ts';
+import type { IndexAnalysis, IndexPool } from '../pools/index.ts';
 import type { CollectionReader } from './collection-reader.ts';
 import { segmentFileName, vectorsFileName } from './collection-layout.ts';
 import { commitMerge, commitRefresh } from './index-commit.ts';
@@ -49,7 +54,8 @@ export const SEGMENT_BUILD_BYTES = 8 * 1024 * 1024;
 
 export interface CollectionUpdaterOptions {
   dir: string;
-  language: string;
+  /** The language and the searchable metadata fields, as they are now (a settings change changes the fields). */
+  analysis: () => IndexAnalysis;
   wal: WriteAheadLog;
   pending: PendingWrites;
   reader: CollectionReader;
@@ -81,7 +87,8 @@ export class CollectionUpdater {
 
   /** One refresh, run by the scheduler (never two at once); merges are started after it. */
   async refreshOnce(): Promise<RefreshOutcome> {
-    const { dir, language, wal, pending, reader, indexPool } = this.options;
+    const { dir, wal, pending, reader, indexPool } = this.options;
+    const analysis = this.options.analysis();
     const covered = this.options.lastWriteSeq();
     if (pending.size === 0) return { covered, followUp: null };
     const walGeneration = wal.rotate();
@@ -101,7 +108,7 @@ export class CollectionUpdater {
       const settled = await Promise.allSettled(
         builds.map(async ({ name, built, bodies, ownVectors }): Promise<WrittenSegment> => ({
           name,
-          ...(await indexPool.writeSegment(path.join(dir, name), language, built, bodies, ownVectors)),
+          ...(await indexPool.writeSegment(path.join(dir, name), analysis, built, bodies, ownVectors)),
         })),
       );
       const failed = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -147,9 +154,29 @@ export class CollectionUpdater {
   private async mergeWhileNeeded(): Promise<void> {
     while (!this.closed) {
       const selection = selectMerge(this.options.reader.snapshot.manifest.segments, this.options.mergePolicy);
-      if (selection === null) return;
-      await this.mergeOnce(selection.segments);
+      if (selection !== null) {
+        await this.mergeOnce(selection.segments);
+        continue;
+      }
+      // Then the segments that index other metadata fields than the collection searches, one by one.
+      const stale = staleSegments(this.options.reader.snapshot.segments, this.options.analysis().searchFields);
+      if (stale.length === 0) return;
+      await this.mergeOnce([stale[0].meta.name]);
     }
+  }
+
+  /**
+   * How far re-indexing for the searchable metadata fields has come: null when every segment
+   * indexes them; else the documents of the segments that do, of all.
+   */
+  reindexProgress(): { fields: string[]; documentsDone: number; documentsTotal: number } | null {
+    const fields = this.options.analysis().searchFields;
+    const segments = this.options.reader.snapshot.segments;
+    const stale = staleSegments(segments, fields);
+    if (stale.length === 0) return null;
+    const live = (segment: LiveSegment): number => segment.reader.docCount - (segment.deleted?.size ?? 0);
+    const documentsTotal = segments.reduce((sum, segment) => sum + live(segment), 0);
+    return { fields: [...fields], documentsDone: documentsTotal - stale.reduce((sum, segment) => sum + live(segment), 0), documentsTotal };
   }
 
   /**
@@ -157,7 +184,8 @@ export class CollectionUpdater {
    * by then. The snapshot it started from stays pinned, so its files stay on disk meanwhile.
    */
   private async mergeOnce(names: readonly string[]): Promise<void> {
-    const { dir, language, reader, indexPool } = this.options;
+    const { dir, reader, indexPool } = this.options;
+    const analysis = this.options.analysis();
     const start = reader.snapshot;
     const chosen = new Set(names);
     const sources: LiveSegment[] = start.segments.filter((segment) => chosen.has(segment.meta.name));
@@ -171,7 +199,7 @@ export class CollectionUpdater {
     try {
       written = await reader.whilePinned(start.manifest.generation, async () => ({
         name,
-        ...(await indexPool.mergeSegments(dir, language, refs, path.join(dir, name), vectors, this.mergeAbort.signal)),
+        ...(await indexPool.mergeSegments(dir, analysis, refs, path.join(dir, name), vectors, this.mergeAbort.signal)),
       }));
     } catch (error) {
       reader.removeFiles(created);
@@ -183,6 +211,11 @@ export class CollectionUpdater {
     }
     reader.install(commitMerge(dir, reader.snapshot, sources, written, this.nextSegmentNumber));
   }
+}
+
+/** The segments whose indexed metadata fields are not `fields` (in order). */
+function staleSegments(segments: readonly LiveSegment[], fields: readonly string[]): LiveSegment[] {
+  return segments.filter(({ reader }) => reader.searchFields.length !== fields.length || reader.searchFields.some((field, i) => field !== fields[i]));
 }
 
 /** Splits `docs` into runs of about `maxBytes` source bytes each (at least one doc a run). */

@@ -32,7 +32,7 @@ import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
 import { boostClock, checkRanking, parseBoosts } from './ranking-settings.ts';
-import { checkSearchableFields, fieldWeightsOf, isDefaultWeights } from './searchable-fields.ts';
+import { checkSearchableFields, fieldWeightsOf, isDefaultWeights, searchWeightsWithin, searchableMetadataFields } from './searchable-fields.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
 import { unknownFieldWarnings } from './unknown-fields.ts';
@@ -122,6 +122,8 @@ export class FolioCollection implements Collection {
   /** Searchable fields as written (collection.json), and as weights when they are not the default ones (else null). */
   private searchableFields: SearchableFieldWire[];
   private fieldWeights: FieldWeights | null;
+  /** The metadata fields of `searchableFields` (sorted names): every segment indexes their words. */
+  private metadataSearchFields: string[];
   /** The query analyzer: finds the synonym rules a search's words can use. */
   private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
@@ -156,6 +158,7 @@ export class FolioCollection implements Collection {
     this.defaultBoosts = parseBoosts(config.ranking.boost, '/settings/ranking/boost');
     this.searchableFields = config.searchableFields;
     this.fieldWeights = weightsUnlessDefault(config.searchableFields);
+    this.metadataSearchFields = searchableMetadataFields(config.searchableFields);
     this.embeddingPool = workers.embedding;
     this.wal = wal;
     const pending = this.pending;
@@ -197,7 +200,7 @@ export class FolioCollection implements Collection {
     });
     this.updater = new CollectionUpdater({
       dir,
-      language: this.language,
+      analysis: () => ({ language: this.language, searchFields: this.metadataSearchFields }),
       wal,
       pending,
       reader: this.reader,
@@ -266,7 +269,14 @@ export class FolioCollection implements Collection {
       segments: this.reader.snapshot.segments.length,
       settings: settingsToWire(this.settingsValues()),
       embedding: this.embedder.progress(),
+      reindexing: this.reindexProgress(),
     };
+  }
+
+  private reindexProgress(): CollectionInfo['reindexing'] {
+    const progress = this.updater.reindexProgress();
+    if (progress === null) return null;
+    return { fields: progress.fields.map((name) => `metadata.${name}`), documents_done: progress.documentsDone, documents_total: progress.documentsTotal };
   }
 
   /**
@@ -309,6 +319,11 @@ export class FolioCollection implements Collection {
     const { typoTolerance, embedders, synonyms, ranking, searchableFields } = settings;
     this.searchableFields = searchableFields;
     this.fieldWeights = weightsUnlessDefault(searchableFields);
+    const metadataSearchFields = searchableMetadataFields(searchableFields);
+    const reindex = metadataSearchFields.join('\n') !== this.metadataSearchFields.join('\n');
+    this.metadataSearchFields = metadataSearchFields;
+    // Other metadata fields to search: the segments are indexed again in the background.
+    if (reindex && !this.isReplica) this.updater.startMerging();
     if (ranking !== this.ranking) {
       this.ranking = ranking;
       this.defaultBoosts = parseBoosts(ranking.boost, '/body/ranking/boost');
@@ -489,7 +504,13 @@ export class FolioCollection implements Collection {
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     let page: SearchPage;
     try {
-      page = await this.reader.searchPage({ ...prepared.request, typoTolerance: this.typoTolerance, ...this.synonymsFor(prepared.request), ...this.boostsFor(prepared.request), ...this.fieldWeightsFor(prepared.request) });
+      page = await this.reader.searchPage({
+        ...prepared.request,
+        typoTolerance: this.typoTolerance,
+        ...this.synonymsFor(prepared.request),
+        ...this.boostsFor(prepared.request),
+        ...this.fieldWeightsFor(prepared.request, part),
+      });
     } catch (error) {
       if (!isDamage(error)) throw error;
       this.onDamage(error);
@@ -509,9 +530,13 @@ export class FolioCollection implements Collection {
     return rules.length === 0 ? {} : { synonyms: rules };
   }
 
-  /** The collection's searchable fields as weights, unless the request gives its own `search_fields` (or they are the default). */
-  private fieldWeightsFor(request: SearchRequest): Pick<SearchRequest, 'fieldWeights'> {
-    return request.fieldWeights !== undefined || this.fieldWeights === null ? {} : { fieldWeights: this.fieldWeights };
+  /**
+   * The collection's searchable fields as weights, unless the request gives its own
+   * `search_fields` (checked against the collection's metadata fields), or they are the default.
+   */
+  private fieldWeightsFor(request: SearchRequest, part: string): Pick<SearchRequest, 'fieldWeights'> {
+    if (request.fieldWeights !== undefined) return { fieldWeights: searchWeightsWithin(request.fieldWeights, this.metadataSearchFields, `/${part}/search_fields`) };
+    return this.fieldWeights === null ? {} : { fieldWeights: this.fieldWeights };
   }
 
   /** The collection's `ranking.boost`, unless the request gives its own; the clock of recency boosts. */

@@ -1,8 +1,8 @@
 // Searchable fields and their weights (docs/api.md, "Settings: searchable fields"): a collection's
-// `searchable_fields` and a search's `search_fields` (`title^2,text`), checked beyond their schema
-// — each field once, `title` and `text` only for now (a metadata field is refused, naming the
-// entry: searching one needs its words indexed) — and made into the engine's FieldWeights, a
-// field left out weighing 0 (not searched).
+// `searchable_fields` and a search's `search_fields` (`title^2,metadata.author`), checked beyond
+// their schema — each field once; `title`, `text` or `metadata.<name>`; a search names only
+// metadata fields the collection makes searchable (only theirs have their words indexed) — and
+// made into the engine's FieldWeights, a field left out weighing 0 (not searched).
 
 import { DEFAULT_FIELD_WEIGHTS } from '../../engine/index.ts';
 import type { FieldWeights } from '../../engine/index.ts';
@@ -15,9 +15,13 @@ import type { FieldError } from '../errors/index.ts';
 
 const storedFields = Compile(Type.Array(SearchableFieldSchema, { minItems: 1 }));
 
-/** The fields a search may look in, for now. */
+/** The fields besides metadata ones. */
 const SEARCHABLE = ['title', 'text'] as const;
 type Searchable = (typeof SEARCHABLE)[number];
+
+const METADATA_PREFIX = 'metadata.';
+/** A metadata field's name as docs/api.md allows it (no control characters either: they mark a field's terms in the index). */
+const SEARCHABLE_METADATA_NAME = /^[^$,:\u0000-\u001f][^,:\u0000-\u001f]*$/;
 
 /** The default: title 3, text 1. */
 export const DEFAULT_SEARCHABLE_FIELDS: readonly SearchableFieldWire[] = Object.freeze([
@@ -33,10 +37,12 @@ function refuse(errors: FieldError[]): never {
 function fieldErrors(fields: readonly string[], pathOf: (index: number) => string): FieldError[] {
   const errors: FieldError[] = [];
   fields.forEach((field, i) => {
-    if (field.startsWith('metadata.')) {
-      errors.push({ path: pathOf(i), message: `${JSON.stringify(field)}: metadata fields cannot be searched yet, only title and text (docs/api.md, "Not yet")` });
+    if (field.startsWith(METADATA_PREFIX)) {
+      if (!SEARCHABLE_METADATA_NAME.test(field.slice(METADATA_PREFIX.length))) {
+        errors.push({ path: pathOf(i), message: `${JSON.stringify(field)}: a metadata field's name is not empty, does not start with $ and has no , : or control characters` });
+      }
     } else if (!(SEARCHABLE as readonly string[]).includes(field)) {
-      errors.push({ path: pathOf(i), message: `${JSON.stringify(field)} is not a searchable field (title, text)` });
+      errors.push({ path: pathOf(i), message: `${JSON.stringify(field)} is not a searchable field (title, text or metadata.<name>)` });
     } else if (fields.indexOf(field) !== i) {
       errors.push({ path: pathOf(i), message: `${JSON.stringify(field)} is listed twice` });
     }
@@ -65,13 +71,48 @@ export function searchableFieldsFromStored(value: unknown): SearchableFieldWire[
 /** The engine's weights of a list of fields: those listed, the others 0. */
 export function fieldWeightsOf(fields: readonly SearchableFieldWire[]): FieldWeights {
   const weights: FieldWeights = { title: 0, text: 0 };
-  for (const { field, weight } of fields) weights[field as Searchable] = weight;
+  const metadata: Record<string, number> = {};
+  for (const { field, weight } of fields) {
+    if (field.startsWith(METADATA_PREFIX)) metadata[field.slice(METADATA_PREFIX.length)] = weight;
+    else weights[field as Searchable] = weight;
+  }
+  if (Object.keys(metadata).length > 0) weights.metadata = metadata;
   return weights;
+}
+
+/** The metadata fields of a list of fields whose words are indexed, by name, sorted (each segment records them so). */
+export function searchableMetadataFields(fields: readonly SearchableFieldWire[]): string[] {
+  return fields
+    .filter(({ field }) => field.startsWith(METADATA_PREFIX))
+    .map(({ field }) => field.slice(METADATA_PREFIX.length))
+    .sort();
 }
 
 /** Whether the weights are the default ones (a search then carries none). */
 export function isDefaultWeights(weights: FieldWeights): boolean {
-  return weights.title === DEFAULT_FIELD_WEIGHTS.title && weights.text === DEFAULT_FIELD_WEIGHTS.text;
+  return weights.title === DEFAULT_FIELD_WEIGHTS.title && weights.text === DEFAULT_FIELD_WEIGHTS.text && weights.metadata === undefined;
+}
+
+/**
+ * A search's own weights against the collection's searchable metadata fields `searchable`: a
+ * metadata field it names must be one of them (else FolioError `validation_failed` at `path`);
+ * the others get weight 0, so `field:word` can still name them.
+ */
+export function searchWeightsWithin(weights: FieldWeights, searchable: readonly string[], path: string): FieldWeights {
+  const named = Object.keys(weights.metadata ?? {});
+  const unknown = named.filter((name) => !searchable.includes(name));
+  if (unknown.length > 0) {
+    refuse(
+      unknown.map((name) => ({
+        path,
+        message: `${JSON.stringify(METADATA_PREFIX + name)} is not one of the collection's searchable_fields (only their words are indexed)`,
+      })),
+    );
+  }
+  if (searchable.length === 0) return weights;
+  const metadata: Record<string, number> = {};
+  for (const name of searchable) metadata[name] = weights.metadata?.[name] ?? 0;
+  return { ...weights, metadata };
 }
 
 /**

@@ -17,6 +17,12 @@ import type { IndexTask, OwnVectorsFile, SegmentRef, SegmentWritten, WorkerReply
 
 /** Default index threads: one for refreshes and one for merges. */
 export const DEFAULT_INDEX_THREADS = 2;
+
+/** How a collection's documents are indexed: its language, and the metadata fields whose words are searchable. */
+export interface IndexAnalysis {
+  language: string;
+  searchFields: readonly string[];
+}
 /** How long an index thread may sit idle before it exits and gives its memory back. */
 const INDEX_THREAD_IDLE_MS = 2_000;
 
@@ -53,16 +59,17 @@ export class IndexPool {
   /**
    * Writes `docs` and the batch-body documents of `bodies` (unique ids, all together) as the
    * segment file `filePath`; the worker builds the body documents from their bytes, and writes
-   * the documents' own vectors of `ownVectors` (user embedders) beside it.
+   * the documents' own vectors of `ownVectors` (user embedders) beside it. `analysis` names the
+   * language and the metadata fields whose words are indexed.
    */
-  writeSegment(filePath: string, language: string, docs: IndexDocument[], bodies: BodyDocumentsSlice[] = [], ownVectors: OwnVectorsFile[] = []): Promise<SegmentWritten> {
-    return this.run({ kind: 'write-segment', filePath, language, docs, bodies, ownVectors });
+  writeSegment(filePath: string, analysis: IndexAnalysis, docs: IndexDocument[], bodies: BodyDocumentsSlice[] = [], ownVectors: OwnVectorsFile[] = []): Promise<SegmentWritten> {
+    return this.run({ kind: 'write-segment', filePath, language: analysis.language, searchFields: [...analysis.searchFields], docs, bodies, ownVectors });
   }
 
   /** Merges the live documents of `sources` (files in `dir`) into the segment file `filePath`. */
   async mergeSegments(
     dir: string,
-    language: string,
+    analysis: IndexAnalysis,
     sources: SegmentRef[],
     filePath: string,
     vectors: { embedder: string; fileName: string }[],
@@ -71,7 +78,7 @@ export class IndexPool {
     await this.acquireMergeSlot();
     try {
       if (signal?.aborted) throw abandoned();
-      return await this.run({ kind: 'merge-segments', filePath, dir, language, sources, vectors }, signal);
+      return await this.run({ kind: 'merge-segments', filePath, dir, language: analysis.language, searchFields: [...analysis.searchFields], sources, vectors }, signal);
     } finally {
       this.releaseMergeSlot();
     }

@@ -15,7 +15,7 @@ import type { IndexTask, MergeSegmentsTask, SegmentWritten, WorkerReply, WriteSe
 function build(task: WriteSegmentTask): SegmentWritten {
   const docs = task.docs;
   for (const slice of task.bodies) for (const doc of sliceIndexDocuments(slice)) docs.push(doc);
-  const written: SegmentWritten = writeSegment(task.filePath, docs, Analyzer.forIndexing(task.language));
+  const written: SegmentWritten = writeSegment(task.filePath, docs, Analyzer.forIndexing(task.language), task.searchFields);
   if (task.ownVectors.length === 0) return written;
   // Documents' own vectors (user embedders) are searchable with the segment: nothing to embed.
   const vectors: Record<string, string> = {};
@@ -33,7 +33,7 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
     deleted: deletes === null ? null : readDeletesFile(path.join(task.dir, deletes)),
   }));
   try {
-    const written: SegmentWritten = mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language));
+    const written: SegmentWritten = mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language), task.searchFields);
     // The sources' vectors follow their documents: nothing is embedded again.
     const vectors: Record<string, string> = {};
     for (const { embedder, fileName } of task.vectors) {

@@ -4,7 +4,7 @@
 export { SearchPool, defaultSearchThreads } from './search-pool.ts';
 export type { SearchPoolOptions } from './search-pool.ts';
 export { DEFAULT_INDEX_THREADS, IndexPool } from './index-pool.ts';
-export type { IndexPoolOptions } from './index-pool.ts';
+export type { IndexAnalysis, IndexPoolOptions } from './index-pool.ts';
 export { INLINE_PARSE_BYTES, IngestPool } from './ingest-pool.ts';
 export {
   DEFAULT_EXTRACTION_MEMORY_MB,

@@ -93,6 +93,7 @@ function toWireHit(hit: SearchHit): WireHit {
     metadata: hit.metadata,
     matched_pages: hit.matchedPages,
   };
+  if (hit.metadataHighlights !== undefined) wire.metadata_highlights = hit.metadataHighlights;
   if (hit.explain !== undefined) wire.explain = toWireExplanation(hit.explain);
   return wire;
 }
@@ -113,6 +114,7 @@ function fromWireHit(wire: WireHit): SearchHit {
     highlight: wire.highlight,
     metadata: wire.metadata,
     matchedPages: wire.matched_pages,
+    metadataHighlights: wire.metadata_highlights,
   };
   for (const key of Object.keys(hit) as (keyof SearchHit)[]) if (hit[key] === undefined) delete hit[key];
   if (wire.explain !== undefined) hit.explain = fromWireExplanation(wire.explain);

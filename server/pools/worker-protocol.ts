@@ -43,6 +43,8 @@ export interface WriteSegmentTask {
   kind: 'write-segment';
   filePath: string;
   language: string;
+  /** The metadata fields whose words the segment indexes (the collection's searchable ones). */
+  searchFields: string[];
   docs: IndexDocument[];
   bodies: BodyDocumentsSlice[];
   /**
@@ -65,6 +67,8 @@ export interface MergeSegmentsTask {
   filePath: string;
   dir: string;
   language: string;
+  /** The metadata fields whose words the merged segment indexes (sources indexing others are analysed again). */
+  searchFields: string[];
   sources: SegmentRef[];
   /** Embedders every source has vectors for: their vectors are merged into these files (in `dir`). */
   vectors: { embedder: string; fileName: string }[];

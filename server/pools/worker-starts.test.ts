@@ -112,7 +112,7 @@ test('the real pools start threads only for work, and closed the moment they sta
     const snapshot = { collectionId: 'none', dir: logDir, language: 'english', generation: 1, segments: [] };
     for (let i = 0; i < 2; i++) {
       search.search(snapshot, { q: 'x' } as never).catch(() => {});
-      index.writeSegment(path.join(logDir, `unused-${round}-${i}.seg`), 'english', []).catch(() => {});
+      index.writeSegment(path.join(logDir, `unused-${round}-${i}.seg`), { language: 'english', searchFields: [] }, []).catch(() => {});
     }
     extraction.extract(path.join(logDir, 'missing.txt'), 'missing.txt').catch(() => {});
     const threads = [...search.threads, ...index.threads, ...extraction.threads];

@@ -16,13 +16,18 @@ export function textDocument(id: string, text: string, metadata: Metadata = {}, 
   return { id, title, text, pages, metadata, format: 'text', bytes: text.length, indexedAt: '2026-01-01T00:00:00.000Z' };
 }
 
-/** Writes each list of documents as a segment, runs `run` over their views, then removes them. */
-export function withSegments(analyzer: Analyzer, docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void): void {
+/**
+ * Writes each list of documents as a segment (indexing the words of the metadata fields
+ * `searchFields`: one list for all, or one per segment), runs `run` over their views, then
+ * removes them.
+ */
+export function withSegments(analyzer: Analyzer, docsBySegment: IndexDocument[][], run: (views: SegmentView[]) => void, searchFields: string[] | string[][] = []): void {
   const dir = mkdtempSync(join(tmpdir(), 'folio-segments-'));
   try {
     const views = docsBySegment.map((docs, i) => {
       const path = join(dir, `seg-${i}.fseg`);
-      writeSegment(path, docs, analyzer);
+      const fields = Array.isArray(searchFields[0]) ? (searchFields as string[][])[i] : (searchFields as string[]);
+      writeSegment(path, docs, analyzer, fields);
       return { reader: SegmentReader.open(path), deleted: null };
     });
     try {

@@ -3,7 +3,8 @@
 // then its other forms (a word's typo variants and the longer words containing it, a split word
 // joined, a prefix's terms, then synonyms). Every kind prepares its forms in a file of its own
 // (term-clause.ts, phrase-clause.ts, prefix-clause.ts); scoring, hit evidence and page ranking
-// work on forms alone, so a new kind of clause is a new file that prepares forms.
+// work on forms alone, so a new kind of clause is a new file that prepares forms. The same forms
+// in the searchable metadata fields are added after, whatever the kind (field-forms.ts).
 
 import type { QueryClause } from '../../query/query-types.ts';
 import type { SegmentReader } from '../../segment/segment-reader.ts';
@@ -23,6 +24,8 @@ export interface ClauseForm {
   typos?: number;
   /** A prefix's term that does not start with the prefix as typed: matched only where a word that does became it. */
   checked?: boolean;
+  /** The searchable metadata field the form's terms are in (its terms are that field's, segment-format.ts fieldTerm). */
+  field?: string;
 }
 
 export interface PreparedClause {
@@ -31,6 +34,12 @@ export interface PreparedClause {
   own: ClauseForm | null;
   /** Its other forms: expansions first, then synonyms. */
   alternatives: ClauseForm[];
+  /**
+   * Its forms in the searchable metadata fields the search looks in (field-forms.ts): scored
+   * like the others, but not looked for in the text (hit evidence and pages read `own` and
+   * `alternatives` only).
+   */
+  fieldForms?: ClauseForm[];
   /** A prefix with `checked` forms: per segment, which documents hold such a term through a word starting with the prefix. */
   surfaceCheck?: (reader: SegmentReader) => SurfaceCheck;
 }

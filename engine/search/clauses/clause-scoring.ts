@@ -17,16 +17,24 @@ import { TermScorer } from '../scorers/term-scorer.ts';
 import { TypoVariantsScorer } from '../scorers/typo-variants-scorer.ts';
 import type { ClauseForm, PreparedClause } from './clause-forms.ts';
 
+/**
+ * The lengths a form's terms are normalised by, where `text` lengths would be: the text's, or
+ * its metadata field's (null when the segment does not index that field).
+ */
+function textLengthsOf(form: ClauseForm, reader: SegmentReader): Uint32Array | null {
+  return form.field === undefined ? reader.textLengths : reader.fieldLengths(form.field);
+}
+
 /** A scorer of `term` over the segment's postings, or null when the segment lacks it. */
-function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight): TermScorer | null {
+function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight, textLengths: Uint32Array): TermScorer | null {
   const index = reader.terms.find(term);
   if (index < 0) return null;
   // The weight's field is the clause's, or (typo variants) where the variant may match.
-  return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, reader.textLengths);
+  return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, textLengths);
 }
 
 /** A scorer of the phrase `terms` over the segment, or null when the segment lacks a term. */
-function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, reader: SegmentReader, budget: SearchBudget): PhraseScorer | null {
+function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, reader: SegmentReader, textLengths: Uint32Array, budget: SearchBudget): PhraseScorer | null {
   const shape = phraseShape(terms);
   // One cursor per distinct word, in slot order (a repeated word is read once).
   const cursors = [];
@@ -35,13 +43,16 @@ function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, r
     if (index < 0) return null;
     cursors.push(reader.postings(index));
   }
-  return new PhraseScorer(terms.join(' '), cursors, shape, weight, field, reader.titleLengths, reader.textLengths, budget);
+  return new PhraseScorer(terms.join(' '), cursors, shape, weight, field, reader.titleLengths, textLengths, budget);
 }
 
 /** The scorer of one form of the clause over the segment, or null when the segment cannot match it. */
 function formScorer(prepared: PreparedClause, form: ClauseForm, reader: SegmentReader, budget: SearchBudget): Scorer | null {
-  if (form.terms.length > 1) return phraseScorer(form.terms, form.weight, prepared.clause.field, reader, budget);
-  const scorer = termScorer(reader, form.terms[0], form.weight);
+  const textLengths = textLengthsOf(form, reader);
+  if (textLengths === null) return null;
+  // A metadata field's terms are matched wherever they are (their occurrences count as text ones).
+  if (form.terms.length > 1) return phraseScorer(form.terms, form.weight, form.field === undefined ? prepared.clause.field : 'all', reader, textLengths, budget);
+  const scorer = termScorer(reader, form.terms[0], form.weight, textLengths);
   if (scorer === null || form.checked !== true || prepared.surfaceCheck === undefined) return scorer;
   return new SurfaceCheckedScorer(scorer, prepared.surfaceCheck(reader));
 }
@@ -64,13 +75,21 @@ function bestOf(label: string, scorers: Scorer[]): Scorer | null {
 /** What explanations call the clause. */
 function labelOf(prepared: PreparedClause): string {
   const { clause } = prepared;
-  return clause.kind === 'prefix' ? `${clause.prefix}*` : prepared.own!.terms.join(' ');
+  const scope = clause.field.startsWith('metadata.') ? `${clause.field}:` : '';
+  return scope + (clause.kind === 'prefix' ? `${clause.prefix}*` : clause.kind === 'term' ? clause.term : clause.terms.join(' '));
+}
+
+/** Every form of the clause: its own, its other forms, then its forms in metadata fields. */
+function allForms(prepared: PreparedClause): ClauseForm[] {
+  const forms = prepared.own === null ? [...prepared.alternatives] : [prepared.own, ...prepared.alternatives];
+  if (prepared.fieldForms !== undefined) forms.push(...prepared.fieldForms);
+  return forms;
 }
 
 /** The clause's scorer over one segment (the best of its forms), or null when nothing in the segment can match it; phrases spend `budget`. */
 export function clauseScorer(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer | null {
-  const forms = prepared.own === null ? prepared.alternatives : [prepared.own, ...prepared.alternatives];
-  return bestOf(prepared.alternatives.length === 0 ? labelOf(prepared) : `${labelOf(prepared)} (and its other forms)`, formScorers(prepared, forms, reader, budget));
+  const forms = allForms(prepared);
+  return bestOf(forms.length <= 1 ? labelOf(prepared) : `${labelOf(prepared)} (and its other forms)`, formScorers(prepared, forms, reader, budget));
 }
 
 /**
@@ -79,14 +98,15 @@ export function clauseScorer(prepared: PreparedClause, reader: SegmentReader, bu
  * scorer.
  */
 export function rankingScorers(prepared: PreparedClause, reader: SegmentReader, budget = SearchBudget.UNLIMITED): Scorer[] {
-  const { own, alternatives } = prepared;
+  const { own } = prepared;
+  const alternatives = prepared.fieldForms === undefined ? prepared.alternatives : [...prepared.alternatives, ...prepared.fieldForms];
   // A phrase is ranked as one scorer: its joined form and synonyms rarely outscore it.
   if (own === null || own.terms.length > 1 || alternatives.length === 0) {
     const scorer = clauseScorer(prepared, reader, budget);
     return scorer === null ? [] : [scorer];
   }
   const exact = formScorer(prepared, own, reader, budget);
-  const others = bestOf(`typo variants and synonyms of ${labelOf(prepared)}`, formScorers(prepared, alternatives, reader, budget));
+  const others = bestOf(`other forms of ${labelOf(prepared)}`, formScorers(prepared, alternatives, reader, budget));
   if (others === null) return exact === null ? [] : [exact];
   return exact === null ? [others] : [exact, new TypoVariantsScorer(others, exact)];
 }
