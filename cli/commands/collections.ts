@@ -49,8 +49,14 @@ function readSynonymsFile(file: string): UpdateCollectionBody['synonyms'] {
 
 /** The settings as a person reads them. */
 function describeSettings(collection: Collection): string {
-  const { typo_tolerance: typos, embedders, synonyms } = collection.settings;
+  const { typo_tolerance: typos, embedders, synonyms, searchable_fields: fields } = collection.settings;
   const lines = [`Settings of ${collection.name} (${collection.language}):`];
+  lines.push(`  searchable fields: ${fields.map(({ field, weight }) => `${field} ×${weight}`).join(', ')}`);
+  const reindexing = collection.reindexing;
+  if (reindexing !== null) {
+    const share = reindexing.documents_total === 0 ? 0 : Math.floor((100 * reindexing.documents_done) / reindexing.documents_total);
+    lines.push(`    indexing ${reindexing.fields.join(', ')}: ${reindexing.documents_done} of ${reindexing.documents_total} documents (${share} %); searched once done`);
+  }
   const sizes = `one typo from ${typos.min_word_size.one_typo} letters, two from ${typos.min_word_size.two_typos}`;
   const exact = [...(typos.disable_on_numbers ? ['numbers'] : []), ...typos.disable_on_fields];
   lines.push(`  typo tolerance: ${typos.enabled ? `on, ${sizes}${exact.length > 0 ? `; exact on ${exact.join(', ')}` : ''}` : 'off'}`);
@@ -74,7 +80,7 @@ async function settings(name: string, options: { set?: Record<string, unknown>; 
   const changing = Object.keys(patch).length > 0;
   const collection = changing ? await client.updateCollection(name, patch) : await client.getCollection(name);
   if (options.json) return printJson(collection.settings);
-  if (changing) say(`Changed the settings of ${name}; searches use them now.`);
+  if (changing) say(`Changed the settings of ${name}; searches use them now${collection.reindexing === null ? '' : ' (new metadata fields once they are indexed)'}.`);
   say(describeSettings(collection));
 }
 

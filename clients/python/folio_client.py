@@ -473,7 +473,8 @@ class FolioClient:
         ``{"input": [...], "words": [...]}`` (one-way) entries, applied at query time.
         ``ranking``: ``{"boost": [...]}``, the field boosts every search applies unless it gives
         its own (see :meth:`search`). ``searchable_fields``: ``[{"field": "title", "weight": 3},
-        {"field": "text", "weight": 1}]`` (the default), the fields searched and their weights.
+        {"field": "text", "weight": 1}]`` (the default), the fields searched and their weights;
+        ``{"field": "metadata.author", "weight": 2}`` makes a metadata field searchable too.
         """
         body = {"name": name, **_given(language=language, typo_tolerance=typo_tolerance, embedders=embedders,
                                        synonyms=synonyms, ranking=ranking, searchable_fields=searchable_fields)}
@@ -481,8 +482,10 @@ class FolioClient:
 
     def update_collection(self, name, typo_tolerance=None, embedders=None, synonyms=None, ranking=None,
                           searchable_fields=None):
-        """Changes a collection's settings (``PATCH``) → its record, with ``settings`` and
-        ``embedding`` (per embedder: documents ``embedded``, ``pending``, ``failed``).
+        """Changes a collection's settings (``PATCH``) → its record, with ``settings``,
+        ``embedding`` (per embedder: documents ``embedded``, ``pending``, ``failed``) and
+        ``reindexing`` (``None``, or while metadata fields added to ``searchable_fields`` are
+        indexed in the background: ``fields``, ``documents_done``, ``documents_total``).
 
         ``typo_tolerance`` is a dict like :meth:`create_collection`'s; what it leaves out is kept.
         ``embedders`` adds or replaces the embedders it names; ``None`` as a value removes one.
@@ -660,7 +663,8 @@ class FolioClient:
         "30d"}}`` (replacing the collection's ``ranking.boost``; ``[]`` turns it off);
         ``distinct`` (a metadata field) keeps the best ``group_size`` hits of each of its values,
         ``offset``, ``limit`` and ``total`` then counting groups; ``search_fields`` (``["title^2",
-        "text"]``) the fields to search and their weights.
+        "text", "metadata.author"]``) the fields to search and their weights (a metadata field of
+        the collection's ``searchable_fields``; hits that matched there carry ``metadata_highlights``).
 
         Search by meaning (the collection needs an embedder): ``mode`` is ``"keyword"`` (default),
         ``"semantic"`` or ``"hybrid"``; ``semantic_ratio`` (0–1) weighs meaning in a hybrid search;

@@ -338,6 +338,29 @@ class SearchTests(FolioTestCase):
         self.assertEqual(self.folio.search(self.coll, "comm", prefix="last")["total"], 25)
         self.assertEqual(self.folio.search(self.coll, "comm ", prefix="last")["total"], 0)
 
+    def test_searchable_metadata_field(self):
+        name = unique("py-authors")
+        self.admin.create_collection(name)
+        try:
+            self.admin.upsert_many(name, [{"id": "taocp", "text": "sorting", "metadata": {"author": "Donald Knuth"}},
+                                          {"id": "bio", "text": "Knuth wrote TeX", "metadata": {"author": "Someone"}}], refresh=True)
+            fields = [{"field": "title", "weight": 3}, {"field": "text", "weight": 1}, {"field": "metadata.author", "weight": 2}]
+            record = self.admin.update_collection(name, searchable_fields=fields)
+            self.assertEqual(record["settings"]["searchable_fields"], fields)
+            for _ in range(200):
+                if record["reindexing"] is None:
+                    break
+                time.sleep(0.05)
+                record = self.admin.get_collection(name)
+            self.assertIsNone(record["reindexing"])
+            only_author = self.admin.search(name, "knuth", search_fields=["metadata.author"])
+            self.assertEqual([h["id"] for h in only_author["hits"]], ["taocp"])
+            self.assertEqual(only_author["hits"][0]["metadata_highlights"], {"author": "Donald <mark>Knuth</mark>"})
+            self.assertEqual([h["id"] for h in self.admin.search(name, "author:knuth")["hits"]], ["taocp"])
+            self.assertFolioError(lambda: self.admin.search(name, "x", search_fields=["metadata.nope"]), 400, "validation_failed")
+        finally:
+            self.admin.delete_collection(name)
+
     def test_fields_and_track_total(self):
         full = self.folio.search(self.coll, "common", limit=3)
         ids = self.folio.search(self.coll, "common", limit=3, fields=["id"])

@@ -52,6 +52,8 @@ export interface Collection {
   settings: CollectionSettings;
   /** Per embedder: documents embedded, waiting and failed. */
   embedding: { [key: string]: EmbeddingProgress };
+  /** null, or while the collection indexes its documents again after `searchable_fields` changed its metadata fields: how far it has come. Searches use the new metadata fields once it is done. */
+  reindexing: null | ReindexProgress;
 }
 
 export interface CollectionSettings {
@@ -60,7 +62,7 @@ export interface CollectionSettings {
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms: SynonymEntry[];
   ranking: RankingSettings;
-  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). */
+  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). At most 16 metadata fields; adding or removing one indexes the collection again in the background (the record's `reindexing`). */
   searchable_fields: SearchableField[];
 }
 
@@ -205,6 +207,15 @@ export interface Problem {
 /** Ranking by fields: `boost` applies to every search that gives no `boost` of its own. */
 export interface RankingSettings { boost: FieldBoost[] }
 
+export interface ReindexProgress {
+  /** Every searchable metadata field (`metadata.<name>`) the segments are being indexed with, not only those added; `[]` when the last one was removed. */
+  fields: string[];
+  /** Live documents indexed with them already. */
+  documents_done: number;
+  /** Live documents in segments. */
+  documents_total: number;
+}
+
 export interface ScoreExplanation {
   value: number;
   description: string;
@@ -228,6 +239,8 @@ export interface SearchHit {
   /** Flat object; every field is filterable, facetable and sortable. */
   metadata?: { [key: string]: string | number | boolean | string[] | number[] };
   matched_pages?: number[];
+  /** With `highlight`: each searchable metadata field the query matched in, by name, its value HTML-escaped with the matched words wrapped in the highlight tag (an array: each string). Absent when the query matched in none. */
+  metadata_highlights?: { [key: string]: string | string[] };
   explain?: ScoreExplanation;
 }
 
@@ -258,7 +271,7 @@ export interface SearchResponse {
 export interface SearchWarning { code: string; message: string }
 
 export interface SearchableField {
-  /** `title`, `text` (or `metadata.<name>`: not searchable yet). */
+  /** `title`, `text` or `metadata.<name>`: a metadata field whose string values (and arrays of strings) are analysed and searched like text. */
   field: string;
   /** How much a word there counts, more than 0 and at most 100. */
   weight: number;
@@ -421,7 +434,7 @@ export interface CreateCollectionBody {
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms?: SynonymEntry[];
   ranking?: RankingSettings;
-  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). */
+  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). At most 16 metadata fields; adding or removing one indexes the collection again in the background (the record's `reindexing`). */
   searchable_fields?: SearchableField[];
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
@@ -466,7 +479,7 @@ export interface UpdateCollectionBody {
   /** Synonyms, applied at query time (no re-index): `{"words": ["laptop", "notebook"]}` makes the words equivalent; `{"input": ["nyc"], "words": ["new york"]}` is one-way. Words as typed rank above their synonyms; `synonyms=false` on a search turns them off. At most 100,000 entries; a write replaces the whole list. */
   synonyms?: SynonymEntry[];
   ranking?: RankingSettings;
-  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). */
+  /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). At most 16 metadata fields; adding or removing one indexes the collection again in the background (the record's `reindexing`). */
   searchable_fields?: SearchableField[];
 }
 
@@ -573,7 +586,7 @@ export interface SearchGetQuery {
   prefix?: "none" | "last";
   /** Search text; empty matches every document. Supports `"phrases"`, `-exclusion`, `+required`, `prefix*`, `title:word`. */
   q?: string;
-  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`. `search_fields=title^2,text` or repeated. */
+  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`, or a `metadata.<name>` of the collection's `searchable_fields`. Fields left out are not searched (`title:word` and `author:word` still search theirs). Absent: the collection's `searchable_fields`. `search_fields=title^2,text` or repeated. */
   search_fields?: string | string[];
   /** Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`). */
   semantic_ratio?: number;
@@ -636,7 +649,7 @@ export interface SearchBody {
   fields?: string | string[];
   /** Ranking by fields, at most 8: `[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, {"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores (several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts. */
   boost?: FieldBoost[];
-  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`. Fields left out are not searched (`title:word` still searches the title). Absent: the collection's `searchable_fields`. `["title^2", "text"]` or `"title^2,text"`. */
+  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`, or a `metadata.<name>` of the collection's `searchable_fields`. Fields left out are not searched (`title:word` and `author:word` still search theirs). Absent: the collection's `searchable_fields`. `["title^2", "text"]` or `"title^2,text"`. */
   search_fields?: string | string[];
   /** Semantic or hybrid: the query's vector, of the embedder's dimensions (then `q` is not embedded). A wrong length: 400 `invalid_vector`. */
   vector?: number[];

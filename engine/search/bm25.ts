@@ -87,8 +87,8 @@ export class Bm25fWeight {
     this.textLengthFactor = BM25_B / (stats.avgTextLength > 0 ? stats.avgTextLength : 1);
   }
 
-  /** Weighted, length-normalised frequency before saturation. */
-  private pseudoFrequency(titleTf: number, titleLength: number, textTf: number, textLength: number): number {
+  /** Weighted, length-normalised frequency before saturation (BM25F sums it over fields). */
+  pseudoFrequency(titleTf: number, titleLength: number, textTf: number, textLength: number): number {
     let tf = 0;
     if (titleTf > 0) tf += (this.titleWeight * titleTf) / (1 - BM25_B + this.titleLengthFactor * titleLength);
     if (textTf > 0) tf += (this.textWeight * textTf) / (1 - BM25_B + this.textLengthFactor * textLength);
@@ -96,13 +96,46 @@ export class Bm25fWeight {
   }
 
   score(titleTf: number, titleLength: number, textTf: number, textLength: number): number {
-    const tf = this.pseudoFrequency(titleTf, titleLength, textTf, textLength);
+    return this.saturated(this.pseudoFrequency(titleTf, titleLength, textTf, textLength));
+  }
+
+  /** The score of a pseudo-frequency (summed over fields): boost × idf × tf × (k1 + 1) / (k1 + tf). */
+  saturated(tf: number): number {
     return tf === 0 ? 0 : (this.boost * this.idf * tf * (BM25_K1 + 1)) / (BM25_K1 + tf);
   }
 
   /** An upper bound of `score` over docs whose tfs and lengths lie within `bounds`. */
   upperBound(bounds: TfBounds): number {
     return this.score(bounds.maxTitleTf, bounds.minTitleLength, bounds.maxTextTf, bounds.minTextLength) * BOUND_SLACK;
+  }
+
+  /** An upper bound of `pseudoFrequency` over docs whose tfs and lengths lie within `bounds`. */
+  frequencyBound(bounds: TfBounds): number {
+    return this.pseudoFrequency(bounds.maxTitleTf, bounds.minTitleLength, bounds.maxTextTf, bounds.minTextLength) * BOUND_SLACK;
+  }
+
+  /** An upper bound of `saturated` for pseudo-frequencies up to `tf`. */
+  saturatedBound(tf: number): number {
+    return this.saturated(tf) * BOUND_SLACK;
+  }
+
+  /** The explanation of a pseudo-frequency summed over fields (`parts`: each field's `explainFrequency`). */
+  explainSum(label: string, tf: number, parts: ScoreExplanation[]): ScoreExplanation {
+    const boost: ScoreExplanation[] = this.boost === 1 ? [] : [{ value: this.boost, description: `boost: ${this.boostReason}`, details: [] }];
+    return {
+      value: this.saturated(tf),
+      description: `weight(${label}) BM25F over its fields: ${this.boost === 1 ? '' : 'boost × '}idf × tf × (k1 + 1) / (k1 + tf), k1=${BM25_K1}, b=${BM25_B}`,
+      details: [
+        ...boost,
+        { value: this.idf, description: `idf = ln(1 + (N - n + 0.5) / (n + 0.5)), N=${this.stats.docCount}, n: documents with it in any searched field`, details: [] },
+        { value: tf, description: 'tf = Σ over the fields of weight × freq / (1 - b + b × length / avgLength)', details: parts },
+      ],
+    };
+  }
+
+  /** The explanation of the pseudo-frequency alone (one field's part of a sum). */
+  explainFrequency(titleTf: number, titleLength: number, textTf: number, textLength: number): ScoreExplanation {
+    return this.explain('', titleTf, titleLength, textTf, textLength).details.at(-1)!;
   }
 
   explain(label: string, titleTf: number, titleLength: number, textTf: number, textLength: number): ScoreExplanation {

@@ -60,10 +60,6 @@ export function collectionStatistics(views: readonly SegmentView[], weights?: Fi
   return stats;
 }
 
-/** The metadata fields a search may look in, by name (`field:word` may name them). */
-export function searchedFieldNames(stats: CollectionStatistics): string[] {
-  return (stats.metadataFields ?? []).map((field) => field.name);
-}
 
 export function prepareClauses(
   clauses: readonly QueryClause[],

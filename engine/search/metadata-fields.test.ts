@@ -57,6 +57,28 @@ test('a searchable metadata field is searched with its weight; title and text as
   );
 });
 
+test('BM25F: a word in a metadata field and in the text counts more than in one, less than twice', () => {
+  const docs = [
+    textDocument('both', 'Wombat facts.', { author: 'Wombat Society' }, 'T'),
+    textDocument('text-only', 'Wombat facts.', { author: 'Other Society' }, 'T'),
+    textDocument('author-only', 'Other facts.', { author: 'Wombat Society' }, 'T'),
+    textDocument('filler', 'Nothing.', { author: 'Nobody' }, 'T'),
+  ];
+  withSegments(
+    analyzer,
+    [docs],
+    (views) => {
+      const hits = search(views, 'wombat', { fieldWeights: { title: 3, text: 1, metadata: { author: 1 } }, explain: true }).hits;
+      const score = (id: string): number => hits.find((hit) => hit.id === id)!.score;
+      assert.equal(hits[0].id, 'both');
+      assert.ok(score('both') < score('text-only') + score('author-only'), 'saturated once, not summed');
+      assert.ok(Math.abs(score('text-only') - score('author-only')) < 1e-9, 'same weight, same length: same score');
+      assert.match(JSON.stringify(hits[0].explain), /BM25F over its fields/);
+    },
+    ['author'],
+  );
+});
+
 test('author:word, phrases within one value, prefixes and typos work in a metadata field', () => {
   withSegments(
     analyzer,
@@ -100,6 +122,7 @@ test('a field some segment does not index yet is not searched at all', () => {
     [DOCS.slice(0, 2), DOCS.slice(2)],
     (views) => {
       assert.deepEqual(ids(search(views, 'sussman')), [], 'the second segment lacks author: the field waits');
+      assert.deepEqual(ids(search(views, 'author:knuth')), [], 'author:word matches nothing until then (it is not text)');
       assert.deepEqual(ids(search(views, 'knuth')), ['about-knuth']);
     },
     [['author'], []],

@@ -12,7 +12,7 @@
 
 import type { Analyzer } from '../analysis/analyzer.ts';
 import { parseQuery } from '../query/query-parser.ts';
-import { clauseScorer, collectionStatistics, metadataFieldTerms, prepareClauses, searchedFieldNames } from './clause-weights.ts';
+import { clauseScorer, collectionStatistics, metadataFieldTerms, prepareClauses } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
@@ -81,7 +81,9 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     typoBudgetRule(tolerance, request.typos ?? 'auto'),
     request.prefix ?? 'none',
     request.synonyms,
-    searchedFieldNames(stats),
+    // `author:word` names any of the collection's searchable metadata fields; one still being
+    // indexed matches nothing until every segment has it.
+    Object.keys(request.fieldWeights?.metadata ?? {}),
   );
   const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields, analyzer });
   const filter = request.filter ?? null;

@@ -213,7 +213,7 @@ export const CreateCollectionBodySchema = Type.Object(
 
 export const ReindexProgressSchema = Type.Object(
   {
-    fields: Type.Array(Type.String(), { description: 'The metadata fields (`metadata.<name>`) whose words the collection is indexing.' }),
+    fields: Type.Array(Type.String(), { description: 'Every searchable metadata field (`metadata.<name>`) the segments are being indexed with, not only those added; `[]` when the last one was removed.' }),
     documents_done: Type.Integer({ minimum: 0, description: 'Live documents indexed with them already.' }),
     documents_total: Type.Integer({ minimum: 0, description: 'Live documents in segments.' }),
   },

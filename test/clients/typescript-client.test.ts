@@ -237,6 +237,18 @@ describe('TypeScript client', () => {
 
     // Searchable fields: the text alone, with a weight.
     assert.equal((await client.search('recipes', 'flour', { search_fields: ['text^2'], typos: 0 })).total, 25);
+    // A metadata field made searchable: indexed in the background, then searched and highlighted.
+    let record = await client.updateCollection('recipes', {
+      searchable_fields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }, { field: 'metadata.kind', weight: 2 }],
+    });
+    for (let i = 0; record.reindexing !== null && i < 400; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      record = await client.getCollection('recipes');
+    }
+    assert.equal(record.reindexing, null);
+    const byKind = await client.search('recipes', 'kind:bread', { limit: 1 });
+    assert.equal(byKind.total, 13);
+    assert.deepEqual(byKind.hits[0].metadata_highlights, { kind: '<mark>bread</mark>' });
   });
 
   test('search by meaning: an embedder on the collection, semantic and hybrid searches, a caller vector', async () => {

@@ -20,7 +20,8 @@ describe('collections', () => {
     const response = await server.request('POST', '/v1/collections', { name: 'books' });
     assert.equal(response.status, 201);
     const record = response.body;
-    assert.deepEqual(Object.keys(record).sort(), ['created_at', 'documents', 'embedding', 'language', 'name', 'segments', 'settings', 'size_bytes']);
+    assert.deepEqual(Object.keys(record).sort(), ['created_at', 'documents', 'embedding', 'language', 'name', 'reindexing', 'segments', 'settings', 'size_bytes']);
+    assert.equal(record.reindexing, null, 'nothing to index again');
     assert.equal(record.name, 'books');
     assert.equal(record.language, 'english');
     assert.match(record.created_at, RFC3339_UTC);

@@ -26,6 +26,11 @@ export interface ClauseForm {
   checked?: boolean;
   /** The searchable metadata field the form's terms are in (its terms are that field's, segment-format.ts fieldTerm). */
   field?: string;
+  /**
+   * The same form in each searched metadata field: scored with it by BM25F, one sum of the
+   * fields' frequencies (field-forms.ts); the form's weight saturates the sum.
+   */
+  inFields?: ClauseForm[];
 }
 
 export interface PreparedClause {
@@ -35,9 +40,10 @@ export interface PreparedClause {
   /** Its other forms: expansions first, then synonyms. */
   alternatives: ClauseForm[];
   /**
-   * Its forms in the searchable metadata fields the search looks in (field-forms.ts): scored
+   * Its forms in one searchable metadata field alone (field-forms.ts): the terms only a field has
+   * (a prefix's, typo variants), or every form when the clause looks in no title or text. Scored
    * like the others, but not looked for in the text (hit evidence and pages read `own` and
-   * `alternatives` only).
+   * `alternatives`, without their `inFields`).
    */
   fieldForms?: ClauseForm[];
   /** A prefix with `checked` forms: per segment, which documents hold such a term through a word starting with the prefix. */

@@ -11,7 +11,8 @@ import { phraseShape } from '../phrase-starts.ts';
 import { SearchBudget } from '../search-budget.ts';
 import { DisjunctionMaxScorer } from '../scorers/disjunction-max-scorer.ts';
 import { PhraseScorer } from '../scorers/phrase-scorer.ts';
-import type { Scorer } from '../scorers/scorer.ts';
+import { FieldsSumScorer } from '../scorers/fields-sum-scorer.ts';
+import type { FrequencyScorer, Scorer } from '../scorers/scorer.ts';
 import { SurfaceCheckedScorer } from '../scorers/surface-checked-scorer.ts';
 import { TermScorer } from '../scorers/term-scorer.ts';
 import { TypoVariantsScorer } from '../scorers/typo-variants-scorer.ts';
@@ -46,8 +47,25 @@ function phraseScorer(terms: string[], weight: Bm25fWeight, field: FieldScope, r
   return new PhraseScorer(terms.join(' '), cursors, shape, weight, field, reader.titleLengths, textLengths, budget);
 }
 
-/** The scorer of one form of the clause over the segment, or null when the segment cannot match it. */
+/**
+ * The scorer of one form of the clause over the segment, or null when the segment cannot match
+ * it: with its parts in metadata fields, one BM25F sum over them.
+ */
 function formScorer(prepared: PreparedClause, form: ClauseForm, reader: SegmentReader, budget: SearchBudget): Scorer | null {
+  const scorer = fieldFormScorer(prepared, form, reader, budget);
+  if (form.inFields === undefined || form.inFields.length === 0) return scorer;
+  const parts: FrequencyScorer[] = scorer === null ? [] : [scorer as TermScorer | PhraseScorer];
+  for (const copy of form.inFields) {
+    const part = fieldFormScorer(prepared, copy, reader, budget);
+    if (part !== null) parts.push(part as TermScorer | PhraseScorer);
+  }
+  if (parts.length === 0) return null;
+  if (parts.length === 1 && parts[0] === scorer) return scorer;
+  return new FieldsSumScorer(form.terms.length > 1 ? `"${form.terms.join(' ')}"` : form.terms[0], parts, form.weight);
+}
+
+/** The scorer of a form in one field (title and text, or a metadata field), or null. */
+function fieldFormScorer(prepared: PreparedClause, form: ClauseForm, reader: SegmentReader, budget: SearchBudget): Scorer | null {
   const textLengths = textLengthsOf(form, reader);
   if (textLengths === null) return null;
   // A metadata field's terms are matched wherever they are (their occurrences count as text ones).

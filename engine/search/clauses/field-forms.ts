@@ -1,16 +1,18 @@
 // A clause's forms in the searchable metadata fields (docs/api.md, "Searchable fields"): each form
 // it has in title and text (the word, its typo variants, its synonyms, a phrase, a prefix's
-// terms) is looked for again as the terms of each metadata field the search weighs, weighed by
-// BM25 with the field's weight and length statistics (bm25.ts fieldStatistics); a word also gets
-// the typo variants, and a prefix the terms, that only the field has. A word then scores in its
-// best field, as a best-fields multi-field match does. A clause scoped to a field
-// (`author:knuth`) keeps its forms in that field only, weight 1 where the search leaves it out.
+// terms) is looked for again as the terms of each metadata field the search weighs, and scored
+// with them by BM25F (scorers/fields-sum-scorer.ts): each field's frequency normalised by the
+// field's length and times its weight (bm25.ts fieldStatistics), summed with title and text,
+// saturated once, with the idf of the documents holding it in any of those fields. A word also
+// gets the typo variants, and a prefix the terms, that only a field has: forms of that field
+// alone. A clause scoped to a field (`author:knuth`) keeps its forms in that field only, weight
+// 1 where the search leaves the field out.
 
 import { metadataFieldOf } from '../../query/query-types.ts';
 import type { FieldScope } from '../../query/query-types.ts';
 import { fieldTerm, fieldTermPrefix } from '../../segment/segment-format.ts';
 import { Bm25fWeight, bm25Idf, fieldStatistics } from '../bm25.ts';
-import type { SearchedField } from '../bm25.ts';
+import type { CollectionStatistics, SearchedField } from '../bm25.ts';
 import { EXISTING_WORD_MAX_TYPOS, TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR, typoVariants } from '../typo-expansions.ts';
 import type { ClauseForm, PrepareContext, PreparedClause } from './clause-forms.ts';
 import { MAX_PREFIX_EXPANSIONS } from './prefix-clause.ts';
@@ -31,61 +33,117 @@ function searchesTitleOrText(field: FieldScope, context: PrepareContext): boolea
   return weights === undefined || weights.title > 0 || weights.text > 0;
 }
 
+/** A field and the statistics its terms are weighed with. */
+interface WeighedField {
+  field: SearchedField;
+  stats: CollectionStatistics;
+}
+
 /**
  * The clause with its forms in the metadata fields it looks in (unchanged when it looks in none);
  * `scope` is its field as typed (the search may have narrowed it to title or text since).
  */
 export function withFieldForms(prepared: PreparedClause, context: PrepareContext, scope: FieldScope = prepared.clause.field): PreparedClause {
-  const fields = fieldsOf(scope, context);
+  const fields = fieldsOf(scope, context).map((field) => ({ field, stats: fieldStatistics(context.stats, field) }));
   const plain = searchesTitleOrText(scope, context);
   if (fields.length === 0) return plain ? prepared : { clause: prepared.clause, own: null, alternatives: [], fieldForms: [] };
-  const fieldForms = fields.flatMap((field) => formsInField(prepared, field, context));
-  return plain ? { ...prepared, fieldForms } : { clause: prepared.clause, own: null, alternatives: [], fieldForms };
+  const seen = new Set<string>();
+  if (!plain) {
+    // Only metadata fields: each form as that field's terms alone.
+    const fieldForms: ClauseForm[] = [];
+    const ownIdf = prepared.own === null ? Infinity : fieldIdf(prepared.own.terms, fields, context);
+    for (const form of formsOf(prepared)) {
+      for (const weighed of fields) {
+        const terms = form.terms.map((term) => fieldTerm(weighed.field.name, term));
+        const idf = Math.min(termsIdf(terms, context), ownIdf);
+        if (remember(seen, terms)) fieldForms.push(copyInField(form, terms, idf, weighed));
+      }
+    }
+    fieldForms.push(...fieldOnlyForms(prepared, fields, seen, ownIdf, context));
+    return { clause: prepared.clause, own: null, alternatives: [], fieldForms };
+  }
+  // Title and text too: each form gets its parts in the fields, and the idf of all of them.
+  const ownIdf = prepared.own === null ? Infinity : combinedIdf(prepared.own.terms, fields, context);
+  const spread = (form: ClauseForm, idf: number): ClauseForm => {
+    const inFields = fields.map((weighed) => {
+      const terms = form.terms.map((term) => fieldTerm(weighed.field.name, term));
+      remember(seen, terms);
+      return copyInField(form, terms, idf, weighed);
+    });
+    const weight = new Bm25fWeight(idf, form.weight.stats, form.weight.field, form.weight.boost, form.weight.boostReason);
+    return { ...form, weight, inFields };
+  };
+  const own = prepared.own === null ? null : spread(prepared.own, ownIdf);
+  // A prefix's checked term ("run" for `runn*`) would match every form of it in a field: it stays in title and text.
+  const alternatives = prepared.alternatives.map((form) => (form.checked === true ? form : spread(form, Math.min(combinedIdf(form.terms, fields, context), ownIdf))));
+  return { ...prepared, own, alternatives, fieldForms: fieldOnlyForms(prepared, fields, seen, ownIdf, context) };
 }
 
-function formsInField(prepared: PreparedClause, field: SearchedField, context: PrepareContext): ClauseForm[] {
-  const stats = fieldStatistics(context.stats, field);
-  const idfOf = (terms: readonly string[]): number => terms.reduce((sum, term) => sum + context.idf(term), 0);
-  const { clause, own, alternatives } = prepared;
-  const ownTerms = own === null ? null : own.terms.map((term) => fieldTerm(field.name, term));
-  const ownIdf = ownTerms === null ? Infinity : idfOf(ownTerms);
+function formsOf(prepared: PreparedClause): ClauseForm[] {
+  const forms = prepared.own === null ? prepared.alternatives : [prepared.own, ...prepared.alternatives];
+  return forms.filter((form) => form.checked !== true);
+}
+
+/** Adds the form's terms to `seen`; false when they were there already. */
+function remember(seen: Set<string>, terms: readonly string[]): boolean {
+  const key = terms.join(' ');
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+}
+
+function copyInField(form: ClauseForm, terms: string[], idf: number, { field, stats }: WeighedField): ClauseForm {
+  const weight = new Bm25fWeight(idf, stats, 'text', form.weight.boost, form.weight.boostReason);
+  return { terms, weight, role: form.role, field: field.name, ...(form.typos !== undefined && { typos: form.typos }) };
+}
+
+function termsIdf(terms: readonly string[], context: PrepareContext): number {
+  return terms.reduce((sum, term) => sum + context.idf(term), 0);
+}
+
+/** The idf of terms in the metadata fields alone: each term's documents in its most frequent field. */
+function fieldIdf(terms: readonly string[], fields: readonly WeighedField[], context: PrepareContext): number {
+  return terms.reduce((sum, term) => {
+    const docFreq = Math.max(...fields.map(({ field }) => context.docFreq(fieldTerm(field.name, term))));
+    return sum + bm25Idf(context.stats.docCount, docFreq);
+  }, 0);
+}
+
+/** The idf of terms over title, text and the fields: each term's documents in the field that has most (BM25F's one document frequency). */
+function combinedIdf(terms: readonly string[], fields: readonly WeighedField[], context: PrepareContext): number {
+  return terms.reduce((sum, term) => {
+    const docFreq = Math.max(context.docFreq(term), ...fields.map(({ field }) => context.docFreq(fieldTerm(field.name, term))));
+    return sum + bm25Idf(context.stats.docCount, docFreq);
+  }, 0);
+}
+
+/** The prefix terms and typo variants only a field has, as forms of that field alone. */
+function fieldOnlyForms(prepared: PreparedClause, fields: readonly WeighedField[], seen: Set<string>, ownIdf: number, context: PrepareContext): ClauseForm[] {
+  const { clause, own } = prepared;
   const forms: ClauseForm[] = [];
-  const seen = new Set<string>();
-  const add = (terms: string[], idf: number, from: ClauseForm | null, extra: Partial<ClauseForm> = {}): void => {
-    const key = terms.join(' ');
-    if (seen.has(key)) return;
-    seen.add(key);
-    const weight = new Bm25fWeight(idf, stats, 'text', from?.weight.boost ?? 1, from?.weight.boostReason ?? '');
-    forms.push({ terms, weight, role: from?.role ?? 'expansion', field: field.name, ...(from?.typos !== undefined && { typos: from.typos }), ...extra });
-  };
-  if (own !== null) add(ownTerms!, ownIdf, own);
-  for (const form of alternatives) {
-    // A prefix's checked term ("run" for `runn*`) would match every form of it in the field.
-    if (form.checked === true) continue;
-    const terms = form.terms.map((term) => fieldTerm(field.name, term));
-    add(terms, Math.min(idfOf(terms), ownIdf), form);
-  }
-  if (clause.kind === 'prefix' && clause.occur !== 'must_not') {
-    // The field's own words starting with the prefix.
-    const found = new Set<string>();
-    for (const { reader } of context.views) {
-      for (const index of reader.terms.withPrefix(fieldTermPrefix(field.name) + clause.prefix, MAX_PREFIX_EXPANSIONS)) found.add(reader.terms.term(index));
+  for (const weighed of fields) {
+    const prefix = fieldTermPrefix(weighed.field.name);
+    if (clause.kind === 'prefix' && clause.occur !== 'must_not') {
+      const found = new Set<string>();
+      for (const { reader } of context.views) {
+        for (const index of reader.terms.withPrefix(prefix + clause.prefix, MAX_PREFIX_EXPANSIONS)) found.add(reader.terms.term(index));
+      }
+      for (const term of [...found].sort()) {
+        if (forms.length >= MAX_PREFIX_EXPANSIONS || !remember(seen, [term])) continue;
+        forms.push({ terms: [term], weight: new Bm25fWeight(context.idf(term), weighed.stats, 'text'), role: 'expansion', field: weighed.field.name });
+      }
     }
-    for (const term of found) if (forms.length < MAX_PREFIX_EXPANSIONS) add([term], context.idf(term), null);
-  }
-  if (clause.kind === 'term' && clause.maxTypos !== undefined && own !== null && !context.options.typoDisabledFields?.includes('text')) {
-    // Typo variants only the field has ("knuht" → "knuth" in `author`).
-    const exactDocFreq = context.docFreq(ownTerms![0]);
-    const factor = exactDocFreq === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
-    const budget = exactDocFreq > 0 ? Math.min(clause.maxTypos, EXISTING_WORD_MAX_TYPOS) : clause.maxTypos;
-    const prefix = fieldTermPrefix(field.name);
-    for (const variant of typoVariants(ownTerms![0], budget, context.views)) {
-      if (!variant.term.startsWith(prefix)) continue;
-      const reason = `${variant.typos} typo${variant.typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
-      const weight = new Bm25fWeight(Math.min(bm25Idf(context.stats.docCount, variant.docFreq), ownIdf), stats, 'text', factor ** variant.typos, reason);
-      if (!seen.has(variant.term)) {
-        seen.add(variant.term);
-        forms.push({ terms: [variant.term], weight, role: 'expansion', typos: variant.typos, field: field.name });
+    if (clause.kind === 'term' && clause.maxTypos !== undefined && own !== null && !context.options.typoDisabledFields?.includes('text')) {
+      // Typo variants only the field has ("knuht" → "knuth" in `author`).
+      const exact = fieldTerm(weighed.field.name, clause.term);
+      const exactDocFreq = context.docFreq(exact);
+      const factor = exactDocFreq === 0 && context.docFreq(clause.term) === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
+      const budget = exactDocFreq > 0 ? Math.min(clause.maxTypos, EXISTING_WORD_MAX_TYPOS) : clause.maxTypos;
+      for (const variant of typoVariants(exact, budget, context.views)) {
+        if (!variant.term.startsWith(prefix) || !remember(seen, [variant.term])) continue;
+        const reason = `${variant.typos} typo${variant.typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
+        const idf = Math.min(bm25Idf(context.stats.docCount, variant.docFreq), ownIdf);
+        forms.push({ terms: [variant.term], weight: new Bm25fWeight(idf, weighed.stats, 'text', factor ** variant.typos, reason), role: 'expansion', typos: variant.typos, field: weighed.field.name });
       }
     }
   }
@@ -95,14 +153,16 @@ function formsInField(prepared: PreparedClause, field: SearchedField, context: P
 /** Per metadata field, the words (analysed) the query's positive clauses match there: what hits highlight in its values. */
 export function metadataFieldTerms(prepared: readonly PreparedClause[]): Map<string, Set<string>> {
   const byField = new Map<string, Set<string>>();
-  for (const { clause, fieldForms } of prepared) {
-    if (clause.occur === 'must_not' || fieldForms === undefined) continue;
-    for (const form of fieldForms) {
-      const prefix = fieldTermPrefix(form.field!);
-      let words = byField.get(form.field!);
-      if (words === undefined) byField.set(form.field!, (words = new Set()));
-      for (const term of form.terms) words.add(term.slice(prefix.length));
-    }
+  const note = (form: ClauseForm): void => {
+    const prefix = fieldTermPrefix(form.field!);
+    let words = byField.get(form.field!);
+    if (words === undefined) byField.set(form.field!, (words = new Set()));
+    for (const term of form.terms) words.add(term.slice(prefix.length));
+  };
+  for (const { clause, own, alternatives, fieldForms } of prepared) {
+    if (clause.occur === 'must_not') continue;
+    for (const form of own === null ? alternatives : [own, ...alternatives]) for (const copy of form.inFields ?? []) note(copy);
+    for (const form of fieldForms ?? []) note(form);
   }
   return byField;
 }

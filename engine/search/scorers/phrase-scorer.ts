@@ -12,14 +12,15 @@ import { forEachPhraseStart } from '../phrase-starts.ts';
 import type { PhraseShape } from '../phrase-starts.ts';
 import type { SearchBudget } from '../search-budget.ts';
 import type { ScoreExplanation } from '../search-types.ts';
-import type { Scorer } from './scorer.ts';
+import type { FrequencyScorer } from './scorer.ts';
 
 /** Occurrences of one word in one doc a phrase examines; later ones are not counted. */
 export const MAX_PHRASE_POSITIONS = 1 << 20;
 
-export class PhraseScorer implements Scorer {
+export class PhraseScorer implements FrequencyScorer {
   doc = -1;
   readonly maxScore: number;
+  readonly maxFrequency: number;
   readonly cost: number;
   private titleFreq = 0;
   private textFreq = 0;
@@ -50,6 +51,7 @@ export class PhraseScorer implements Scorer {
       bounds.minTextLength = Math.max(bounds.minTextLength, term.minTextLength);
     }
     this.maxScore = weight.upperBound(bounds);
+    this.maxFrequency = weight.frequencyBound(bounds);
   }
 
   next(): number {
@@ -79,6 +81,14 @@ export class PhraseScorer implements Scorer {
 
   score(): number {
     return this.weight.score(this.titleFreq, this.titleLengths[this.doc], this.textFreq, this.textLengths[this.doc]);
+  }
+
+  frequency(): number {
+    return this.weight.pseudoFrequency(this.titleFreq, this.titleLengths[this.doc], this.textFreq, this.textLengths[this.doc]);
+  }
+
+  explainFrequency(): ScoreExplanation {
+    return this.weight.explainFrequency(this.titleFreq, this.titleLengths[this.doc], this.textFreq, this.textLengths[this.doc]);
   }
 
   explain(): ScoreExplanation {

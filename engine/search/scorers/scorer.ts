@@ -20,3 +20,14 @@ export interface Scorer {
   readonly cost: number;
   explain(): ScoreExplanation;
 }
+
+/**
+ * A scorer of one field's part of a BM25F sum (fields-sum-scorer.ts): the current doc's
+ * weighted, length-normalised frequency, before saturation.
+ */
+export interface FrequencyScorer extends Scorer {
+  frequency(): number;
+  /** No doc's frequency is above this. */
+  readonly maxFrequency: number;
+  explainFrequency(): ScoreExplanation;
+}

@@ -6,10 +6,11 @@ import type { PostingsCursor } from '../../segment/postings-cursor.ts';
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
 import type { ScoreExplanation } from '../search-types.ts';
-import type { Scorer } from './scorer.ts';
+import type { FrequencyScorer } from './scorer.ts';
 
-export class TermScorer implements Scorer {
+export class TermScorer implements FrequencyScorer {
   readonly maxScore: number;
+  readonly maxFrequency: number;
   readonly cost: number;
 
   constructor(
@@ -20,7 +21,9 @@ export class TermScorer implements Scorer {
     private readonly titleLengths: Uint32Array,
     private readonly textLengths: Uint32Array,
   ) {
-    this.maxScore = weight.upperBound(cursor.termBounds());
+    const bounds = cursor.termBounds();
+    this.maxScore = weight.upperBound(bounds);
+    this.maxFrequency = weight.frequencyBound(bounds);
     this.cost = cursor.docFreq;
   }
 
@@ -46,6 +49,16 @@ export class TermScorer implements Scorer {
   score(): number {
     const doc = this.cursor.doc;
     return this.weight.score(this.cursor.titleTf(), this.titleLengths[doc], this.cursor.textTf(), this.textLengths[doc]);
+  }
+
+  frequency(): number {
+    const doc = this.cursor.doc;
+    return this.weight.pseudoFrequency(this.cursor.titleTf(), this.titleLengths[doc], this.cursor.textTf(), this.textLengths[doc]);
+  }
+
+  explainFrequency(): ScoreExplanation {
+    const doc = this.cursor.doc;
+    return this.weight.explainFrequency(this.cursor.titleTf(), this.titleLengths[doc], this.cursor.textTf(), this.textLengths[doc]);
   }
 
   explain(): ScoreExplanation {

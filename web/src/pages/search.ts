@@ -2,8 +2,9 @@
 // word a prefix); narrow with a JSON filter or by clicking facet values (each click adds an
 // equality, shown as a removable chip); sort; page through; search by words, meaning or both.
 // Each hit shows its title or path, page and printed label, the other matching pages, the
-// highlighted snippet, a download of the kept original, and on request the score's
-// explanation. The request is shown as a curl command to copy.
+// highlighted snippet, a line per searchable metadata field the query matched in (its value
+// highlighted), a download of the kept original, and on request the score's explanation. The
+// request is shown as a curl command to copy.
 
 import { api, downloadOriginal, errorText, pathWithQuery } from '../api.ts';
 import { h, highlightNodes, message, replace } from '../dom.ts';
@@ -17,6 +18,8 @@ interface Hit {
   page: number | null;
   page_label: string | null;
   highlight: string;
+  /** Per searchable metadata field the query matched in: its value (or each string of an array) HTML-escaped, matched words in <mark>. */
+  metadata_highlights?: Record<string, string | string[]>;
   metadata: Record<string, unknown>;
   matched_pages: number[];
   explain?: Explanation;
@@ -44,6 +47,14 @@ const TYPING_PAUSE_MS = 120;
 
 function explanationTree(node: Explanation): HTMLElement {
   return h('li', {}, `${node.value.toFixed(4)} ${node.description}`, node.details.length > 0 ? h('ul', {}, ...node.details.map(explanationTree)) : null);
+}
+
+/** `author: Donald E. <mark>Knuth</mark>`, one line a field; an array's strings joined by commas. */
+function metadataHighlightLines(highlights: Hit['metadata_highlights'] = {}): HTMLElement[] {
+  return Object.entries(highlights).map(([field, value]) => {
+    const parts = (Array.isArray(value) ? value : [value]).flatMap((one, i) => (i === 0 ? highlightNodes(one) : [', ', ...highlightNodes(one)]));
+    return h('p', { class: 'field-highlight' }, h('span', { class: 'field-name' }, `${field}: `), ...parts);
+  });
 }
 
 function pageText(hit: Hit): string {
@@ -128,6 +139,7 @@ export async function renderSearch(page: Page): Promise<void> {
         h('h3', {}, name),
         h('p', { class: 'details' }, details),
         h('p', { class: 'snippet' }, ...highlightNodes(hit.highlight ?? '')),
+        ...metadataHighlightLines(hit.metadata_highlights),
         h('p', { class: 'hit-actions' }, h('a', { href: `#/documents/${encodeURIComponent(chosen)}/${encodeURIComponent(hit.id)}` }, 'Open'), download),
         hit.explain ? h('details', {}, h('summary', {}, 'Why this score'), h('ul', { class: 'explain' }, explanationTree(hit.explain))) : null,
       );

@@ -1,0 +1,55 @@
+// BM25F over title, text and the searched metadata fields: one form of a clause (a word, a
+// phrase, a variant, a synonym) looked for in several fields, each part its own postings (title
+// and text share one; each metadata field has its terms). A doc matches where any part does;
+// its score sums the parts' weighted, length-normalised frequencies, then saturates once with
+// the form's idf — so a word in two fields counts more than in one, but not twice as much.
+
+import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
+import type { Bm25fWeight } from '../bm25.ts';
+import type { ScoreExplanation } from '../search-types.ts';
+import type { FrequencyScorer, Scorer } from './scorer.ts';
+
+export class FieldsSumScorer implements Scorer {
+  doc = -1;
+  readonly maxScore: number;
+  readonly cost: number;
+
+  constructor(
+    private readonly label: string,
+    private readonly parts: readonly FrequencyScorer[],
+    /** The form's weight: its idf and boost saturate the sum. */
+    private readonly weight: Bm25fWeight,
+  ) {
+    this.maxScore = weight.saturatedBound(parts.reduce((sum, part) => sum + part.maxFrequency, 0));
+    this.cost = parts.reduce((sum, part) => sum + part.cost, 0);
+  }
+
+  next(): number {
+    return this.advance(this.doc + 1);
+  }
+
+  advance(target: number): number {
+    if (this.doc >= target) return this.doc;
+    let min = NO_MORE_DOCS;
+    for (const part of this.parts) {
+      const doc = part.doc >= target ? part.doc : part.advance(target);
+      if (doc < min) min = doc;
+    }
+    return (this.doc = min);
+  }
+
+  score(): number {
+    return this.weight.saturated(this.frequency());
+  }
+
+  explain(): ScoreExplanation {
+    const matching = this.parts.filter((part) => part.doc === this.doc).map((part) => part.explainFrequency());
+    return this.weight.explainSum(this.label, this.frequency(), matching);
+  }
+
+  private frequency(): number {
+    let tf = 0;
+    for (const part of this.parts) if (part.doc === this.doc) tf += part.frequency();
+    return tf;
+  }
+}
