@@ -6,7 +6,7 @@
 // index; nDCG@10 and Recall@100 with trec_eval's definitions. Tune on train, report test.
 // Options: --split test|train (test), --max-groups N (20,000). Without WordNet: skipped, say so.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,9 +15,8 @@ import { meanOverQueries, ndcgAt, recallAt } from './ir-metrics.ts';
 import type { Run } from './ir-metrics.ts';
 import { SCIFACT_DIR, indexScifact, jsonCaller, parseSplit, readScifact, scifactAvailable } from './scifact.ts';
 import { startServerProcess } from './server-process.ts';
+import { WORDNET_DIR, readSynsets, wordnetAvailable } from './wordnet.ts';
 
-const WORDNET_DIR = '/usr/share/wordnet';
-const PARTS = ['noun', 'verb', 'adj', 'adv'];
 
 const { values: args } = parseArgs({
   options: {
@@ -26,28 +25,12 @@ const { values: args } = parseArgs({
   },
 });
 
-/** WordNet's synsets of two or more words, each a list of lower-case words or phrases. */
-function readSynsets(): string[][] {
-  const synsets: string[][] = [];
-  for (const part of PARTS) {
-    for (const line of readFileSync(join(WORDNET_DIR, `data.${part}`), 'utf8').split('\n')) {
-      if (line === '' || line.startsWith(' ')) continue; // the licence header
-      const fields = line.split(' ');
-      const count = Number.parseInt(fields[3], 16);
-      const words = new Set<string>();
-      for (let i = 0; i < count; i++) words.add(fields[4 + i * 2].replace(/\(.*\)$/, '').replaceAll('_', ' ').toLowerCase());
-      if (words.size >= 2) synsets.push([...words]);
-    }
-  }
-  return synsets;
-}
-
 async function main(): Promise<void> {
   if (!scifactAvailable()) {
     console.log(`SciFact not found at ${SCIFACT_DIR}: skipped.`);
     return;
   }
-  if (!existsSync(join(WORDNET_DIR, 'data.noun'))) {
+  if (!wordnetAvailable()) {
     console.log(`WordNet not found at ${WORDNET_DIR} (apt-get install wordnet-base): skipped.`);
     return;
   }

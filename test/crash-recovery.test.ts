@@ -10,22 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../benchmarks/server-process.ts';
 import type { ServerProcess } from '../benchmarks/server-process.ts';
+import { processClient } from './helpers/process-client.ts';
 import { verifyWebhookSignature } from '../server/webhooks/webhook-signature.ts';
 import { Receiver } from './helpers/webhook-receiver.ts';
 
 const MASTER_KEY = 'folio_' + 'K'.repeat(40);
 
-function client(server: ServerProcess) {
-  return async (method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; json: any }> => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${MASTER_KEY}`, ...(body === undefined ? {} : { 'content-type': contentType }) },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : null };
-  };
-}
+const client = (server: ServerProcess) => processClient(server, MASTER_KEY);
 
 test('every acknowledged write survives SIGKILL and is searchable after restart', { timeout: 120_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-crash-'));

@@ -10,22 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../benchmarks/server-process.ts';
 import type { ServerProcess } from '../benchmarks/server-process.ts';
+import { processClient } from './helpers/process-client.ts';
 import { pollUntil } from './helpers/poll.ts';
 
 const MASTER_KEY = 'folio_' + 'E'.repeat(40);
 const TOPICS = ['the river flooded the valley after days of rain', 'the orchestra tuned violins before the concert', 'engineers tested the bridge for heavy trucks'];
 
-function client(server: ServerProcess) {
-  return async (method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${MASTER_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : null };
-  };
-}
+const client = (server: ServerProcess) => processClient(server, MASTER_KEY);
 
 const vectorFiles = (dir: string): string[] => readdirSync(join(dir, 'collections', 'docs')).filter((name) => name.includes('.vec-')).sort();
 

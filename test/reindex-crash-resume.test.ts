@@ -10,23 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '../benchmarks/server-process.ts';
 import type { ServerProcess } from '../benchmarks/server-process.ts';
+import { processClient } from './helpers/process-client.ts';
 
 const MASTER_KEY = 'folio_' + 'R'.repeat(40);
 const SEGMENTS = 6;
 const PER_SEGMENT = 6_000;
 const AUTHORS = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Donald Knuth', 'Barbara Liskov'];
 
-function client(server: ServerProcess) {
-  return async (method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> => {
-    const response = await fetch(server.url + path, {
-      method,
-      headers: { authorization: `Bearer ${MASTER_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : null };
-  };
-}
+const client = (server: ServerProcess) => processClient(server, MASTER_KEY);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

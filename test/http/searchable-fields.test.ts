@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer } from '../helpers/test-server.ts';
+import { readFileSync } from 'node:fs';
+import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { assertFieldError } from '../helpers/problem-assertions.ts';
 
@@ -83,6 +84,13 @@ describe('searchable fields', () => {
       assert.equal(response.status, 200, response.text);
       return response.body;
     };
+    // A file too: its stored text and metadata are what the re-index reads.
+    const form = new FormData();
+    form.append('id', 'manual');
+    form.append('metadata', JSON.stringify({ author: 'Grace Hopper' }));
+    form.append('file', new Blob([readFileSync(new URL('../../fixtures/files/manual.pdf', import.meta.url))]), 'manual.pdf');
+    const uploaded = await fetch(`${server.url}/v1/collections/books/files?refresh=wait_for`, { method: 'POST', headers: { authorization: `Bearer ${TEST_MASTER_KEY}` }, body: form });
+    assert.equal(uploaded.status, 201, await uploaded.text());
     assert.deepEqual((await search('q=sussman')).hits, [], 'not searchable yet');
     const patched = await server.request('PATCH', '/v1/collections/books', {
       searchable_fields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }, { field: 'metadata.author', weight: 2 }],
@@ -100,6 +108,9 @@ describe('searchable fields', () => {
     assert.equal(record.reindexing, null, 'the re-index finished');
     const ids = (body: { hits: { id: string }[] }) => body.hits.map((hit) => hit.id);
     assert.deepEqual(ids(await search('q=sussman')), ['sicp']);
+    const file = (await search('q=hopper')).hits;
+    assert.deepEqual(file.map((hit: { id: string; format: string }) => [hit.id, hit.format]), [['manual', 'pdf']], 'the file is found by its author');
+    assert.deepEqual(file[0].metadata_highlights, { author: 'Grace <mark>Hopper</mark>' });
     assert.deepEqual(ids(await search('q=knuth')).sort(), ['bio', 'taocp']);
     assert.deepEqual(ids(await search('q=author%3Aknuth')), ['taocp'], 'author:word');
     assert.deepEqual(ids(await search('q=knuth&search_fields=metadata.author')), ['taocp'], 'search_fields names the field');
