@@ -11,7 +11,9 @@
 //
 // Several boosts multiply. Per segment, `SegmentBoosts` gives each doc's multiplier and the
 // largest any doc of the segment can have, so a boosted ranking still skips with WAND: the
-// sink it wraps asks the scorers for threshold / largest multiplier.
+// sink it wraps asks the scorers for threshold / largest multiplier. A segment searched twice in
+// a row with the same boosts keeps its docs' multipliers (8 bytes a doc), read then as one array
+// element a doc.
 
 import type { FieldIndex } from '../segment/field-index.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
@@ -97,11 +99,20 @@ class SegmentBoost {
   }
 }
 
+/**
+ * Per segment, its docs' multipliers under the boosts searched with last (JSON of the boosts and
+ * the clock), once they were asked for twice in a row: an application's default boosts, or a
+ * client repeating its own, then cost one array read a doc.
+ */
+const keptMultipliers = new WeakMap<SegmentReader, { key: string; table: Float64Array | null }>();
+
 /** A search's boosts over one segment: each doc's multiplier, and the largest. */
 export class SegmentBoosts {
   private readonly boosts: SegmentBoost[];
   /** The largest multiplier a doc of this segment can have (the product of each boost's largest). */
   readonly max: number;
+  /** Each doc's multiplier, when kept for this segment and these boosts (else null: computed per doc). */
+  private readonly table: Float64Array | null;
 
   constructor(reader: SegmentReader, boosts: readonly FieldBoost[], now: number) {
     this.boosts = [];
@@ -110,6 +121,22 @@ export class SegmentBoosts {
       if (index !== null) this.boosts.push(new SegmentBoost(boost, index, now));
     }
     this.max = this.boosts.reduce((product, boost) => product * boost.max, 1);
+    this.table = this.boosts.length === 0 ? null : this.keptTable(reader, JSON.stringify([boosts, boosts.some((boost) => boost.kind === 'recency') ? now : 0]));
+  }
+
+  /** The multipliers kept for these boosts: made the second time in a row the segment is searched with them. */
+  private keptTable(reader: SegmentReader, key: string): Float64Array | null {
+    const kept = keptMultipliers.get(reader);
+    if (kept === undefined || kept.key !== key) {
+      keptMultipliers.set(reader, { key, table: null });
+      return null;
+    }
+    if (kept.table === null) {
+      const table = new Float64Array(reader.docCount);
+      for (let doc = 0; doc < table.length; doc++) table[doc] = this.computeMultiplier(doc);
+      kept.table = table;
+    }
+    return kept.table;
   }
 
   get empty(): boolean {
@@ -117,6 +144,15 @@ export class SegmentBoosts {
   }
 
   multiplier(doc: number): number {
+    return this.table === null ? this.computeMultiplier(doc) : this.table[doc];
+  }
+
+  /** Each doc's multiplier when kept for this segment and these boosts, else null. */
+  multipliers(): Float64Array | null {
+    return this.table;
+  }
+
+  private computeMultiplier(doc: number): number {
     let product = 1;
     for (const boost of this.boosts) product *= boost.multiplier(doc);
     return product;
@@ -127,24 +163,45 @@ export class SegmentBoosts {
     return { value: score * this.multiplier(doc), description: 'the relevance score × the field boosts', details: [text, ...this.boosts.map((boost) => boost.explain(doc))] };
   }
 
-  /**
-   * `sink` fed boosted scores: the scorers see its threshold divided by the largest multiplier,
-   * so they skip only docs that cannot reach it however much they are boosted. A `listing` (a
-   * query without words, every doc scoring 0) is ranked by the multipliers themselves.
-   */
+  /** `sink` fed boosted scores (BoostedSink); `listing`: a query without words, ranked by the multipliers. */
   wrap(sink: HitSink, listing: boolean): HitSink {
     if (this.empty) return sink;
-    const max = this.max;
-    const boosts = this;
-    return {
-      get threshold() {
-        return sink.threshold / max;
-      },
-      // A listing offers every doc: the first k by id are not the best boosted.
-      rankedById: listing ? false : sink.rankedById,
-      capacity: sink.capacity,
-      needsMatchSet: sink.needsMatchSet,
-      collect: listing ? (doc) => sink.collect(doc, boosts.multiplier(doc)) : (doc, score) => sink.collect(doc, score * boosts.multiplier(doc)),
-    };
+    return new BoostedSink(sink, this, listing);
+  }
+}
+
+/**
+ * A sink fed boosted scores: the scorers see its threshold divided by the segment's largest
+ * multiplier, so they skip only docs that cannot reach it however much they are boosted. A
+ * `listing` (a query without words, every doc scoring 0) is ranked by the multipliers themselves.
+ * A class, so that every boosted sink has one shape (WAND's hottest property reads stay monomorphic).
+ */
+class BoostedSink implements HitSink {
+  readonly rankedById: boolean;
+  readonly capacity: number;
+  readonly needsMatchSet: boolean | undefined;
+  private readonly max: number;
+  private readonly table: Float64Array | null;
+
+  constructor(
+    private readonly sink: HitSink,
+    private readonly boosts: SegmentBoosts,
+    private readonly listing: boolean,
+  ) {
+    // A listing offers every doc: the first k by id are not the best boosted.
+    this.rankedById = listing ? false : sink.rankedById;
+    this.capacity = sink.capacity;
+    this.needsMatchSet = sink.needsMatchSet;
+    this.max = boosts.max;
+    this.table = boosts.multipliers();
+  }
+
+  get threshold(): number {
+    return this.sink.threshold / this.max;
+  }
+
+  collect(doc: number, score: number): void {
+    const multiplier = this.table === null ? this.boosts.multiplier(doc) : this.table[doc];
+    this.sink.collect(doc, this.listing ? multiplier : score * multiplier);
   }
 }

@@ -13,7 +13,7 @@
 // search counts every match, else among those it offered (a lower bound, as `total` is then).
 
 import type { FieldIndex, FieldValue } from '../segment/field-index.ts';
-import type { DocBitSet } from './doc-bitset.ts';
+import { DocBitSet } from './doc-bitset.ts';
 import type { SegmentView } from './segment-view.ts';
 
 /** Each doc's group key, across the segments of a search. */
@@ -66,22 +66,67 @@ export function groupWindow<T extends { segment: number; doc: number }>(
 }
 
 /**
+ * The values of a field across the segments of a snapshot, numbered once: per segment, the
+ * number of each of its ordinals among all the segments' distinct values. Kept per snapshot
+ * (the segments' field indexes), so counting groups compares numbers, not values.
+ */
+interface GlobalOrdinals {
+  indexes: readonly (FieldIndex | null)[];
+  /** Per segment (null: the field is not there): each ordinal's global number. */
+  globals: (Uint32Array | null)[];
+  /** How many distinct values the segments hold together. */
+  size: number;
+}
+
+/** The global ordinals of a field, by its index in the first segment that has it. */
+const keptOrdinals = new WeakMap<FieldIndex, GlobalOrdinals>();
+
+function globalOrdinals(indexes: readonly (FieldIndex | null)[]): GlobalOrdinals {
+  const first = indexes.find((index): index is FieldIndex => index !== null);
+  if (first === undefined) return { indexes, globals: indexes.map(() => null), size: 0 };
+  const kept = keptOrdinals.get(first);
+  if (kept !== undefined && kept.indexes.length === indexes.length && kept.indexes.every((index, i) => index === indexes[i])) return kept;
+  const numbers = new Map<FieldValue, number>();
+  const globals = indexes.map((index) => {
+    if (index === null) return null;
+    const global = new Uint32Array(index.distinct);
+    for (let ord = 0; ord < index.distinct; ord++) {
+      const value = index.value(ord);
+      let number = numbers.get(value);
+      if (number === undefined) numbers.set(value, (number = numbers.size));
+      global[ord] = number;
+    }
+    return global;
+  });
+  const made = { indexes, globals, size: numbers.size };
+  keptOrdinals.set(first, made);
+  return made;
+}
+
+/**
  * Counts the groups among the matches of every segment (`total` of a grouped search): from a
  * segment's match set when the search has one, else doc by doc as they are offered. Adding a doc
- * twice counts it once, so both may feed it.
+ * twice counts it once, so both may feed it. A doc's group is its first value's global ordinal
+ * (or the doc itself, without a value): one bit a group, no value read.
  */
 export class GroupCounter {
   private readonly indexes: (FieldIndex | null)[];
-  /** Per segment: which value ordinals were seen (by first value), and those ordinals in the order seen. */
-  private readonly seenValues: (Uint8Array | null)[];
-  private readonly seenOrdinals: number[][];
-  /** Per segment: the docs without a value. */
-  private readonly withoutValue: (Set<number> | null)[];
+  private readonly globals: (Uint32Array | null)[];
+  /** Which global ordinals were seen; allocated on the first doc with a value. */
+  private seen: Uint8Array | null = null;
+  private readonly size: number;
+  private valued = 0;
+  /** Per segment: the docs without a value seen, and how many. */
+  private readonly withoutValue: (DocBitSet | null)[];
+  private unvalued = 0;
+  private readonly docCounts: number[];
 
   constructor(views: readonly SegmentView[], field: string) {
     this.indexes = views.map((view) => view.reader.field(field));
-    this.seenValues = views.map(() => null);
-    this.seenOrdinals = views.map(() => []);
+    this.docCounts = views.map((view) => view.reader.docCount);
+    const ordinals = globalOrdinals(this.indexes);
+    this.globals = ordinals.globals;
+    this.size = ordinals.size;
     this.withoutValue = views.map(() => null);
   }
 
@@ -89,14 +134,19 @@ export class GroupCounter {
   addDoc(segment: number, doc: number): void {
     const index = this.indexes[segment];
     if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) {
-      (this.withoutValue[segment] ??= new Set()).add(doc);
+      const docs = (this.withoutValue[segment] ??= new DocBitSet(this.docCounts[segment]));
+      if (!docs.has(doc)) {
+        docs.add(doc);
+        this.unvalued++;
+      }
       return;
     }
-    const ord = index.docOrds[index.docStarts[doc]];
-    const seen = (this.seenValues[segment] ??= new Uint8Array(index.distinct));
-    if (seen[ord] === 1) return;
-    seen[ord] = 1;
-    this.seenOrdinals[segment].push(ord);
+    const global = this.globals[segment]![index.docOrds[index.docStarts[doc]]];
+    const seen = (this.seen ??= new Uint8Array(this.size));
+    if (seen[global] === 0) {
+      seen[global] = 1;
+      this.valued++;
+    }
   }
 
   /** Adds one segment's matches. */
@@ -105,16 +155,6 @@ export class GroupCounter {
   }
 
   get count(): number {
-    let withoutValue = 0;
-    for (const docs of this.withoutValue) withoutValue += docs?.size ?? 0;
-    const withValues = this.seenOrdinals.filter((ordinals) => ordinals.length > 0);
-    // One segment with values: its ordinals are its distinct values.
-    if (withValues.length <= 1) return withoutValue + (withValues[0]?.length ?? 0);
-    const values = new Set<FieldValue>();
-    this.seenOrdinals.forEach((ordinals, segment) => {
-      const index = this.indexes[segment];
-      for (const ord of ordinals) values.add(index!.value(ord));
-    });
-    return values.size + withoutValue;
+    return this.valued + this.unvalued;
   }
 }

@@ -31,6 +31,7 @@ import { searchSegment } from './segment-search.ts';
 import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
+import { RelevanceSink } from './relevance-sink.ts';
 import { SegmentBoosts } from './field-boosts.ts';
 import { GroupCounter, GroupKeys, groupWindow } from './grouping.ts';
 import { suggestQueries } from './suggestions.ts';
@@ -268,30 +269,15 @@ function rankByKeywords(
     const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined;
     for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
       const view = views[segment];
-      let offered = 0;
-      const sink: HitSink = {
-        get threshold() {
-          if (needsMatchSet) return collector.threshold;
-          if (total + offered < TOTAL_EXACT_UP_TO) return -Infinity;
-          totalRelation = 'gte';
-          return collector.threshold;
-        },
-        rankedById: true,
-        capacity: window,
-        needsMatchSet,
-        collect: (doc, score) => {
-          offered++;
-          groups?.addDoc(segment, doc);
-          collector.collect(segment, doc, score);
-        },
-      };
+      const sink = new RelevanceSink(collector, segment, window, needsMatchSet, total, groups);
       // With field boosts, the scores it collects are boosted (a listing ranks by the boosts alone).
       const ranking = boosts == null ? sink : boosts[segment].wrap(sink, listing);
       const matches = withinBudget<DocBitSet | null>(
         () => searchSegment(view, prepared, filter, ranking, budget),
         () => null,
       );
-      if (matches === null) total += offered;
+      if (sink.stoppedCounting) totalRelation = 'gte';
+      if (matches === null) total += sink.offered;
       else countMatches(view, segment, matches);
     }
     if (budget.timedOut) totalRelation = 'gte';

@@ -14,6 +14,7 @@ import type { SearchBudget } from './search-budget.ts';
  * sink. `accept(doc)` rejects docs that do not match (filtered, deleted, excluded). Returns how
  * many docs were scored. Each pivot visited spends a unit of `budget`.
  */
+export const wandStats = { visited: 0, scored: 0 };
 export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): number {
   let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
   let scored = 0;
@@ -35,8 +36,9 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     const pivotDoc = active[pivot].doc;
     if (active[0].doc === pivotDoc) {
       if (accept(pivotDoc)) {
+        // Summed in the query's order, not the sorted one, so equal docs get equal scores to the bit.
         let score = 0;
-        for (let i = 0; i < active.length && active[i].doc === pivotDoc; i++) score += active[i].score();
+        for (let i = 0; i < scorers.length; i++) if (scorers[i].doc === pivotDoc) score += scorers[i].score();
         sink.collect(pivotDoc, score);
         scored++;
       }
@@ -46,6 +48,7 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     }
     if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
   }
+  wandStats.visited += visited; wandStats.scored += scored;
   return scored;
 }
 
