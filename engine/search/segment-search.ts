@@ -14,7 +14,7 @@ import { clauseScorer, rankingScorers } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { evaluateFilter } from './filter-evaluator.ts';
 import type { HitSink } from './hit-sink.ts';
-import { DisjunctionMaxScorer } from './scorers/disjunction-max-scorer.ts';
+import { DisjunctionScorer } from './scorers/disjunction-scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { deletedDocs } from './segment-view.ts';
@@ -79,9 +79,9 @@ function acceptEvery(): boolean {
   return true;
 }
 
-/** Adds every doc `scorer` matches to `matches`: a dis-max's alternatives one by one, not merged. */
+/** Adds every doc `scorer` matches to `matches`: a disjunction's subs one by one, not merged. */
 function markMatches(scorer: Scorer, matches: DocBitSet, budget: SearchBudget): void {
-  if (scorer instanceof DisjunctionMaxScorer) {
+  if (scorer instanceof DisjunctionScorer) {
     for (const sub of scorer.subs) markMatches(sub, matches, budget);
     return;
   }

@@ -2,36 +2,19 @@
 // prefix queries and typo variants, whose expansions are alternatives of one query word rather
 // than separate words.
 
-import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { ScoreExplanation } from '../search-types.ts';
+import { DisjunctionScorer } from './disjunction-scorer.ts';
 import type { Scorer } from './scorer.ts';
 
-export class DisjunctionMaxScorer implements Scorer {
-  doc = -1;
+export class DisjunctionMaxScorer extends DisjunctionScorer {
   readonly maxScore: number;
-  readonly cost: number;
 
   constructor(
     private readonly label: string,
-    /** The alternatives, each its own postings (matches can be listed per alternative). */
-    readonly subs: readonly Scorer[],
+    subs: readonly Scorer[],
   ) {
+    super(subs);
     this.maxScore = Math.max(...subs.map((s) => s.maxScore));
-    this.cost = subs.reduce((sum, s) => sum + s.cost, 0);
-  }
-
-  next(): number {
-    return this.advance(this.doc + 1);
-  }
-
-  advance(target: number): number {
-    if (this.doc >= target) return this.doc;
-    let min = NO_MORE_DOCS;
-    for (const sub of this.subs) {
-      const doc = sub.doc >= target ? sub.doc : sub.advance(target);
-      if (doc < min) min = doc;
-    }
-    return (this.doc = min);
   }
 
   score(): number {

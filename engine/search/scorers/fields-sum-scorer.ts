@@ -4,38 +4,22 @@
 // its score sums the parts' weighted, length-normalised frequencies, then saturates once with
 // the form's idf — so a word in two fields counts more than in one, but not twice as much.
 
-import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
 import type { ScoreExplanation } from '../search-types.ts';
-import type { FrequencyScorer, Scorer } from './scorer.ts';
+import { DisjunctionScorer } from './disjunction-scorer.ts';
+import type { FrequencyScorer } from './scorer.ts';
 
-export class FieldsSumScorer implements Scorer {
-  doc = -1;
+export class FieldsSumScorer extends DisjunctionScorer<FrequencyScorer> {
   readonly maxScore: number;
-  readonly cost: number;
 
   constructor(
     private readonly label: string,
-    private readonly parts: readonly FrequencyScorer[],
+    parts: readonly FrequencyScorer[],
     /** The form's weight: its idf and boost saturate the sum. */
     private readonly weight: Bm25fWeight,
   ) {
+    super(parts);
     this.maxScore = weight.saturatedBound(parts.reduce((sum, part) => sum + part.maxFrequency, 0));
-    this.cost = parts.reduce((sum, part) => sum + part.cost, 0);
-  }
-
-  next(): number {
-    return this.advance(this.doc + 1);
-  }
-
-  advance(target: number): number {
-    if (this.doc >= target) return this.doc;
-    let min = NO_MORE_DOCS;
-    for (const part of this.parts) {
-      const doc = part.doc >= target ? part.doc : part.advance(target);
-      if (doc < min) min = doc;
-    }
-    return (this.doc = min);
   }
 
   score(): number {
@@ -43,13 +27,13 @@ export class FieldsSumScorer implements Scorer {
   }
 
   explain(): ScoreExplanation {
-    const matching = this.parts.filter((part) => part.doc === this.doc).map((part) => part.explainFrequency());
+    const matching = this.subs.filter((part) => part.doc === this.doc).map((part) => part.explainFrequency());
     return this.weight.explainSum(this.label, this.frequency(), matching);
   }
 
   private frequency(): number {
     let tf = 0;
-    for (const part of this.parts) if (part.doc === this.doc) tf += part.frequency();
+    for (const part of this.subs) if (part.doc === this.doc) tf += part.frequency();
     return tf;
   }
 }
