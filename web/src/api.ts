@@ -72,8 +72,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   });
   if (!response.ok) {
     const error = await failure(response);
-    // A 401 for a token that is no longer the stored one (signed out and in since it was sent) signs nobody out.
-    if (response.status === 401 && options.bearer === undefined && token() === bearer) onUnauthorized();
+    if (response.status === 401 && options.bearer === undefined) onUnauthorized();
     throw error;
   }
   return response.status === 204 ? (null as T) : ((await response.json()) as T);
