@@ -1,4 +1,4 @@
-// Part of `npm run build`: copies the dashboard's static files (web/static: the page and its
+// Part of `npm run build`: copies the dashboard's static files (web/static: the page, its icon and its
 // stylesheet) beside its compiled modules in dist/web, so the server serves one folder.
 import { cpSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

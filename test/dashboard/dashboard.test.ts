@@ -35,8 +35,18 @@ describe('the dashboard in Chromium', { skip }, () => {
   let browser: Browser;
   let page: Page;
   const receiver = new Receiver();
-  /** Script errors and CSP violations the page reported. */
+  /** Script errors, CSP violations and files of the page (its icon too) the server refused. */
   const problems: string[] = [];
+  /** The page's last API answers, said when a step times out (what the page was told). */
+  const answers: string[] = [];
+  const explained = async <T>(step: Promise<T>): Promise<T> => {
+    try {
+      return await step;
+    } catch (error) {
+      const shown = await page.locator('body').innerText().catch(() => '(unreadable)');
+      throw new Error(`${(error as Error).message}\n-- the page shows:\n${shown}\n-- its last API answers:\n${answers.join('\n')}`);
+    }
+  };
 
   const shot = async (name: string): Promise<void> => {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
@@ -52,6 +62,14 @@ describe('the dashboard in Chromium', { skip }, () => {
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('response', (response) => {
+      if (!response.url().includes('/v1/')) {
+        if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`);
+        return;
+      }
+      answers.push(`${new Date().toISOString().slice(11, 23)} ${response.status()} ${response.request().method()} ${response.url().replace(server.url, '')}`);
+      if (answers.length > 40) answers.shift();
+    });
     page.on('console', (entry) => {
       if (entry.type() === 'error' && !/Failed to load resource/.test(entry.text())) problems.push(`console: ${entry.text()}`);
     });
@@ -456,16 +474,34 @@ describe('the dashboard in Chromium', { skip }, () => {
   test('sign out, then in with an admin API key', async () => {
     const created = await fetch(`${server.url}/v1/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${TEST_MASTER_KEY}`, 'content-type': 'application/json' }, body: '{"name":"ops","scopes":["admin"]}' });
     const { key } = (await created.json()) as { key: string };
+    // A search still on its way when the user signs out: its late 401 (the session has ended)
+    // must not redraw the sign-in form over the key being typed, nor sign out what comes next.
+    await page.goto(`${server.url}/#/search/notes`);
+    await page.locator('#q').waitFor();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route('**/v1/collections/notes/search', async (route) => { await held; await route.continue(); });
+    const heldSearch = page.waitForRequest((request) => request.url().endsWith('/v1/collections/notes/search'));
+    await page.fill('#q', 'quince');
+    await heldSearch;
+    const sessionEnded = page.waitForResponse((response) => response.url().endsWith('/v1/sessions/current'));
     await page.click('text=Sign out');
     await page.locator('#secret').waitFor();
+    assert.equal((await sessionEnded).status(), 204);
     await page.fill('#secret', key);
+    const lateAnswer = page.waitForResponse((response) => response.url().endsWith('/v1/collections/notes/search'));
+    release();
+    assert.equal((await lateAnswer).status(), 401, 'the search arrives after its session ended');
+    await page.waitForLoadState('networkidle');
+    await page.unroute('**/v1/collections/notes/search');
+    assert.equal(await page.inputValue('#secret'), key, 'the sign-in form is not drawn again over what was typed');
     await page.press('#secret', 'Enter');
-    await page.locator('nav >> text=Stats').waitFor();
+    await explained(page.locator('nav >> text=Stats').waitFor());
     await page.click('nav >> text=Collections');
     await page.getByRole('cell', { name: 'notes', exact: true }).waitFor();
   });
 
-  test('no script error and no Content-Security-Policy violation on any page', () => {
+  test('no script error, no Content-Security-Policy violation and no file refused on any page', () => {
     assert.deepEqual(problems, []);
   });
 });

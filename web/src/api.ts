@@ -72,7 +72,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   });
   if (!response.ok) {
     const error = await failure(response);
-    if (response.status === 401 && options.bearer === undefined) onUnauthorized();
+    // A 401 signs out the session whose token was sent, if it is still the stored one: not a
+    // request sent without a token (already signed out), nor one of a session signed out since
+    // (its late answer would wipe the sign-in form, or the session opened after it).
+    if (response.status === 401 && options.bearer === undefined && bearer !== null && token() === bearer) onUnauthorized();
     throw error;
   }
   return response.status === 204 ? (null as T) : ((await response.json()) as T);

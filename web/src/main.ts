@@ -48,10 +48,13 @@ function currentRoute(): { name: string; argument: string } {
 }
 
 async function logOut(): Promise<void> {
-  // A session is ended on the server too; an API key simply stops being used here.
-  if (token()?.startsWith('folio_sess_')) await api('/v1/sessions/current', { method: 'DELETE' }).catch(() => undefined);
+  // Signed out here first, so the sign-in form is drawn once: a late 401 of a request that still
+  // carried the session is then not this tab's (api.ts) and redraws nothing.
+  const ended = token();
   signOut();
   render();
+  // A session is ended on the server too; an API key simply stops being used here.
+  if (ended?.startsWith('folio_sess_')) await api('/v1/sessions/current', { method: 'DELETE', bearer: ended }).catch(() => undefined);
 }
 
 function render(): void {

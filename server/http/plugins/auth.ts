@@ -3,7 +3,8 @@
 //     token is even looked at, so keys cannot be guessed quickly.
 //  2. The bearer token resolves to a Principal: the master key (constant-time digest
 //     comparison), a session or an API key (lookup by SHA-256, so no timing leak). Missing,
-//     unknown, revoked or expired → 401, counted against the client address.
+//     unknown, revoked or expired → 401; a token sent and not good (not a missing one) is
+//     counted against the client address.
 //  3. An API key's token bucket is charged (its own rate, else the server's); the RateLimit-*
 //     headers go on every response to a key, and an empty bucket gets 429 with Retry-After
 //     before anything is done. The master key and sessions (its stand-in) are not limited.
@@ -56,7 +57,9 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
       // work (behind a proxy, one client's guesses must not lock everyone out).
       const blocked = failedAuth.isBlocked(request.ip);
       if (blocked.blocked) refuseRate(reply, blocked.retryAfterSeconds, 'too many failed authentications from this address; try again later');
-      failedAuth.recordFailure(request.ip);
+      // Only a token that is wrong is a guess: a request without one (a browser's own
+      // /favicon.ico, a link preview) guesses nothing, and must not lock its address out.
+      if (token !== null) failedAuth.recordFailure(request.ip);
       throw new FolioError(
         'unauthorized',
         token === null ? "missing or malformed credentials: send 'Authorization: Bearer <token>'" : 'unknown, revoked or expired token',

@@ -1,5 +1,5 @@
 // The web dashboard (DESIGN.md: web/), served by the same server at `/`: the page, its
-// stylesheet (`/app.css`) and its modules (`/assets/…js`) from dist/web (built by `npm
+// stylesheet (`/app.css`), its icon (`/favicon.svg`) and its modules (`/assets/…js`) from dist/web (built by `npm
 // install` / `npm run build`), read once at start into memory with one route each, so a
 // request can only name a file that is there (no path from the URL ever reaches the disk). Everything the dashboard does goes through the HTTP API with
 // the user's token, so these routes need no credential. A strict Content-Security-Policy
@@ -25,6 +25,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 interface Asset {
@@ -46,7 +47,7 @@ function dashboardDir(): string | null {
   }
 }
 
-/** Every servable file of the dashboard: `index.html`, `app.css` and the modules, by URL path. */
+/** Every servable file of the dashboard: `index.html`, `app.css`, `favicon.svg` and the modules, by URL path. */
 function loadAssets(dir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   const walk = (folder: string): void => {

@@ -2,7 +2,8 @@
 // token (what the CLI's `auth login` and dashboards use), and `DELETE /v1/sessions/current`
 // ends the session that makes the request. Creating a session is a public route that checks
 // the master key itself (constant time); a wrong key counts as a failed authentication of the
-// client address, like an unknown bearer token.
+// client address, like an unknown bearer token (another valid credential, such as an API key,
+// does not).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FolioError } from '../../../errors/index.ts';
@@ -25,6 +26,9 @@ const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Only wrong keys are held back from a blocked address: the right one always opens a
       // session (behind a proxy, one client's guesses must not lock everyone out).
       if (!app.credentials.isMasterKey(request.body.master_key)) {
+        // Another valid credential (an admin API key the dashboard tries here first) is no
+        // guess: it is neither counted nor held back, as it would not be as a bearer token.
+        if (app.credentials.principalOf(request.body.master_key) !== null) throw new FolioError('unauthorized', 'wrong master key');
         const blocked = app.failedAuth.isBlocked(request.ip);
         if (blocked.blocked) {
           reply.header('retry-after', String(blocked.retryAfterSeconds));
