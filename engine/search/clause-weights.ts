@@ -60,7 +60,6 @@ export function collectionStatistics(views: readonly SegmentView[], weights?: Fi
   return stats;
 }
 
-
 export function prepareClauses(
   clauses: readonly QueryClause[],
   views: readonly SegmentView[],

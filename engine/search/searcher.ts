@@ -24,7 +24,6 @@ import { EngineError } from '../errors.ts';
 import { normalizeVector } from '../vectors/quantization.ts';
 import { segmentVectors, semanticSearch } from './semantic-search.ts';
 import { CONTENTS_PAGE_FACTOR, DOCUMENT_SHARE, PAGE_RANKING_WINDOW, rankByPages } from './page-ranking.ts';
-import type { HitSink } from './hit-sink.ts';
 import { TOTAL_EXACT_UP_TO } from './search-types.ts';
 import type { ScoreExplanation, SearchMode, SearchRequest, SearchResult, TotalRelation } from './search-types.ts';
 import { searchSegment } from './segment-search.ts';

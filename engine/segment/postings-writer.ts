@@ -10,6 +10,7 @@ import { SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts
 import type { InvertedBatch } from './inverter.ts';
 
 const U32_MAX = 0xffffffff;
+const EMPTY = new Uint32Array(1);
 /** A position delta (< 2^32) takes at most 5 LEB128 bytes. */
 const MAX_VARINT_BYTES = 5;
 
@@ -32,12 +33,13 @@ export class PostingsWriter {
   private readonly gaps = new Uint32Array(BLOCK_SIZE);
   private readonly titleTfs = new Uint32Array(BLOCK_SIZE);
   private readonly textTfs = new Uint32Array(BLOCK_SIZE);
-  private occurrences: Uint32Array;
-  private termStarts: Uint32Array;
-  private docStarts: Uint32Array;
-  private titleLengths: Uint32Array;
-  private textLengths: Uint32Array;
-  private docCount: number;
+  // The batch `add` reads (empty for a writer fed with `appendDoc` only).
+  private occurrences: Uint32Array = EMPTY;
+  private termStarts: Uint32Array = EMPTY;
+  private docStarts: Uint32Array = EMPTY;
+  private titleLengths: Uint32Array = EMPTY;
+  private textLengths: Uint32Array = EMPTY;
+  private docCount = 0;
 
   /** The term being appended doc by doc (see `startTerm`). */
   private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
@@ -47,13 +49,7 @@ export class PostingsWriter {
     this.docs = new ByteWriter(Math.max(1, capacity.docsBytes));
     this.positions = new Uint8Array(Math.max(1, capacity.positionBytes));
     this.skips = new Uint32Array(SKIP_ENTRY_WORDS * Math.max(1, capacity.skipEntries));
-    const empty = new Uint32Array(1);
-    this.occurrences = batch?.occurrences ?? empty;
-    this.termStarts = batch?.termStarts ?? empty;
-    this.docStarts = batch?.docStarts ?? empty;
-    this.titleLengths = batch?.titleLengths ?? empty;
-    this.textLengths = batch?.textLengths ?? empty;
-    this.docCount = batch?.titleLengths.length ?? 0;
+    if (batch !== null) this.useBatch(batch);
   }
 
   /** Makes `add` read term ids of `batch` (a searchable metadata field's, field-inverter.ts) from now on. */
