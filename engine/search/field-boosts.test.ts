@@ -73,8 +73,15 @@ test('explain shows each multiplier; an empty query lists by the boosts; a sort 
 });
 
 test('property: the boosted top k equals a naive ranking of every match (WAND skipping, several segments)', () => {
+  // mulberry32: a generator with a long period (a short one repeats the docs, and their ties
+  // would all be settled in the first segment, before WAND skips anything).
   let seed = 7;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
   const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'];
   // More docs than a search counts exactly (10,000), so WAND skips with the sink's threshold and
   // the multiplier tiers (a few very popular docs, many ordinary ones) take part.
@@ -85,7 +92,8 @@ test('property: the boosted top k equals a naive ranking of every match (WAND sk
   });
   withSegments(analyzer, [docs.slice(0, 5000), docs.slice(5000, 11_000), docs.slice(11_000)], (views) => {
     for (const q of ['alpha', 'beta gamma', 'omega delta alpha']) {
-      for (const boost of [popularity('log1p'), popularity('sqrt', 0.01), popularity('none', 0.001)]) {
+      // Strong boosts (the popular docs lead) and slight ones (text and boost both decide).
+      for (const boost of [popularity('log1p'), popularity('sqrt', 0.01), popularity('none', 0.001), popularity('none', 0.00002), popularity('log1p', 0.0005)]) {
         const unboosted = search(views, q, { limit: 14_000, trackTotal: true, hitFields: [] }).hits;
         const multiplier = (id: string) => {
           const value = docs[Number(id.slice(1))].metadata.popularity as number | undefined;
@@ -101,6 +109,32 @@ test('property: the boosted top k equals a naive ranking of every match (WAND sk
         assert.deepEqual(search(views, q, { limit: 10, boost: [boost], hitFields: [] }), fast, `${q} ${JSON.stringify(boost)}: kept multipliers`);
         const scores = fast.hits.map((hit) => hit.score);
         naive.slice(0, 10).forEach((hit, i) => assert.ok(Math.abs(hit.score - scores[i]) < 1e-9 * hit.score, `${q}: score ${i}`));
+      }
+    }
+  });
+});
+
+test('property: with exact score bounds (every doc the same text), the boosted top k is the k largest multipliers', () => {
+  // Each doc's text score equals the term's bound, so a block or doc skipped on a bound a hair
+  // too low would lose a hit here.
+  let seed = 11;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  // Values close together: many docs within a hair of the k-th best, in the second segment
+  // (the first is offered whole while the total is counted exactly).
+  const docs = Array.from({ length: 20_000 }, (_, i) => doc(`e${String(i).padStart(5, '0')}`, 'zeta', random() < 0.9 ? { popularity: Math.floor(random() * 100_000) } : {}));
+  withSegments(analyzer, [docs.slice(0, 10_000), docs.slice(10_000)], (views) => {
+    for (const boost of [popularity('log1p'), popularity('none', 0.00001)]) {
+      const expected = search(views, 'zeta', { limit: 20_000, trackTotal: true, hitFields: [] }).hits
+        .map((hit) => ({ id: hit.id, value: (docs[Number(hit.id.slice(1))].metadata.popularity as number | undefined) ?? 0 }))
+        .sort((a, b) => b.value - a.value || (a.id < b.id ? -1 : 1));
+      for (let round = 0; round < 2; round++) {
+        const fast = search(views, 'zeta', { limit: 10, boost: [boost], hitFields: [] });
+        assert.deepEqual(fast.hits.map((hit) => hit.id), expected.slice(0, 10).map((hit) => hit.id), `${JSON.stringify(boost)}, round ${round}`);
       }
     }
   });

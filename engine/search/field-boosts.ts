@@ -11,13 +11,15 @@
 //
 // Several boosts multiply. Per segment, `SegmentBoosts` gives each doc's multiplier and the
 // largest any doc of the segment can have, so a boosted ranking still skips with WAND: the
-// sink it wraps asks the scorers for threshold / largest multiplier. A segment searched twice in
-// a row with the same boosts keeps its docs' multipliers (8 bytes a doc), read then as one array
-// element a doc.
+// relevance sink (relevance-sink.ts) multiplies the scores and asks the scorers for threshold /
+// largest multiplier. A segment searched twice in a row with the same boosts keeps its docs'
+// multipliers (8 bytes a doc), read then as one array element a doc, and their shares of the
+// largest (8 more), with which WAND skips docs and blocks of docs the boosts cannot lift enough.
 
 import type { FieldIndex } from '../segment/field-index.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
-import type { HitSink } from './hit-sink.ts';
+import { FACTOR_BLOCK_SHIFT } from './hit-sink.ts';
+import type { ScoreFactorBounds } from './hit-sink.ts';
 import type { ScoreExplanation } from './search-types.ts';
 
 export type BoostModifier = 'none' | 'log1p' | 'sqrt';
@@ -102,9 +104,13 @@ class SegmentBoost {
 /**
  * Per segment, its docs' multipliers under the boosts searched with last (JSON of the boosts and
  * the clock), once they were asked for twice in a row: an application's default boosts, or a
- * client repeating its own, then cost one array read a doc.
+ * client repeating its own, then cost one array read a doc, and WAND skips the docs and blocks
+ * whose multiplier keeps them below the threshold (ScoreFactorBounds).
  */
-const keptMultipliers = new WeakMap<SegmentReader, { key: string; table: Float64Array | null }>();
+const keptMultipliers = new WeakMap<SegmentReader, { key: string; table: Float64Array | null; bounds: ScoreFactorBounds | null }>();
+
+/** A bound is a hair above the doc's share of the largest multiplier: rounding never skips a doc that ties. */
+const BOUND_SLACK = 1 + 1e-9;
 
 /** A search's boosts over one segment: each doc's multiplier, and the largest. */
 export class SegmentBoosts {
@@ -113,6 +119,8 @@ export class SegmentBoosts {
   readonly max: number;
   /** Each doc's multiplier, when kept for this segment and these boosts (else null: computed per doc). */
   private readonly table: Float64Array | null;
+  /** With the kept table: each doc's and each block's share of `max`. */
+  readonly factorBounds: ScoreFactorBounds | null;
 
   constructor(reader: SegmentReader, boosts: readonly FieldBoost[], now: number) {
     this.boosts = [];
@@ -121,22 +129,25 @@ export class SegmentBoosts {
       if (index !== null) this.boosts.push(new SegmentBoost(boost, index, now));
     }
     this.max = this.boosts.reduce((product, boost) => product * boost.max, 1);
-    this.table = this.boosts.length === 0 ? null : this.keptTable(reader, JSON.stringify([boosts, boosts.some((boost) => boost.kind === 'recency') ? now : 0]));
+    const kept = this.boosts.length === 0 ? null : this.kept(reader, JSON.stringify([boosts, boosts.some((boost) => boost.kind === 'recency') ? now : 0]));
+    this.table = kept?.table ?? null;
+    this.factorBounds = kept?.bounds ?? null;
   }
 
   /** The multipliers kept for these boosts: made the second time in a row the segment is searched with them. */
-  private keptTable(reader: SegmentReader, key: string): Float64Array | null {
+  private kept(reader: SegmentReader, key: string): { table: Float64Array | null; bounds: ScoreFactorBounds | null } | null {
     const kept = keptMultipliers.get(reader);
     if (kept === undefined || kept.key !== key) {
-      keptMultipliers.set(reader, { key, table: null });
+      keptMultipliers.set(reader, { key, table: null, bounds: null });
       return null;
     }
     if (kept.table === null) {
       const table = new Float64Array(reader.docCount);
       for (let doc = 0; doc < table.length; doc++) table[doc] = this.computeMultiplier(doc);
       kept.table = table;
+      kept.bounds = this.max > 0 && Number.isFinite(this.max) ? boundsOf(table, this.max) : null;
     }
-    return kept.table;
+    return kept;
   }
 
   get empty(): boolean {
@@ -145,11 +156,6 @@ export class SegmentBoosts {
 
   multiplier(doc: number): number {
     return this.table === null ? this.computeMultiplier(doc) : this.table[doc];
-  }
-
-  /** Each doc's multiplier when kept for this segment and these boosts, else null. */
-  multipliers(): Float64Array | null {
-    return this.table;
   }
 
   private computeMultiplier(doc: number): number {
@@ -162,46 +168,17 @@ export class SegmentBoosts {
   explain(doc: number, score: number, text: ScoreExplanation): ScoreExplanation {
     return { value: score * this.multiplier(doc), description: 'the relevance score × the field boosts', details: [text, ...this.boosts.map((boost) => boost.explain(doc))] };
   }
-
-  /** `sink` fed boosted scores (BoostedSink); `listing`: a query without words, ranked by the multipliers. */
-  wrap(sink: HitSink, listing: boolean): HitSink {
-    if (this.empty) return sink;
-    return new BoostedSink(sink, this, listing);
-  }
 }
 
-/**
- * A sink fed boosted scores: the scorers see its threshold divided by the segment's largest
- * multiplier, so they skip only docs that cannot reach it however much they are boosted. A
- * `listing` (a query without words, every doc scoring 0) is ranked by the multipliers themselves.
- * A class, so that every boosted sink has one shape (WAND's hottest property reads stay monomorphic).
- */
-class BoostedSink implements HitSink {
-  readonly rankedById: boolean;
-  readonly capacity: number;
-  readonly needsMatchSet: boolean | undefined;
-  private readonly max: number;
-  private readonly table: Float64Array | null;
-
-  constructor(
-    private readonly sink: HitSink,
-    private readonly boosts: SegmentBoosts,
-    private readonly listing: boolean,
-  ) {
-    // A listing offers every doc: the first k by id are not the best boosted.
-    this.rankedById = listing ? false : sink.rankedById;
-    this.capacity = sink.capacity;
-    this.needsMatchSet = sink.needsMatchSet;
-    this.max = boosts.max;
-    this.table = boosts.multipliers();
+/** Each doc's and each block's multiplier as a share of the largest. */
+function boundsOf(table: Float64Array, max: number): ScoreFactorBounds {
+  const perDoc = new Float64Array(table.length);
+  const perBlock = new Float64Array(((table.length - 1) >> FACTOR_BLOCK_SHIFT) + 1);
+  for (let doc = 0; doc < table.length; doc++) {
+    const share = (table[doc] / max) * BOUND_SLACK;
+    perDoc[doc] = share;
+    const block = doc >> FACTOR_BLOCK_SHIFT;
+    if (share > perBlock[block]) perBlock[block] = share;
   }
-
-  get threshold(): number {
-    return this.sink.threshold / this.max;
-  }
-
-  collect(doc: number, score: number): void {
-    const multiplier = this.table === null ? this.boosts.multiplier(doc) : this.table[doc];
-    this.sink.collect(doc, this.listing ? multiplier : score * multiplier);
-  }
+  return { perDoc, perBlock };
 }

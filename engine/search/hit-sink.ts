@@ -5,6 +5,22 @@
 
 import type { DocBitSet } from './doc-bitset.ts';
 
+/** Docs per block of ScoreFactorBounds.perBlock: 64. */
+export const FACTOR_BLOCK_SHIFT = 6;
+
+/**
+ * How much a sink may raise each doc's score (a ranking by fields multiplies it), relative to
+ * the largest raise, which its threshold already allows for: a doc whose score bound times its
+ * factor is below the threshold cannot reach it, nor can a block of docs under the block's
+ * largest factor. WAND skips them.
+ */
+export interface ScoreFactorBounds {
+  /** Each doc's factor, at most 1 (the doc with the largest multiplier). */
+  readonly perDoc: Float64Array;
+  /** The largest factor of each block of 1 << FACTOR_BLOCK_SHIFT docs. */
+  readonly perBlock: Float64Array;
+}
+
 export interface HitSink {
   /** Docs whose best possible score is below this need not be offered. */
   readonly threshold: number;
@@ -18,6 +34,8 @@ export interface HitSink {
    * -Infinity and skipping below it afterwards; absent means true.
    */
   readonly needsMatchSet?: boolean;
+  /** Present when the sink raises scores by different factors per doc (see ScoreFactorBounds). */
+  readonly factorBounds?: ScoreFactorBounds | null;
   collect(doc: number, score: number): void;
   /** Offers every doc of `admissible` with score 0, in whatever order lets the sink stop early. */
   offerAll?(admissible: DocBitSet): void;

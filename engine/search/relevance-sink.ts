@@ -2,20 +2,29 @@
 // collector across segments, counting what it is offered. Without a match set (no facets, no
 // `trackTotal`), a disjunction offers every match until TOTAL_EXACT_UP_TO are counted and then
 // only what may reach the top k: the threshold stays -Infinity until then, and once it is used
-// the total is a lower bound. A class, so that every segment's sink has one shape: WAND reads its
-// threshold and calls `collect` for every doc it visits.
+// the total is a lower bound. With field boosts (field-boosts.ts) it multiplies each score by
+// the doc's multiplier, and asks the scorers for the threshold over the segment's largest one
+// (a `listing`, a query without words, is ranked by the multipliers alone). One class for both,
+// so that every segment's sink has one shape: WAND reads its threshold and calls `collect` for
+// every doc it visits.
 
+import type { SegmentBoosts } from './field-boosts.ts';
 import type { GroupCounter } from './grouping.ts';
-import type { HitSink } from './hit-sink.ts';
+import type { HitSink, ScoreFactorBounds } from './hit-sink.ts';
 import { TOTAL_EXACT_UP_TO } from './search-types.ts';
 import type { TopKCollector } from './top-k-collector.ts';
 
 export class RelevanceSink implements HitSink {
-  readonly rankedById = true;
+  readonly rankedById: boolean;
+  readonly factorBounds: ScoreFactorBounds | null;
   /** Docs offered so far. */
   offered = 0;
   /** Set once the threshold was given past TOTAL_EXACT_UP_TO: the total is then a lower bound. */
   stoppedCounting = false;
+  /** The boosts, when any apply to this segment. */
+  private readonly boosts: SegmentBoosts | null;
+  /** 1 / the largest multiplier (1 without boosts). */
+  private readonly thresholdScale: number;
 
   constructor(
     private readonly collector: TopKCollector,
@@ -26,18 +35,31 @@ export class RelevanceSink implements HitSink {
     private readonly countedBefore: number,
     /** A grouped search's groups, counted from what is offered. */
     private readonly groups: GroupCounter | undefined,
-  ) {}
+    boosts: SegmentBoosts | null,
+    /** A query without words: every doc scores 0, and the boosts alone rank them. */
+    private readonly listing: boolean,
+  ) {
+    this.boosts = boosts === null || boosts.empty ? null : boosts;
+    this.thresholdScale = this.boosts === null ? 1 : 1 / this.boosts.max;
+    this.factorBounds = this.boosts === null || listing ? null : this.boosts.factorBounds;
+    // A boosted listing offers every doc: the first k by id are not the best boosted.
+    this.rankedById = this.boosts === null || !listing;
+  }
 
   get threshold(): number {
-    if (this.needsMatchSet) return this.collector.threshold;
+    if (this.needsMatchSet) return this.collector.threshold * this.thresholdScale;
     if (this.countedBefore + this.offered < TOTAL_EXACT_UP_TO) return -Infinity;
     this.stoppedCounting = true;
-    return this.collector.threshold;
+    return this.collector.threshold * this.thresholdScale;
   }
 
   collect(doc: number, score: number): void {
     this.offered++;
     this.groups?.addDoc(this.segment, doc);
+    if (this.boosts !== null) {
+      const multiplier = this.boosts.multiplier(doc);
+      score = this.listing ? multiplier : score * multiplier;
+    }
     this.collector.collect(this.segment, doc, score);
   }
 }

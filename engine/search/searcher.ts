@@ -268,11 +268,10 @@ function rankByKeywords(
     const needsMatchSet = request.trackTotal === true || facets.length > 0 || alsoMatching !== undefined;
     for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
       const view = views[segment];
-      const sink = new RelevanceSink(collector, segment, window, needsMatchSet, total, groups);
       // With field boosts, the scores it collects are boosted (a listing ranks by the boosts alone).
-      const ranking = boosts == null ? sink : boosts[segment].wrap(sink, listing);
+      const sink = new RelevanceSink(collector, segment, window, needsMatchSet, total, groups, boosts == null ? null : boosts[segment], listing);
       const matches = withinBudget<DocBitSet | null>(
-        () => searchSegment(view, prepared, filter, ranking, budget),
+        () => searchSegment(view, prepared, filter, sink, budget),
         () => null,
       );
       if (sink.stoppedCounting) totalRelation = 'gte';

@@ -1,11 +1,15 @@
 // WAND (Broder et al., 2003) top-k evaluation of a disjunction: scorers are kept sorted by their
 // current doc; the pivot is the first doc at which the summed score bounds could reach the
 // collector's threshold, so docs before it are skipped without being scored. Docs are scored
-// only when every scorer up to the pivot sits on them.
+// only when every scorer up to the pivot sits on them. A sink that raises scores by a factor per
+// doc (a ranking by fields) gives its factors' bounds: a block of docs whose summed bounds times
+// the block's largest factor cannot reach the threshold is skipped whole, and a doc whose own
+// factor keeps it below is passed over without being scored.
 
 import type { Scorer } from './scorers/scorer.ts';
 import { NO_MORE_DOCS } from './scorers/scorer.ts';
-import type { HitSink } from './hit-sink.ts';
+import { FACTOR_BLOCK_SHIFT } from './hit-sink.ts';
+import type { HitSink, ScoreFactorBounds } from './hit-sink.ts';
 import { SPEND_BATCH, SPEND_BATCH_MASK } from './search-budget.ts';
 import type { SearchBudget } from './search-budget.ts';
 
@@ -14,8 +18,8 @@ import type { SearchBudget } from './search-budget.ts';
  * sink. `accept(doc)` rejects docs that do not match (filtered, deleted, excluded). Returns how
  * many docs were scored. Each pivot visited spends a unit of `budget`.
  */
-export const wandStats = { visited: 0, scored: 0 };
 export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): number {
+  const factors = sink.factorBounds ?? null;
   let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
   let scored = 0;
   let visited = 0;
@@ -34,6 +38,10 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     }
     if (pivot < 0) break; // no remaining doc can reach the threshold
     const pivotDoc = active[pivot].doc;
+    if (factors !== null && skipBelowFactor(active, pivot, bound, threshold, factors)) {
+      if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
+      continue;
+    }
     if (active[0].doc === pivotDoc) {
       if (accept(pivotDoc)) {
         // Summed in the query's order, not the sorted one, so equal docs get equal scores to the bit.
@@ -48,8 +56,34 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     }
     if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
   }
-  wandStats.visited += visited; wandStats.scored += scored;
   return scored;
+}
+
+/**
+ * With per-doc factor bounds, at a pivot found against the largest factor: when no doc of the
+ * pivot's block can reach the threshold with the block's largest factor, moves every scorer in
+ * the block past it; when the pivot doc (all its scorers on it) cannot with its own factor,
+ * moves them past the doc. Docs before the pivot cannot reach it in any case (WAND). Answers
+ * whether it moved anything.
+ */
+function skipBelowFactor(active: Scorer[], pivot: number, prefixBound: number, threshold: number, factors: ScoreFactorBounds): boolean {
+  const pivotDoc = active[pivot].doc;
+  const block = pivotDoc >> FACTOR_BLOCK_SHIFT;
+  const blockEnd = (block + 1) << FACTOR_BLOCK_SHIFT;
+  // The scorers after the pivot that reach into the block may add to its docs.
+  let blockBound = prefixBound;
+  for (let i = pivot + 1; i < active.length && active[i].doc < blockEnd; i++) blockBound += active[i].maxScore;
+  if (blockBound * factors.perBlock[block] < threshold) {
+    for (let i = 0; i < active.length && active[i].doc < blockEnd; i++) active[i].advance(blockEnd);
+    return true;
+  }
+  if (active[0].doc !== pivotDoc) return false;
+  let docBound = 0;
+  let on = 0;
+  while (on < active.length && active[on].doc === pivotDoc) docBound += active[on++].maxScore;
+  if (docBound * factors.perDoc[pivotDoc] >= threshold) return false;
+  for (let i = 0; i < on; i++) active[i].next();
+  return true;
 }
 
 /** A plain loop: a callback here would be a new closure for every doc visited. */
