@@ -13,8 +13,8 @@
 // largest any doc of the segment can have, so a boosted ranking still skips with WAND: the
 // relevance sink (relevance-sink.ts) multiplies the scores and asks the scorers for threshold /
 // largest multiplier. A segment searched twice in a row with the same boosts keeps its docs'
-// multipliers (8 bytes a doc), read then as one array element a doc, and their shares of the
-// largest (8 more), with which WAND skips docs and blocks of docs the boosts cannot lift enough.
+// multipliers (a code of 1–4 bytes a doc into the distinct ones), and their shares of the
+// largest, with which WAND skips docs and blocks of docs the boosts cannot lift enough.
 
 import type { FieldIndex } from '../segment/field-index.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
@@ -102,12 +102,23 @@ class SegmentBoost {
 }
 
 /**
- * Per segment, its docs' multipliers under the boosts searched with last (JSON of the boosts and
- * the clock), once they were asked for twice in a row: an application's default boosts, or a
- * client repeating its own, then cost one array read a doc, and WAND skips the docs and blocks
+ * Each doc's multiplier as a code into the segment's distinct multipliers: 1, 2 or 4 bytes a
+ * doc rather than 8, so that the reads of a search, spread over the segment, mostly hit the
+ * cache (a field such as a rating or a count has few distinct values).
+ */
+export interface MultiplierTable {
+  readonly codes: Uint8Array | Uint16Array | Uint32Array;
+  readonly values: Float64Array;
+}
+
+/**
+ * Per segment, its boosts as searched with last (JSON of the boosts and the clock): a search
+ * with the same boosts uses them again, and from the second such search in a row their docs'
+ * multipliers are kept (MultiplierTable): an application's default boosts, or a client
+ * repeating its own, then cost one small array read a doc, and WAND skips the docs and blocks
  * whose multiplier keeps them below the threshold (ScoreFactorBounds).
  */
-const keptMultipliers = new WeakMap<SegmentReader, { key: string; table: Float64Array | null; bounds: ScoreFactorBounds | null }>();
+const keptBoosts = new WeakMap<SegmentReader, { key: string; boosts: SegmentBoosts }>();
 
 /** A bound is a hair above the doc's share of the largest multiplier: rounding never skips a doc that ties. */
 const BOUND_SLACK = 1 + 1e-9;
@@ -117,37 +128,50 @@ export class SegmentBoosts {
   private readonly boosts: SegmentBoost[];
   /** The largest multiplier a doc of this segment can have (the product of each boost's largest). */
   readonly max: number;
-  /** Each doc's multiplier, when kept for this segment and these boosts (else null: computed per doc). */
-  private readonly table: Float64Array | null;
+  /** Each doc's multiplier, once kept for this segment and these boosts (else null: computed per doc). */
+  table: MultiplierTable | null = null;
   /** With the kept table: each doc's and each block's share of `max`. */
-  readonly factorBounds: ScoreFactorBounds | null;
+  factorBounds: ScoreFactorBounds | null = null;
 
-  constructor(reader: SegmentReader, boosts: readonly FieldBoost[], now: number) {
+  /** Each segment's boosts for a search: the ones of the previous search when it had the same. */
+  static forSegments(readers: readonly SegmentReader[], boosts: readonly FieldBoost[], now: number): SegmentBoosts[] {
+    const key = JSON.stringify([boosts, boosts.some((boost) => boost.kind === 'recency') ? now : 0]);
+    return readers.map((reader) => {
+      const kept = keptBoosts.get(reader);
+      if (kept !== undefined && kept.key === key) {
+        kept.boosts.keepTable(reader.docCount);
+        return kept.boosts;
+      }
+      const made = new SegmentBoosts(reader, boosts, now);
+      keptBoosts.set(reader, { key, boosts: made });
+      return made;
+    });
+  }
+
+  private constructor(reader: SegmentReader, boosts: readonly FieldBoost[], now: number) {
     this.boosts = [];
     for (const boost of boosts) {
       const index = reader.field(boost.field);
       if (index !== null) this.boosts.push(new SegmentBoost(boost, index, now));
     }
     this.max = this.boosts.reduce((product, boost) => product * boost.max, 1);
-    const kept = this.boosts.length === 0 ? null : this.kept(reader, JSON.stringify([boosts, boosts.some((boost) => boost.kind === 'recency') ? now : 0]));
-    this.table = kept?.table ?? null;
-    this.factorBounds = kept?.bounds ?? null;
   }
 
-  /** The multipliers kept for these boosts: made the second time in a row the segment is searched with them. */
-  private kept(reader: SegmentReader, key: string): { table: Float64Array | null; bounds: ScoreFactorBounds | null } | null {
-    const kept = keptMultipliers.get(reader);
-    if (kept === undefined || kept.key !== key) {
-      keptMultipliers.set(reader, { key, table: null, bounds: null });
-      return null;
+  /** Makes the table of multipliers (the second search in a row with these boosts). */
+  private keepTable(docCount: number): void {
+    if (this.table !== null || this.boosts.length === 0) return;
+    const codeOf = new Map<number, number>();
+    const raw = new Float64Array(docCount);
+    for (let doc = 0; doc < docCount; doc++) {
+      const multiplier = this.computeMultiplier(doc);
+      raw[doc] = multiplier;
+      if (!codeOf.has(multiplier)) codeOf.set(multiplier, codeOf.size);
     }
-    if (kept.table === null) {
-      const table = new Float64Array(reader.docCount);
-      for (let doc = 0; doc < table.length; doc++) table[doc] = this.computeMultiplier(doc);
-      kept.table = table;
-      kept.bounds = this.max > 0 && Number.isFinite(this.max) ? boundsOf(table, this.max) : null;
-    }
-    return kept;
+    const codes = codeOf.size <= 0x100 ? new Uint8Array(docCount) : codeOf.size <= 0x10000 ? new Uint16Array(docCount) : new Uint32Array(docCount);
+    for (let doc = 0; doc < docCount; doc++) codes[doc] = codeOf.get(raw[doc])!;
+    const values = Float64Array.from(codeOf.keys());
+    this.table = { codes, values };
+    this.factorBounds = this.max > 0 && Number.isFinite(this.max) ? boundsOf(this.table, this.max) : null;
   }
 
   get empty(): boolean {
@@ -155,7 +179,7 @@ export class SegmentBoosts {
   }
 
   multiplier(doc: number): number {
-    return this.table === null ? this.computeMultiplier(doc) : this.table[doc];
+    return this.table === null ? this.computeMultiplier(doc) : this.table.values[this.table.codes[doc]];
   }
 
   private computeMultiplier(doc: number): number {
@@ -170,15 +194,15 @@ export class SegmentBoosts {
   }
 }
 
-/** Each doc's and each block's multiplier as a share of the largest. */
-function boundsOf(table: Float64Array, max: number): ScoreFactorBounds {
-  const perDoc = new Float64Array(table.length);
-  const perBlock = new Float64Array(((table.length - 1) >> FACTOR_BLOCK_SHIFT) + 1);
-  for (let doc = 0; doc < table.length; doc++) {
-    const share = (table[doc] / max) * BOUND_SLACK;
-    perDoc[doc] = share;
+/** Each distinct multiplier's and each block's largest as a share of the largest of all. */
+function boundsOf(table: MultiplierTable, max: number): ScoreFactorBounds {
+  const { codes, values } = table;
+  const shares = values.map((value) => (value / max) * BOUND_SLACK);
+  const perBlock = new Float64Array(((codes.length - 1) >> FACTOR_BLOCK_SHIFT) + 1);
+  for (let doc = 0; doc < codes.length; doc++) {
+    const share = shares[codes[doc]];
     const block = doc >> FACTOR_BLOCK_SHIFT;
     if (share > perBlock[block]) perBlock[block] = share;
   }
-  return { perDoc, perBlock };
+  return { codes, shares, perBlock };
 }

@@ -15,8 +15,10 @@ export const FACTOR_BLOCK_SHIFT = 6;
  * largest factor. WAND skips them.
  */
 export interface ScoreFactorBounds {
-  /** Each doc's factor, at most 1 (the doc with the largest multiplier). */
-  readonly perDoc: Float64Array;
+  /** Each doc's code into `shares`. */
+  readonly codes: Uint8Array | Uint16Array | Uint32Array;
+  /** The factors the docs have, at most 1 (the largest multiplier). */
+  readonly shares: Float64Array;
   /** The largest factor of each block of 1 << FACTOR_BLOCK_SHIFT docs. */
   readonly perBlock: Float64Array;
 }

@@ -23,7 +23,12 @@ export class RelevanceSink implements HitSink {
   stoppedCounting = false;
   /** The boosts, when any apply to this segment. */
   private readonly boosts: SegmentBoosts | null;
-  /** 1 / the largest multiplier (1 without boosts). */
+  /** Each doc's multiplier, when kept for the segment and these boosts: values[codes[doc]]. */
+  private readonly codes: Uint8Array | Uint16Array | Uint32Array | null;
+  private readonly values: Float64Array | null;
+  /** The largest multiplier of the segment (1 without boosts). */
+  private readonly largest: number;
+  /** 1 / the largest multiplier. */
   private readonly thresholdScale: number;
 
   constructor(
@@ -40,7 +45,11 @@ export class RelevanceSink implements HitSink {
     private readonly listing: boolean,
   ) {
     this.boosts = boosts === null || boosts.empty ? null : boosts;
-    this.thresholdScale = this.boosts === null ? 1 : 1 / this.boosts.max;
+    const table = this.boosts === null ? null : this.boosts.table;
+    this.codes = table === null ? null : table.codes;
+    this.values = table === null ? null : table.values;
+    this.largest = this.boosts === null ? 1 : this.boosts.max;
+    this.thresholdScale = 1 / this.largest;
     this.factorBounds = this.boosts === null || listing ? null : this.boosts.factorBounds;
     // A boosted listing offers every doc: the first k by id are not the best boosted.
     this.rankedById = this.boosts === null || !listing;
@@ -57,7 +66,10 @@ export class RelevanceSink implements HitSink {
     this.offered++;
     this.groups?.addDoc(this.segment, doc);
     if (this.boosts !== null) {
-      const multiplier = this.boosts.multiplier(doc);
+      // A doc that cannot enter even with the largest multiplier is not looked up (the lookup
+      // is a cache miss for most docs of a large segment).
+      if (!this.listing && score * this.largest < this.collector.threshold) return;
+      const multiplier = this.codes === null ? this.boosts.multiplier(doc) : this.values![this.codes[doc]];
       score = this.listing ? multiplier : score * multiplier;
     }
     this.collector.collect(this.segment, doc, score);

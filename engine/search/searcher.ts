@@ -94,7 +94,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
   const boosts =
     (request.boost ?? []).length === 0 || !isRelevanceSort(request.sort ?? [])
       ? null
-      : views.map((view) => new SegmentBoosts(view.reader, request.boost!, request.now ?? Date.now()));
+      : SegmentBoosts.forSegments(views.map((view) => view.reader), request.boost!, request.now ?? Date.now());
   const boosted = (hit: { segment: number; doc: number; score: number }): number => (boosts === null ? hit.score : hit.score * boosts[hit.segment].multiplier(hit.doc));
 
   // With `distinct`, k counts groups: the rankings below take `groupSize` docs a group.

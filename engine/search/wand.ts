@@ -38,7 +38,8 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     }
     if (pivot < 0) break; // no remaining doc can reach the threshold
     const pivotDoc = active[pivot].doc;
-    if (factors !== null && skipBelowFactor(active, pivot, bound, threshold, factors)) {
+    // (While the threshold is not above 0 — every match still counted — nothing can be skipped.)
+    if (factors !== null && threshold > 0 && skipBelowFactor(active, pivot, bound, threshold, factors)) {
       if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
       continue;
     }
@@ -81,7 +82,7 @@ function skipBelowFactor(active: Scorer[], pivot: number, prefixBound: number, t
   let docBound = 0;
   let on = 0;
   while (on < active.length && active[on].doc === pivotDoc) docBound += active[on++].maxScore;
-  if (docBound * factors.perDoc[pivotDoc] >= threshold) return false;
+  if (docBound * factors.shares[factors.codes[pivotDoc]] >= threshold) return false;
   for (let i = 0; i < on; i++) active[i].next();
   return true;
 }
