@@ -84,3 +84,14 @@ test('property: grouped pages equal grouping a naive ranking of every match', ()
     }
   });
 });
+
+test('more than 65,535 values: groups are still told apart (4-byte group numbers), and docs without a value count alone', () => {
+  const docs = Array.from({ length: 66_000 }, (_, i) => doc(`v${String(i).padStart(5, '0')}`, 'same words', i % 1000 === 999 ? {} : { group: i % 65_900 }));
+  withSegments(analyzer, [docs.slice(0, 40_000), docs.slice(40_000)], (views) => {
+    const result = search(views, 'same', { distinct: 'group', trackTotal: true, limit: 3 });
+    // 65,900 values (the last 100 docs share values with the first), and 66 docs without one.
+    const values = new Set(docs.filter((d) => d.metadata.group !== undefined).map((d) => d.metadata.group));
+    assert.equal(result.total, values.size + 66);
+    assert.deepEqual(ids(result), ['v00000', 'v00001', 'v00002']);
+  });
+});

@@ -76,6 +76,27 @@ interface GlobalOrdinals {
   globals: (Uint32Array | null)[];
   /** How many distinct values the segments hold together. */
   size: number;
+  /** Per segment, made on the first count of groups: each doc's global number (docGroupNone(): no value). */
+  docGroups?: (Uint16Array | Uint32Array | null)[];
+}
+
+/** The number a doc without a value has in the docGroups arrays of `size` values. */
+function docGroupNone(size: number): number {
+  return size < 0xffff ? 0xffff : 0xffffffff;
+}
+
+/** Each doc's global number, in 2 bytes a doc while there are fewer than 65,535 values: one small read a doc. */
+function docGroupsOf(ordinals: GlobalOrdinals, docCounts: readonly number[]): (Uint16Array | Uint32Array | null)[] {
+  return (ordinals.docGroups ??= ordinals.indexes.map((index, segment) => {
+    const global = ordinals.globals[segment];
+    if (index === null || global === null) return null;
+    const none = docGroupNone(ordinals.size);
+    const groups = none === 0xffff ? new Uint16Array(docCounts[segment]) : new Uint32Array(docCounts[segment]);
+    for (let doc = 0; doc < groups.length; doc++) {
+      groups[doc] = index.docStarts[doc] === index.docStarts[doc + 1] ? none : global[index.docOrds[index.docStarts[doc]]];
+    }
+    return groups;
+  }));
 }
 
 /** The global ordinals of a field, by its index in the first segment that has it. */
@@ -107,14 +128,17 @@ function globalOrdinals(indexes: readonly (FieldIndex | null)[]): GlobalOrdinals
  * Counts the groups among the matches of every segment (`total` of a grouped search): from a
  * segment's match set when the search has one, else doc by doc as they are offered. Adding a doc
  * twice counts it once, so both may feed it. A doc's group is its first value's global ordinal
- * (or the doc itself, without a value): one bit a group, no value read.
+ * (or the doc itself, without a value), kept per doc with the global ordinals: one small read
+ * and one bit a group, no value read.
  */
 export class GroupCounter {
-  private readonly indexes: (FieldIndex | null)[];
-  private readonly globals: (Uint32Array | null)[];
-  /** Which global ordinals were seen; allocated on the first doc with a value. */
+  /** Per segment: each doc's global number (null: the field is not in the segment). */
+  private readonly docGroups: (Uint16Array | Uint32Array | null)[];
+  /** Which global numbers were seen; allocated on the first doc with a value. */
   private seen: Uint8Array | null = null;
   private readonly size: number;
+  /** The number of a doc without a value. */
+  private readonly none: number;
   private valued = 0;
   /** Per segment: the docs without a value seen, and how many. */
   private readonly withoutValue: (DocBitSet | null)[];
@@ -122,18 +146,19 @@ export class GroupCounter {
   private readonly docCounts: number[];
 
   constructor(views: readonly SegmentView[], field: string) {
-    this.indexes = views.map((view) => view.reader.field(field));
     this.docCounts = views.map((view) => view.reader.docCount);
-    const ordinals = globalOrdinals(this.indexes);
-    this.globals = ordinals.globals;
+    const ordinals = globalOrdinals(views.map((view) => view.reader.field(field)));
+    this.docGroups = docGroupsOf(ordinals, this.docCounts);
     this.size = ordinals.size;
+    this.none = docGroupNone(ordinals.size);
     this.withoutValue = views.map(() => null);
   }
 
   /** Adds one doc of a segment. */
   addDoc(segment: number, doc: number): void {
-    const index = this.indexes[segment];
-    if (index === null || index.docStarts[doc] === index.docStarts[doc + 1]) {
+    const groups = this.docGroups[segment];
+    const global = groups === null ? -1 : groups[doc];
+    if (global === -1 || global === this.none) {
       const docs = (this.withoutValue[segment] ??= new DocBitSet(this.docCounts[segment]));
       if (!docs.has(doc)) {
         docs.add(doc);
@@ -141,7 +166,6 @@ export class GroupCounter {
       }
       return;
     }
-    const global = this.globals[segment]![index.docOrds[index.docStarts[doc]]];
     const seen = (this.seen ??= new Uint8Array(this.size));
     if (seen[global] === 0) {
       seen[global] = 1;
