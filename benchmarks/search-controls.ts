@@ -11,7 +11,8 @@
 // and prints the goals: ≥ 0.9×, ≥ 0.9× and ≥ 0.8× the QPS without. Boosts and grouping change
 // which entries a page holds (a boost by senses lifts the long entries), so each is also measured
 // with `fields=id` on both sides — the ranking's own cost, without the hits' size — and the table
-// gives each side's mean response size.
+// gives each side's mean response size. Then the engine alone (controls-in-process.ts): the
+// same collection opened in process, each query with and without the control in turn.
 // Options: --docs N (default all), --queries N (1,000), --passes P (3), --smoke (2,000 docs,
 // 100 queries, 1 pass).
 
@@ -30,6 +31,7 @@ import { KeepAliveClient } from './keep-alive-client.ts';
 import { measureAlternating } from './latency.ts';
 import type { LatencySummary } from './latency.ts';
 import { LATENCY_HEADER, latencyCells, markdownTable } from './markdown-table.ts';
+import { measureInProcess } from './controls-in-process.ts';
 import { startServerProcess } from './server-process.ts';
 
 const { values: args } = parseArgs({
@@ -165,6 +167,17 @@ async function main(): Promise<void> {
       return { what: name, target: `≥ ${goal}× the QPS without`, measured: `${ratio.toFixed(2)}×`, verdict: atLeast(ratio, goal, '×') };
     });
     console.log(`\n${goalsTable(goals)}`);
+    await server.stop();
+
+    // The engine's own part, without HTTP: the same collection opened in process.
+    const boostParam = JSON.stringify([{ field: 'metadata.senses', modifier: 'log1p' }]);
+    const inProcess = measureInProcess(dataDir, COLLECTION, queries, [
+      { name: 'neither', params: {} },
+      { name: 'the boost', params: { boost: boostParam } },
+      { name: '`distinct`', params: { distinct: 'bucket' } },
+    ], passes + 2);
+    console.log(`\nIn process (the engine alone, ids only, each query with and without the control in turn, median of ${passes + 2} passes):\n`);
+    console.log(markdownTable(['searched with', 'µs a query', 'QPS ÷ without'], inProcess.map(({ name, micros, ratio }) => [name, micros.toFixed(0), `${ratio.toFixed(2)}×`])));
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
