@@ -7,7 +7,7 @@ export type { Token } from './analysis/index.ts';
 export type { IndexDocument, Metadata, MetadataValue, PageInfo } from './document.ts';
 export { EngineError } from './errors.ts';
 export type { EngineErrorCode } from './errors.ts';
-export { FIELD_NAME_RULE, MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH, isAllowedFieldName, matchesFilter, parseFilter } from './filter/index.ts';
+export { FIELD_NAME_RULE, MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH, bothFilters, isAllowedFieldName, matchesFilter, parseFilter } from './filter/index.ts';
 export type { FilterNode } from './filter/index.ts';
 export { mergeSegments } from './merge.ts';
 export { MAX_SYNONYM_TERMS, SynonymTable } from './query/index.ts';

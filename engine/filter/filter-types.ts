@@ -32,3 +32,10 @@ export const MAX_FILTER_CLAUSES = 64;
 
 /** Filter objects may nest at most this deep (the whole filter is level 1; `$or`/`$not` add one). */
 export const MAX_FILTER_DEPTH = 8;
+
+/** Documents matching both filters (null: no filter); built after parsing, so no limit applies to the pair. */
+export function bothFilters(a: FilterNode | null, b: FilterNode | null): FilterNode | null {
+  if (a === null || a.kind === 'match_all') return b;
+  if (b === null || b.kind === 'match_all') return a;
+  return { kind: 'and', children: [a, b] };
+}

@@ -4,5 +4,5 @@
 
 export { FIELD_NAME_RULE, MAX_FIELD_NAME_LENGTH, isAllowedFieldName, parseFilter } from './filter-parser.ts';
 export { matchesFilter } from './filter-matcher.ts';
-export { MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH } from './filter-types.ts';
+export { MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH, bothFilters } from './filter-types.ts';
 export type { FilterNode, FilterScalar, RangeBounds } from './filter-types.ts';

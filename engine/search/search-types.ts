@@ -26,6 +26,8 @@ export interface SearchRequest {
   highlightTag: string;
   /** Attach a score explanation to each hit. */
   explain?: boolean;
+  /** False: no "did you mean" suggestions, even for a search that finds nothing (a key with a filter: they come from every document). */
+  suggest?: boolean;
   /** Only documents matching this filter (parsed by engine/filter); null or absent: all. */
   filter?: FilterNode | null;
   /** Metadata fields whose values to count over all matches. */

@@ -213,7 +213,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     if (stats !== null) result.facetStats[facet.field] = stats;
   }
   if (semanticCoverage !== undefined) result.semanticCoverage = semanticCoverage;
-  if (total === 0 && query.clauses.length > 0 && !budget.timedOut) result.suggestions = suggestQueries(request.q, analyzer, views);
+  if (total === 0 && query.clauses.length > 0 && !budget.timedOut && request.suggest !== false) result.suggestions = suggestQueries(request.q, analyzer, views);
   return result;
 }
 

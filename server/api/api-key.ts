@@ -28,6 +28,11 @@ export const CreateKeyBodySchema = Type.Object(
     ),
     rate_limit: Type.Optional(Type.Union([RateLimitSchema, Type.Null()])),
     expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+    filter: Type.Optional(
+      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+        description: 'Only the documents matching this filter (the filter syntax of a search) are visible to the key, in every read; a key with a filter has only the `search` scope. A key created by a key with a filter inherits it, ANDed with its own.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -43,6 +48,7 @@ export const KeyRecordSchema = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    filter: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The documents the key sees (null: every document).' }),
   },
   { additionalProperties: false, title: 'ApiKey' },
 );

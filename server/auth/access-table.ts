@@ -5,7 +5,9 @@
 //
 // Kinds of need:
 //  - a scope (`search`, `write`, `admin`; admin implies the others), optionally limited by the
-//    collection named in the path (a collection-limited key gets 403 for any other collection);
+//    collection named in the path (a collection-limited key gets 403 for any other collection),
+//    or open to keys with a filter too (creating a key, which then sees no more than its creator),
+//    or closed to them (a collection's record, which counts every document);
 //  - `unrestricted_admin`: an admin key for all collections, the master key or a session
 //    (webhooks, which see every collection's events);
 //  - `session`: only a session token (logging out of that session).
@@ -19,15 +21,19 @@ export type RouteNeed =
       collectionParam?: string;
       /** Body property naming the collection the route creates (checked once the body is parsed). */
       collectionBodyField?: string;
+      /** A key with a filter may call it too, whatever its scope (creating keys that see no more than it). */
+      alsoFilteredKeys?: true;
+      /** Not for a key with a filter: the answer counts documents outside it (a collection's record). */
+      notFilteredKeys?: true;
     }
   | { unrestrictedAdmin: true }
   | { session: true };
 
 /** `METHOD path` (Fastify's route pattern) → what the caller needs. */
 export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
-  'GET /v1/collections': { scope: 'search' },
+  'GET /v1/collections': { scope: 'search', notFilteredKeys: true },
   'POST /v1/collections': { scope: 'admin', collectionBodyField: 'name' },
-  'GET /v1/collections/:name': { scope: 'search', collectionParam: 'name' },
+  'GET /v1/collections/:name': { scope: 'search', collectionParam: 'name', notFilteredKeys: true },
   'PATCH /v1/collections/:name': { scope: 'admin', collectionParam: 'name' },
   'DELETE /v1/collections/:name': { scope: 'admin', collectionParam: 'name' },
   'PUT /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
@@ -46,7 +52,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'GET /v1/stats': { scope: 'admin' },
   // A copy of every collection: admins not limited to some collections only.
   'POST /v1/snapshots': { unrestrictedAdmin: true },
-  'POST /v1/api-keys': { scope: 'admin' },
+  'POST /v1/api-keys': { scope: 'admin', alsoFilteredKeys: true },
   'GET /v1/api-keys': { scope: 'admin' },
   'DELETE /v1/api-keys/:keyId': { scope: 'admin' },
   'DELETE /v1/sessions/current': { session: true },

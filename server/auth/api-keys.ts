@@ -2,11 +2,15 @@
 // only), list and revoke, with no escalation: a key can create, see and revoke only keys
 // whose scopes and collections are within its own, and creates only keys that expire no later
 // and are limited no higher than itself (left out, they inherit its expiry and its rate
-// limit); the master key and sessions hold every right. Each change is followed by its webhook event (never carrying the key itself), and a
+// limit); a key with a filter creates only keys that see no more than it (its filter ANDed with
+// theirs, key-filter.ts); the master key and sessions hold every right. Each change is followed by its webhook event (never carrying the key itself), and a
 // revoked key's rate-limit bucket is forgotten.
 
 import { FolioError } from '../errors/index.ts';
+import { validateKeyInput } from './key-input.ts';
 import type { KeyCreateInput } from './key-input.ts';
+import { andKeyFilters } from './key-filter.ts';
+import type { KeyFilter } from './key-filter.ts';
 import type { KeyRecord, KeyStore } from './key-store.ts';
 import { grantsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
@@ -40,10 +44,18 @@ export class ApiKeys {
 
   /** Creates a key within `by`'s own rights (default scopes `search` and `write`, all collections). */
   async create(by: Principal, input: KeyCreateInput): Promise<KeyRecord & { key: string }> {
-    const scopes = input.scopes ?? [...DEFAULT_SCOPES];
-    const collections = input.collections ?? null;
+    const filtered = (input.filter !== undefined && input.filter !== null) || (by.kind === 'key' && by.filter !== null);
+    // A key with a filter has only the search scope (asking for more is the key input's 400).
+    const scopes = input.scopes ?? (filtered ? ['search' as const] : [...DEFAULT_SCOPES]);
+    const inheritedCollections = by.kind === 'key' && by.filter !== null && by.collections !== null ? [...by.collections] : null;
+    const collections = input.collections ?? inheritedCollections;
     if (!covers(by, scopes, collections)) throw new FolioError('forbidden', 'a key can only create keys within its own scopes and collections');
-    const bounded = by.kind === 'key' ? this.withinOwnLimits(by, input) : input;
+    let bounded = by.kind === 'key' ? this.withinOwnLimits(by, input) : input;
+    // A filtered key's keys see no more than it does: its filter ANDed with theirs.
+    if (by.kind === 'key' && by.filter !== null) {
+      validateKeyInput({ ...bounded, scopes, collections }, new Date());
+      bounded = { ...bounded, filter: andKeyFilters(by.filter, (bounded.filter ?? null) as KeyFilter | null) };
+    }
     const { record, key } = await this.keys.add({ ...bounded, scopes, collections });
     await this.events.emit('key.created', { key: record });
     return { ...record, key };

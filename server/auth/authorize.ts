@@ -21,8 +21,12 @@ export function authorizeRoute(principal: Principal, need: RouteNeed, params: Re
     }
     return;
   }
-  if (!hasScope(grantsOf(principal).scopes, need.scope)) {
+  const filteredKey = principal.kind === 'key' && principal.filter !== null;
+  if (!hasScope(grantsOf(principal).scopes, need.scope) && !(need.alsoFilteredKeys === true && filteredKey)) {
     throw new FolioError('forbidden', `this route needs the '${need.scope}' scope`);
+  }
+  if (need.notFilteredKeys === true && filteredKey) {
+    throw new FolioError('forbidden', 'a key with a filter reads documents (search, list, get), not collections: their records count every document');
   }
   if (need.collectionParam !== undefined) authorizeCollection(principal, params[need.collectionParam]);
 }

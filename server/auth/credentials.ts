@@ -43,6 +43,7 @@ export class Credentials {
       collections: record.collections,
       rateLimit: record.rate_limit === null ? null : { perSecond: record.rate_limit.per_second, burst: record.rate_limit.burst },
       expiresAt: record.expires_at,
+      filter: record.filter,
     };
   }
 }

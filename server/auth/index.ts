@@ -15,7 +15,7 @@ export { FailedAuthLimiter } from './failed-auth-limiter.ts';
 export { ROUTE_ACCESS, routeKey } from './access-table.ts';
 export type { RouteNeed } from './access-table.ts';
 export { authorizeCollection, authorizeRoute } from './authorize.ts';
-export { canSeeCollection, grantsOf } from './principal.ts';
+export { canSeeCollection, grantsOf, visibleFilter } from './principal.ts';
 export type { Principal } from './principal.ts';
 export { DEFAULT_SCOPES, expandScopes, isSubset } from './scopes.ts';
 export type { Scope } from './scopes.ts';

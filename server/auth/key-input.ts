@@ -1,11 +1,13 @@
 // Validation of a new API key's settings (SPEC §7 `POST /v1/api-keys` body): name, scopes,
-// collections, rate limit and expiry. Every problem is collected and reported at once as a
+// collections, rate limit, expiry and filter (key-filter.ts: a key with one has only `search`). Every problem is collected and reported at once as a
 // `validation_failed` FolioError whose field paths point into the request body.
 
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 import { DEFAULT_SCOPES, isScope, SCOPES } from './scopes.ts';
 import type { Scope } from './scopes.ts';
+import { checkKeyFilter } from './key-filter.ts';
+import type { KeyFilter } from './key-filter.ts';
 
 export const MAX_KEY_NAME_CHARS = 100;
 export const DEFAULT_KEY_NAME = 'key';
@@ -26,6 +28,8 @@ export interface KeyCreateInput {
   collections?: string[] | null;
   rateLimit?: KeyRateLimit | null;
   expiresAt?: string | null;
+  /** Only the documents matching it (a filter object); a key with one has only the `search` scope. */
+  filter?: unknown;
 }
 
 /** Checked and normalised settings: scopes deduplicated in canonical order, expiry in UTC. */
@@ -36,6 +40,7 @@ export interface ValidKeyInput {
   rateLimit: KeyRateLimit | null;
   /** Normalised to `toISOString()` form. */
   expiresAt: string | null;
+  filter: KeyFilter | null;
 }
 
 const RFC3339 =
@@ -159,7 +164,13 @@ export function validateKeyInput(input: KeyCreateInput, now: Date): ValidKeyInpu
     collections: checkCollections(raw.collections, errors),
     rateLimit: checkRateLimit(raw.rateLimit, errors),
     expiresAt: checkExpiresAt(raw.expiresAt, now, errors),
+    filter: checkKeyFilter(raw.filter, errors),
   };
+  if (valid.filter !== null && raw.scopes !== undefined && (valid.scopes.length !== 1 || valid.scopes[0] !== 'search')) {
+    errors.push({ path: '/body/scopes', message: 'a key with a filter has only the search scope: ["search"]' });
+  }
+  // Left out, the scopes of a key with a filter are ["search"].
+  if (valid.filter !== null && raw.scopes === undefined) valid.scopes = ['search'];
   if (errors.length > 0) throw new FolioError('validation_failed', 'invalid API key settings', errors);
   return valid;
 }

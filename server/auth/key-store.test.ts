@@ -53,6 +53,7 @@ test('create returns the plaintext once and a public record without the hash', (
     created_at: '2030-01-01T00:00:00.000Z',
     last_used_at: null,
     expires_at: null,
+    filter: null,
   });
   const shown = JSON.stringify([record, store.list(), store.get(record.id)]);
   assert.ok(!shown.includes(key) && !shown.includes(key.slice(10)), 'plaintext not in records');
@@ -165,14 +166,23 @@ test('a missing file is an empty store; a damaged file is refused naming it and 
     store.close();
     const file = join(dir, KEYS_FILE);
     const good = JSON.parse(readFileSync(file, 'utf8'));
-    writeFileSync(file, contents.replace('$GOOD', JSON.stringify(good.keys[0])));
+    writeFileSync(file, contents.replace('$GOOD', JSON.stringify(good.keys[0])).replace('$BADFILTER', JSON.stringify({ ...good.keys[0], filter: { $and: [] } })));
     return file;
   };
+  // A file of version 1 (before filters) is read: its keys have no filter.
+  const old = damaged('{"version":1,"keys":[$GOOD]}');
+  const oldText = readFileSync(old, 'utf8').replace(',"filter":null', '');
+  writeFileSync(old, oldText);
+  assert.ok(!oldText.includes('filter'));
+  const reopened = KeyStore.open(join(old, '..'));
+  assert.equal(reopened.list()[0].filter, null);
+  reopened.close();
   const problems = [
     '{"version":1,"keys":[$GOOD',
     '',
     '[]',
-    '{"version":2,"keys":[]}',
+    '{"version":3,"keys":[]}',
+    '{"version":2,"keys":[$BADFILTER]}',
     '{"version":1}',
     '{"version":1,"keys":[1]}',
     '{"version":1,"keys":[$GOOD,$GOOD]}',

@@ -10,6 +10,9 @@ import type { ApiKey } from '../api/index.ts';
 import type { KeyCreateInput, KeyRateLimit } from './key-input.ts';
 import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
 import { isScope } from './scopes.ts';
+import { checkKeyFilter } from './key-filter.ts';
+import type { KeyFilter } from './key-filter.ts';
+import type { FieldError } from '../errors/index.ts';
 import type { SharedKeyRow, SharedKeys } from './shared-auth-state.ts';
 import type { Scope } from './scopes.ts';
 import {
@@ -23,7 +26,12 @@ import {
 } from './secret-tokens.ts';
 
 export const KEYS_FILE = 'api-keys.json';
-const FILE_VERSION = 1;
+/**
+ * 2: records may hold a `filter`. Version 1 files (no filters) are still read; a server that only
+ * knows version 1 refuses a version 2 file rather than load its filtered keys unfiltered.
+ */
+const FILE_VERSION = 2;
+const READABLE_VERSIONS: readonly unknown[] = [1, 2];
 const KEY_ID_PATTERN = /^key_[0-9A-Za-z]{16}$/;
 
 /** A key as list and create show it: never the hash, never the plaintext. Frozen. */
@@ -51,6 +59,15 @@ function freezeRecord(record: KeyRecord): KeyRecord {
   if (record.collections !== null) Object.freeze(record.collections);
   if (record.rate_limit !== null) Object.freeze(record.rate_limit);
   return Object.freeze(record);
+}
+
+/** A stored record's filter (absent in records written before filters: none); one that no longer parses is damage, never "no filter". */
+function storedFilter(filter: unknown, damaged: (reason: string) => Error): KeyFilter | null {
+  if (filter === undefined || filter === null) return null;
+  const errors: FieldError[] = [];
+  const valid = checkKeyFilter(filter, errors);
+  if (valid === null) throw damaged(`its filter is not a valid filter (${errors.map((error) => error.message).join('; ')})`);
+  return valid;
 }
 
 function byCreation(a: Entry, b: Entry): number {
@@ -117,7 +134,8 @@ export class KeyStore {
     for (const { id, hash, record } of rows) {
       const usedHere = previous.get(hash) ?? null;
       const lastUsed = usedHere !== null && (record.last_used_at === null || usedHere > record.last_used_at) ? usedHere : record.last_used_at;
-      const entry: Entry = { hash, expiresMs: record.expires_at === null ? null : Date.parse(record.expires_at), record: freezeRecord({ ...record, last_used_at: lastUsed }) };
+      const filter = storedFilter(record.filter, (reason) => new Error(`API key ${id} in the shared store: ${reason}`));
+      const entry: Entry = { hash, expiresMs: record.expires_at === null ? null : Date.parse(record.expires_at), record: freezeRecord({ ...record, last_used_at: lastUsed, filter }) };
       this.#byId.set(id, entry);
       this.#byHash.set(hash, entry);
     }
@@ -187,6 +205,7 @@ export class KeyStore {
       created_at: now.toISOString(),
       last_used_at: null,
       expires_at: valid.expiresAt,
+      filter: valid.filter,
     });
     return { entry: { hash, expiresMs: valid.expiresAt === null ? null : Date.parse(valid.expiresAt), record }, key };
   }
@@ -302,6 +321,7 @@ export class KeyStore {
       created_at: record.created_at,
       expires_at: record.expires_at,
       last_used_at: record.last_used_at,
+      filter: record.filter,
     }));
     writePrivateJsonFile(this.file, { version: FILE_VERSION, keys });
     this.#dirty = false;
@@ -315,7 +335,7 @@ export class KeyStore {
     const damaged = (reason: string) => new CorruptFileError(file, `${reason}; API keys are not loaded from it`);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) throw damaged('not a JSON object');
     const { version, keys } = data as Record<string, unknown>;
-    if (version !== FILE_VERSION) throw damaged(`unsupported version ${JSON.stringify(version)}`);
+    if (!READABLE_VERSIONS.includes(version)) throw damaged(`unsupported version ${JSON.stringify(version)}`);
     if (!Array.isArray(keys)) throw damaged('"keys" is not a list');
     keys.forEach((raw: unknown, index) => {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw damaged(`keys[${index}] is not an object`);
@@ -337,6 +357,7 @@ export class KeyStore {
         created_at: fields.created_at as string,
         last_used_at: fields.last_used_at as string | null,
         expires_at: fields.expires_at as string | null,
+        filter: storedFilter(fields.filter, (reason) => damaged(`keys[${index}]: ${reason}`)),
       });
       const entry: Entry = { hash, expiresMs: record.expires_at === null ? null : Date.parse(record.expires_at), record };
       this.#byId.set(id, entry);

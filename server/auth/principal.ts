@@ -1,9 +1,13 @@
 // Who is calling, once the bearer token is resolved (SPEC §1): the master key or a session
 // (every right), or an API key with its scopes (admin implying the others), the collections it
-// is limited to (null: all) and its own rate limit. Authorization reads only this.
+// is limited to (null: all), the documents it sees (its filter, key-filter.ts) and its own rate
+// limit. Authorization reads only this.
 
 import { allowsCollection } from './scopes.ts';
 import type { Scope } from './scopes.ts';
+import { keyFilterNode } from './key-filter.ts';
+import type { KeyFilter } from './key-filter.ts';
+import type { FilterNode } from '../../engine/index.ts';
 
 export type Principal =
   | { kind: 'master' }
@@ -17,6 +21,8 @@ export type Principal =
       rateLimit: { perSecond: number; burst: number } | null;
       /** When the key expires (RFC 3339), or null. */
       expiresAt: string | null;
+      /** The documents it sees: its filter as written, or null for every document. */
+      filter: KeyFilter | null;
     };
 
 /** The scopes and collections a principal holds (master and sessions: everything). */
@@ -28,4 +34,9 @@ export function grantsOf(principal: Principal): { scopes: readonly Scope[]; coll
 /** May the principal see collection `name`? */
 export function canSeeCollection(principal: Principal, name: string): boolean {
   return allowsCollection(grantsOf(principal).collections, name);
+}
+
+/** The filter every read of the principal is confined to (parsed), or null for every document. */
+export function visibleFilter(principal: Principal | null): FilterNode | null {
+  return principal?.kind === 'key' && principal.filter !== null ? keyFilterNode(principal.filter) : null;
 }

@@ -4,7 +4,9 @@
 // it bound to the new version), and its webhook event, sent once the change is durable (one
 // event per request: a single document names its id, a batch lists them, SPEC §8).
 
+import { bothFilters, matchesFilter } from '../../engine/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
+import { FolioError } from '../errors/index.ts';
 import type { DocumentInput, DocumentList, DocumentPatch, DocumentSummary, LISTED_DOCUMENT_FIELDS, StoredDocument } from '../api/index.ts';
 import type { KeptOriginals } from '../files/index.ts';
 import type { CollectionRegistry, WriteOptions } from '../indexing/index.ts';
@@ -98,15 +100,22 @@ export class DocumentService {
     return ids;
   }
 
-  /** The stored document, realtime (acknowledged writes included). */
-  get(name: string, id: string): StoredDocument {
-    return this.options.collections.get(name).getDocument(id);
+  /**
+   * The stored document, realtime (acknowledged writes included). `visible`: the caller's key
+   * filter — a document outside it is absent (404), as if it did not exist.
+   */
+  get(name: string, id: string, visible: FilterNode | null = null): StoredDocument {
+    const document = this.options.collections.get(name).getDocument(id);
+    if (visible !== null && !matchesFilter(visible, document.metadata)) {
+      throw new FolioError('document_not_found', `document '${id}' does not exist in collection '${name}'`);
+    }
+    return document;
   }
 
-  /** A page of the collection's documents in id order, realtime like get (GET …/documents). */
-  list(name: string, request: ListRequest): DocumentList {
+  /** A page of the collection's documents in id order, realtime like get (GET …/documents); `visible` as for get. */
+  list(name: string, request: ListRequest, visible: FilterNode | null = null): DocumentList {
     const after = request.cursor === null ? null : decodeListCursor(request.cursor);
-    const page = this.options.collections.get(name).listDocuments(after, request.limit, request.filter);
+    const page = this.options.collections.get(name).listDocuments(after, request.limit, bothFilters(visible, request.filter));
     const documents = page.documents.map((document) => {
       const listed: Record<string, unknown> = { id: document.id };
       for (const field of request.fields) if (document[field] !== undefined) listed[field] = document[field];

@@ -7,7 +7,7 @@ import { FolioError } from '../errors/index.ts';
 import type { Principal } from '../auth/index.ts';
 import { MAX_WAITING_PER_KEY, SearchAdmission, defaultKeySearchConcurrency } from './search-admission.ts';
 
-const key = (id: string): Principal => ({ kind: 'key', id, scopes: ['search'], collections: null, rateLimit: null, expiresAt: null });
+const key = (id: string): Principal => ({ kind: 'key', id, scopes: ['search'], collections: null, rateLimit: null, expiresAt: null, filter: null });
 
 /** A search that runs until `finish` is called, noting when it started. */
 function heldSearch(started: string[], name: string) {

@@ -5,8 +5,8 @@
 // `semantic_fallback` warning rather than an error: a search box keeps working while a remote
 // embedding service is down.
 
-import { cutPassages, isRelevanceSort, passageText } from '../../engine/index.ts';
-import type { IndexDocument, SearchMode, SearchRequest } from '../../engine/index.ts';
+import { cutPassages, isRelevanceSort, matchesFilter, passageText } from '../../engine/index.ts';
+import type { FilterNode, IndexDocument, SearchMode, SearchRequest } from '../../engine/index.ts';
 import type { SearchWarning } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { EmbeddingPool } from '../pools/index.ts';
@@ -24,6 +24,8 @@ export interface SemanticParams {
   vector?: number[];
   /** More like this: the id of a live document. */
   similarTo?: string;
+  /** The caller's key filter: a `similarTo` document outside it is absent (404). */
+  visible?: FilterNode | null;
 }
 
 /** A document as "more like this" needs it (the realtime view). */
@@ -94,7 +96,8 @@ async function similarTo(
   part: string,
 ): Promise<PreparedSearch> {
   const id = params.similarTo!;
-  const document = lookup(id);
+  const found = lookup(id);
+  const document = found !== null && (params.visible == null || matchesFilter(params.visible, found.metadata)) ? found : null;
   if (document === null) throw new FolioError('document_not_found', `document '${id}' does not exist`, [{ path: `/${part}/similar_to`, message: 'names no document' }]);
   let vector: number[] | undefined;
   if (config.source === 'user') {

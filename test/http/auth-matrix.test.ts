@@ -1,6 +1,6 @@
 // Every route called with every kind of credential (SPEC §1, §7): no token, an unknown token,
-// an expired key, keys with each scope, a collection-limited admin key, a session and the
-// master key. The expected answer of each pair is written out below by hand (not derived from
+// an expired key, keys with each scope, a collection-limited admin key, a key with a filter, a
+// session and the master key. The expected answer of each pair is written out below by hand (not derived from
 // the server's access table), so a wrong rule in the table fails here. Then: no escalation (of
 // scopes, collections, expiry or rate limit), revocation at once, and expiry on the server's
 // (fake) clock.
@@ -10,25 +10,27 @@ import { ROUTE_ACCESS } from '../../server/auth/access-table.ts';
 import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestHeaders, TestServer } from '../helpers/test-server.ts';
 
-type Credential = 'none' | 'unknown' | 'expired' | 'search' | 'write' | 'admin' | 'limited' | 'session' | 'master';
-const CREDENTIALS: Credential[] = ['none', 'unknown', 'expired', 'search', 'write', 'admin', 'limited', 'session', 'master'];
+type Credential = 'none' | 'unknown' | 'expired' | 'search' | 'write' | 'admin' | 'limited' | 'filtered' | 'session' | 'master';
+const CREDENTIALS: Credential[] = ['none', 'unknown', 'expired', 'search', 'write', 'admin', 'limited', 'filtered', 'session', 'master'];
 /** Who may: `y` allowed, `-` forbidden (403); no token, unknown and expired always get 401. */
-type Row = [method: string, path: string, body: unknown, may: Record<'search' | 'write' | 'admin' | 'limited' | 'session' | 'master', 'y' | '-'>];
+type Row = [method: string, path: string, body: unknown, may: Record<'search' | 'write' | 'admin' | 'limited' | 'filtered' | 'session' | 'master', 'y' | '-'>];
 
 const HOUR = 3_600_000;
 let clock = Date.parse('2031-01-01T00:00:00.000Z');
 
 function rows(run: string): Row[] {
-  const readers = { search: 'y', write: '-', admin: 'y', limited: 'y', session: 'y', master: 'y' } as const;
-  const writers = { search: '-', write: 'y', admin: 'y', limited: 'y', session: 'y', master: 'y' } as const;
-  const admins = { search: '-', write: '-', admin: 'y', limited: 'y', session: 'y', master: 'y' } as const;
-  const unlimitedAdmins = { search: '-', write: '-', admin: 'y', limited: '-', session: 'y', master: 'y' } as const;
+  // `filtered`: a search key with a filter — it reads documents, never collection records.
+  const readers = { search: 'y', write: '-', admin: 'y', limited: 'y', filtered: 'y', session: 'y', master: 'y' } as const;
+  const writers = { search: '-', write: 'y', admin: 'y', limited: 'y', filtered: '-', session: 'y', master: 'y' } as const;
+  const admins = { search: '-', write: '-', admin: 'y', limited: 'y', filtered: '-', session: 'y', master: 'y' } as const;
+  const unlimitedAdmins = { search: '-', write: '-', admin: 'y', limited: '-', filtered: '-', session: 'y', master: 'y' } as const;
+  const recordReaders = { ...readers, filtered: '-' } as const;
   const readersOfBeta = { ...readers, limited: '-' } as const;
   const writersOfBeta = { ...writers, limited: '-' } as const;
   return [
-    ['GET', '/v1/collections', undefined, readers],
-    ['GET', '/v1/collections/alpha', undefined, readers],
-    ['GET', '/v1/collections/beta', undefined, readersOfBeta],
+    ['GET', '/v1/collections', undefined, recordReaders],
+    ['GET', '/v1/collections/alpha', undefined, recordReaders],
+    ['GET', '/v1/collections/beta', undefined, { ...readersOfBeta, filtered: '-' }],
     ['POST', '/v1/collections', { name: `new-${run}` }, unlimitedAdmins],
     ['POST', '/v1/collections', { name: 'alpha' }, admins], // allowed, then 409: it exists
     ['PUT', `/v1/collections/alpha/documents/d-${run}`, { text: 'matrix words' }, writers],
@@ -53,12 +55,13 @@ function rows(run: string): Row[] {
     ['POST', '/v1/collections/beta/files', { file: 'x' }, writersOfBeta],
     ['GET', '/v1/collections/beta/documents/seed/file', undefined, readersOfBeta], // allowed, then 404 (no file)
     ['GET', '/v1/api-keys', undefined, admins],
-    ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, admins],
+    // A filtered key may make keys: they inherit its filter.
+    ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, { ...admins, filtered: 'y' }],
     ['DELETE', '/v1/api-keys/key_0000000000000000', undefined, admins], // allowed, then 404
     ['PATCH', '/v1/collections/alpha', { typo_tolerance: { enabled: true } }, admins],
     ['PATCH', '/v1/collections/beta', { typo_tolerance: { enabled: true } }, { ...admins, limited: '-' }],
     ['DELETE', '/v1/collections/gone', undefined, unlimitedAdmins], // allowed, then 404
-    ['DELETE', '/v1/sessions/current', undefined, { search: '-', write: '-', admin: '-', limited: '-', session: 'y', master: '-' }],
+    ['DELETE', '/v1/sessions/current', undefined, { search: '-', write: '-', admin: '-', limited: '-', filtered: '-', session: 'y', master: '-' }],
     // Webhooks see every collection's events: unrestricted admins only.
     ['GET', '/v1/webhooks', undefined, unlimitedAdmins],
     ['POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['nope'] }, unlimitedAdmins], // allowed, then 400
@@ -108,6 +111,7 @@ describe('access matrix', () => {
     tokens.set('write', await createKey({ scopes: ['write'] }));
     tokens.set('admin', await createKey({ scopes: ['admin'] }));
     tokens.set('limited', await createKey({ scopes: ['admin'], collections: ['alpha'] }));
+    tokens.set('filtered', await createKey({ filter: { tenant: 'acme' } }));
     tokens.set('expired', await createKey({ scopes: ['admin'], expires_at: new Date(clock + HOUR).toISOString() }));
     clock += 2 * HOUR; // the expired key is now past its time
   });
@@ -151,7 +155,7 @@ describe('access matrix', () => {
     const keys = await server.request('GET', '/v1/api-keys');
     assert.equal(keys.status, 200);
     for (const record of keys.body.keys) {
-      assert.deepEqual(Object.keys(record).sort(), ['collections', 'created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'rate_limit', 'scopes']);
+      assert.deepEqual(Object.keys(record).sort(), ['collections', 'created_at', 'expires_at', 'filter', 'id', 'last_used_at', 'name', 'prefix', 'rate_limit', 'scopes']);
     }
     for (const token of tokens.values()) if (token !== null) assert.ok(!keys.text.includes(token), 'a listing never shows a key');
     // Keys that were used carry last_used_at; the listing of a limited admin shows only keys within its reach.

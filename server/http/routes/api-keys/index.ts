@@ -1,6 +1,7 @@
 // API key routes (SPEC §7): create (the plaintext key is in this answer only), list, revoke.
-// The access table requires the admin scope; the key service (server/auth/api-keys.ts) keeps a
-// key to keys within its own scopes and collections (no escalation).
+// The access table requires the admin scope (creating: or a key with a filter); the key service
+// (server/auth/api-keys.ts) keeps a key to keys within its own scopes, collections and filter
+// (no escalation).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreateKeyBodySchema, CreatedKeySchema, KeyListSchema, KeyParamsSchema, NoContentSchema, problemResponses } from '../../../api/index.ts';
@@ -22,8 +23,8 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { name, scopes, collections, rate_limit: rateLimit, expires_at: expiresAt } = request.body;
-      const created = await app.apiKeys.create(request.principal!, { name, scopes, collections, rateLimit, expiresAt });
+      const { name, scopes, collections, rate_limit: rateLimit, expires_at: expiresAt, filter } = request.body;
+      const created = await app.apiKeys.create(request.principal!, { name, scopes, collections, rateLimit, expiresAt, filter });
       return reply.code(201).send(created);
     },
   );

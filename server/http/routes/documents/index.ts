@@ -6,6 +6,7 @@
 // A batch is validated whole before anything is written; the collection is all-or-nothing too.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { visibleFilter } from '../../../auth/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import { CollectionParamsSchema } from '../../../api/index.ts';
 import {
@@ -122,7 +123,7 @@ const documentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoredDocumentSchema, ...problemResponses(400, 401, 404, 500) },
       },
     },
-    async (request) => app.documents.get(request.params.name, request.params.id),
+    async (request) => app.documents.get(request.params.name, request.params.id, visibleFilter(request.principal)),
   );
 
   app.patch(

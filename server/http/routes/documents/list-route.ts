@@ -3,6 +3,7 @@
 // each document carries `id` and the members `fields` names (default: its summary).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { visibleFilter } from '../../../auth/index.ts';
 import {
   CollectionParamsSchema,
   DEFAULT_LISTED_FIELDS,
@@ -52,7 +53,7 @@ const documentListRoutes: FastifyPluginAsyncTypebox = async (app) => {
         cursor: request.query.cursor ?? null,
         fields: toListedFields(request.query.fields),
         filter: toFilter(request.query.filter),
-      }),
+      }, visibleFilter(request.principal)),
   );
 };
 

@@ -6,6 +6,7 @@
 
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { visibleFilter } from '../../../auth/index.ts';
 import { Type } from 'typebox';
 import { listFormats } from '../../../../extract/index.ts';
 import { FolioError } from '../../../errors/index.ts';
@@ -86,6 +87,9 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const collection = app.registry.get(request.params.name);
+      // A key with a filter downloads only the originals of documents it sees.
+      const visible = visibleFilter(request.principal);
+      if (visible !== null) app.documents.get(request.params.name, request.params.id, visible);
       return sendOriginalFile(reply, uploads.original(collection, request.params.id));
     },
   );
