@@ -1,10 +1,11 @@
 // `folio keys create|list|delete`: API keys (SPEC §7). `create` prints the new key once, alone
 // on standard output (so `KEY=$(folio keys create …)` works), with what it may do on
-// standard error; `list` shows the records, never the keys.
+// standard error (`--filter`: a key that sees only the documents matching it, docs/api.md
+// "Keys with a filter"); `list` shows the records, never the keys.
 
 import type { Command } from 'commander';
 import type { ApiKey } from '../../clients/typescript/index.ts';
-import { listArgument } from '../arguments.ts';
+import { jsonObjectArgument, listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
 import { colorEnabled, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
@@ -13,6 +14,7 @@ interface CreateOptions {
   name?: string;
   scopes?: string[];
   collections?: string[];
+  filter?: Record<string, unknown>;
   json?: boolean;
 }
 
@@ -26,10 +28,12 @@ async function create(options: CreateOptions): Promise<void> {
     ...(options.name !== undefined && { name: options.name }),
     ...(options.scopes !== undefined && { scopes: options.scopes as ApiKey['scopes'] }),
     ...(options.collections !== undefined && { collections: options.collections }),
+    ...(options.filter !== undefined && { filter: options.filter }),
   });
   if (options.json) return printJson(created);
   const color = colorEnabled(process.stderr);
-  note(`Created API key ${created.id} "${created.name}": scopes ${created.scopes.join(', ')}; collections: ${describeCollections(created)}.`);
+  const sees = created.filter === null ? '' : `; sees only documents matching ${JSON.stringify(created.filter)}`;
+  note(`Created API key ${created.id} "${created.name}": scopes ${created.scopes.join(', ')}; collections: ${describeCollections(created)}${sees}.`);
   note(paint('Copy the key now: it is not shown again.', 'bold', color));
   say(created.key);
 }
@@ -44,11 +48,12 @@ async function list(options: { json?: boolean }): Promise<void> {
     `${key.prefix}…`,
     key.scopes.join(','),
     describeCollections(key),
+    key.filter === null ? '' : JSON.stringify(key.filter),
     formatTime(key.created_at),
     formatTime(key.last_used_at),
     formatTime(key.expires_at),
   ]);
-  const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'COLLECTIONS', 'CREATED', 'LAST USED', 'EXPIRES'];
+  const header = ['ID', 'NAME', 'PREFIX', 'SCOPES', 'COLLECTIONS', 'FILTER', 'CREATED', 'LAST USED', 'EXPIRES'];
   printTable(header, rows);
 }
 
@@ -65,6 +70,7 @@ export function registerKeys(program: Command): void {
     .option('--name <name>', 'a name to tell the key apart (default "key")')
     .option('--scopes <list>', 'comma-separated: search, write, admin (default search,write)', listArgument)
     .option('--collections <list>', 'comma-separated collections the key is limited to (default all)', listArgument)
+    .option('--filter <json>', 'the key sees only documents matching this filter, e.g. \'{"tenant":"acme"}\' (search scope only)', jsonObjectArgument)
     .option('--json', "print the server's JSON answer (key included)")
     .action(action(create));
   keys

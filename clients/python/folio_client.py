@@ -709,16 +709,19 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # API keys
 
-    def create_key(self, name=None, scopes=None, collections=None, rate_limit=None, expires_at=None):
+    def create_key(self, name=None, scopes=None, collections=None, rate_limit=None, expires_at=None, filter=None):
         """Creates an API key → its record plus ``key``, the plaintext (shown only this once).
 
         ``scopes``: some of ``"search"``, ``"write"``, ``"admin"`` (default search + write);
         ``collections``: names the key is limited to (default all); ``rate_limit``:
-        ``{"per_second", "burst"}``; ``expires_at``: an RFC 3339 string or a datetime.
+        ``{"per_second", "burst"}``; ``expires_at``: an RFC 3339 string or a datetime;
+        ``filter``: a filter dict — the key then sees only the documents matching it, and has
+        only the search scope (docs/api.md, "Keys with a filter").
         """
         body = {}
         for field, value in (("name", name), ("scopes", scopes), ("collections", collections),
-                             ("rate_limit", rate_limit), ("expires_at", _rfc3339(expires_at))):
+                             ("rate_limit", rate_limit), ("expires_at", _rfc3339(expires_at)),
+                             ("filter", filter)):
             if value is not None:
                 body[field] = list(value) if isinstance(value, tuple) else value
         return self._request("POST", "/v1/api-keys", json_body=body)

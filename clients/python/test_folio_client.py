@@ -443,6 +443,18 @@ class KeyTests(FolioTestCase):
         self.assertFolioError(limited.list_collections, 401, "unauthorized")
         self.assertFolioError(lambda: self.folio.delete_key(created["id"]), 404, "key_not_found")
 
+    def test_key_with_filter(self):
+        coll = self.new_collection()
+        self.folio.upsert_many(coll, [{"id": "mine", "text": "shared words", "metadata": {"tenant": "acme"}},
+                                      {"id": "theirs", "text": "shared words", "metadata": {"tenant": "globex"}}],
+                               refresh=True)
+        created = self.folio.create_key(name="py-acme", collections=[coll], filter={"tenant": "acme"})
+        self.addCleanup(self.folio.delete_key, created["id"])
+        self.assertEqual((created["scopes"], created["filter"]), (["search"], {"tenant": "acme"}))
+        acme = FolioClient(URL, created["key"])
+        self.assertEqual([hit["id"] for hit in acme.search(coll, "shared")["hits"]], ["mine"])
+        self.assertFolioError(lambda: acme.get_document(coll, "theirs"), 404, "document_not_found")
+
     def test_default_key(self):
         created = self.folio.create_key()
         self.addCleanup(self.folio.delete_key, created["id"])

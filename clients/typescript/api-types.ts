@@ -15,6 +15,8 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  /** The documents the key sees (null: every document). */
+  filter: { [key: string]: unknown } | null;
 }
 
 /** Cluster mode only (docs/cluster.md). */
@@ -388,6 +390,8 @@ export interface CreateKeyBody {
   collections?: string[] | null;
   rate_limit?: { per_second: number; burst: number } | null;
   expires_at?: string | null;
+  /** Only the documents matching this filter (the filter syntax of a search) are visible to the key, in every read; a key with a filter has only the `search` scope. A key created by a key with a filter inherits it, ANDed with its own. */
+  filter?: { [key: string]: unknown } | null;
 }
 
 /** Answer to GET /v1/collections: List collections */

@@ -180,6 +180,16 @@ describe('folio commands against a live server', () => {
     assert.match(again.stderr, /^folio: key_not_found: /);
   });
 
+  test('keys create --filter: a key that sees only the matching documents', async () => {
+    const created = ok(await folio(['keys', 'create', '--name', 'acme', '--filter', '{"tenant":"acme"}']));
+    assert.match(created.stderr, /scopes search; collections: all; sees only documents matching \{"tenant":"acme"\}/);
+    const list = ok(await folio(['keys', 'list']));
+    assert.match(list.stdout, /acme\s+folio_\S+…\s+search\s+all\s+\{"tenant":"acme"\}/);
+    const bad = await folio(['keys', 'create', '--filter', '{"tenant":"acme"}', '--scopes', 'search,write']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /validation_failed[^]*\/body\/scopes: a key with a filter has only the search scope/);
+  });
+
   test('FOLIO_URL overrides the saved URL, and the saved key is not sent to another server', async () => {
     const closed = await closedPortUrl();
     const unreachable = await folio(['collections', 'list'], { env: { FOLIO_URL: closed, FOLIO_API_KEY: TEST_MASTER_KEY } });

@@ -287,6 +287,20 @@ describe('TypeScript client', () => {
     assert.equal((await folioError(() => client.deleteKey(created.id))).code, 'key_not_found');
   });
 
+  test('a key with a filter sees only its documents', async () => {
+    await client.createCollection('tenants');
+    await client.upsertMany('tenants', [
+      { id: 'mine', text: 'shared words', metadata: { tenant: 'acme' } },
+      { id: 'theirs', text: 'shared words', metadata: { tenant: 'globex' } },
+    ], { refresh: true });
+    const created = await client.createKey({ name: 'acme', filter: { tenant: 'acme' } });
+    assert.deepEqual(created.filter, { tenant: 'acme' });
+    assert.deepEqual(created.scopes, ['search']);
+    const acme = new FolioClient({ url: server.url, apiKey: created.key });
+    assert.deepEqual((await acme.search('tenants', 'shared')).hits.map((hit) => hit.id), ['mine']);
+    assert.equal((await folioError(() => acme.getDocument('tenants', 'theirs'))).code, 'document_not_found');
+  });
+
   test('sessions: open with the master key, use, log out', async () => {
     const session = await new FolioClient({ url: server.url }).createSession(TEST_MASTER_KEY);
     assert.match(session.token, /^folio_sess_/);
