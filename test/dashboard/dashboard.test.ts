@@ -2,7 +2,7 @@
 // real server, as a newcomer would go: open the URL, sign in with the master key, create a
 // collection, create an API key (shown once, and it works), drop files on the Documents page,
 // search them (as you type, page numbers, a clicked facet), open and delete a document, add a
-// webhook and see its deliveries, read the stats, change a collection's settings (synonyms, typo
+// webhook and see its deliveries (and a key with a filter), read the stats, change a collection's settings (synonyms, typo
 // tolerance, searchable fields, ranking, embedders; a refused save shows the server's field
 // errors), make a metadata field searchable (the re-index's progress shown) and find a document
 // by it with its highlighted line; signing out and in with an admin key. Along
@@ -132,6 +132,20 @@ describe('the dashboard in Chromium', { skip }, () => {
     await page.getByRole('cell', { name: 'website', exact: true }).waitFor();
     assert.equal(await page.locator('#created-key').count(), 0);
     assert.ok(!(await page.content()).includes(key));
+
+    // A key with a filter: it sees only the matching documents, and the list says so.
+    await page.fill('#key-name', 'tenant-a');
+    await page.fill('#key-filter', '{"tenant": "a"}');
+    await page.click('button:has-text("Create key")');
+    const tenantKey = await page.inputValue('#created-key');
+    await page.getByRole('cell', { name: '{"tenant":"a"}', exact: true }).waitFor();
+    const seen = await fetch(`${server.url}/v1/collections/notes/documents`, { headers: { authorization: `Bearer ${tenantKey}` } });
+    assert.deepEqual(((await seen.json()) as { documents: unknown[] }).documents, [], 'no document of notes has tenant "a"');
+    await page.fill('#key-name', 'broken');
+    await page.fill('#key-filter', '{"tenant": ');
+    await page.click('button:has-text("Create key")');
+    await page.getByText('The filter is not JSON').waitFor();
+    await page.fill('#key-filter', '');
   });
 
   test('drop files on the Documents page: each uploads with progress and is indexed', async () => {

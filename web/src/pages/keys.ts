@@ -1,6 +1,7 @@
-// Settings → API keys: create a key with its scopes, collection limits, expiry and rate limit
-// (the key is shown once, with a copy button: the server keeps only its hash), list the keys
-// with their last use, and revoke one after a confirmation.
+// Settings → API keys: create a key with its scopes, collection limits, expiry, rate limit and
+// filter (a key that sees only the matching documents: search scope only), shown once with a
+// copy button (the server keeps only its hash); list the keys with their last use and filter,
+// and revoke one after a confirmation.
 
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
@@ -17,6 +18,7 @@ interface KeyRecord {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  filter: Record<string, unknown> | null;
 }
 
 const SCOPES = ['search', 'write', 'admin'] as const;
@@ -30,6 +32,7 @@ export async function renderKeys(page: Page): Promise<void> {
   const collections = h('input', { id: 'key-collections', autocomplete: 'off', placeholder: 'all collections (or: notes, manuals)' });
   const expires = h('input', { id: 'key-expires', type: 'date' });
   const rate = h('input', { id: 'key-rate', type: 'number', min: 1, max: 1000000, placeholder: 'server default' });
+  const filter = h('input', { id: 'key-filter', autocomplete: 'off', spellcheck: 'false', placeholder: 'every document (or: {"tenant": "acme"})' });
 
   const load = async (): Promise<void> => {
     try {
@@ -54,13 +57,14 @@ export async function renderKeys(page: Page): Promise<void> {
           h('code', {}, `${key.prefix}…`),
           key.scopes.join(', '),
           key.collections === null ? 'all' : key.collections.join(', '),
+          key.filter === null ? 'every document' : h('code', {}, JSON.stringify(key.filter)),
           key.rate_limit === null ? 'default' : `${key.rate_limit.per_second}/s`,
           formatTime(key.expires_at),
           formatTime(key.last_used_at),
           cell,
         ];
       });
-      replace(list, table(['Name', 'Key', 'Scopes', 'Collections', 'Rate limit', 'Expires', 'Last used', ''], rows, 'API keys'));
+      replace(list, table(['Name', 'Key', 'Scopes', 'Collections', 'Sees', 'Rate limit', 'Expires', 'Last used', ''], rows, 'API keys'));
     } catch (error) {
       replace(list, message(errorText(error), 'error'));
     }
@@ -86,15 +90,25 @@ export async function renderKeys(page: Page): Promise<void> {
     event.preventDefault();
     const scopes = scopeBoxes.filter((box) => box.checked).map((box) => box.value);
     const limited = collections.value.split(',').map((c) => c.trim()).filter(Boolean);
+    let sees: unknown = null;
+    if (filter.value.trim() !== '') {
+      try {
+        sees = JSON.parse(filter.value);
+      } catch (error) {
+        replace(status, message(`The filter is not JSON: ${errorText(error)}`, 'error'));
+        return;
+      }
+    }
     const body = {
       name: name.value.trim(),
       scopes: scopes.length > 0 ? scopes : ['search'],
+      ...(sees !== null && { filter: sees }),
       ...(limited.length > 0 && { collections: limited }),
       ...(expires.value !== '' && { expires_at: new Date(`${expires.value}T23:59:59Z`).toISOString() }),
       ...(rate.value !== '' && { rate_limit: { per_second: Number(rate.value), burst: Number(rate.value) * 2 } }),
     };
     api<KeyRecord & { key: string }>('/v1/api-keys', { method: 'POST', body }).then(
-      (key) => { showOnce(key.key, key.name); replace(status); name.value = ''; void load(); },
+      (key) => { showOnce(key.key, key.name); replace(status); name.value = ''; filter.value = ''; void load(); },
       (error: unknown) => replace(status, message(errorText(error), 'error')),
     );
   } },
@@ -104,6 +118,7 @@ export async function renderKeys(page: Page): Promise<void> {
     h('label', { for: 'key-collections' }, 'Collections (comma-separated; empty: all)'), collections,
     h('label', { for: 'key-expires' }, 'Expires (end of that day, UTC; empty: never)'), expires,
     h('label', { for: 'key-rate' }, 'Requests per second (empty: the server default)'), rate,
+    h('label', { for: 'key-filter' }, 'Sees only documents matching (a filter, as a search takes it; the key can then only search)'), filter,
     h('button', { type: 'submit' }, 'Create key'));
 
   replace(page.main, h('h1', {}, 'API keys'), created, status, list, form);
