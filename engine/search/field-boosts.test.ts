@@ -11,6 +11,7 @@ import type { IndexDocument, Metadata } from '../document.ts';
 import type { FieldBoost } from './field-boosts.ts';
 import type { SearchRequest } from './search-types.ts';
 import { searchSegments } from './searcher.ts';
+import { seededRandom } from '../vectors/seeded-random.ts';
 import type { SegmentView } from './segment-view.ts';
 
 const analyzer = Analyzer.for('english');
@@ -73,15 +74,9 @@ test('explain shows each multiplier; an empty query lists by the boosts; a sort 
 });
 
 test('property: the boosted top k equals a naive ranking of every match (WAND skipping, several segments)', () => {
-  // mulberry32: a generator with a long period (a short one repeats the docs, and their ties
-  // would all be settled in the first segment, before WAND skips anything).
-  let seed = 7;
-  const random = (): number => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  // A generator with a long period (a short one repeats the docs, and their ties would all be
+  // settled in the first segment, before WAND skips anything).
+  const random = seededRandom(7);
   const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'];
   // More docs than a search counts exactly (10,000), so WAND skips with the sink's threshold and
   // the multiplier tiers (a few very popular docs, many ordinary ones) take part.
@@ -117,13 +112,7 @@ test('property: the boosted top k equals a naive ranking of every match (WAND sk
 test('property: with exact score bounds (every doc the same text), the boosted top k is the k largest multipliers', () => {
   // Each doc's text score equals the term's bound, so a block or doc skipped on a bound a hair
   // too low would lose a hit here.
-  let seed = 11;
-  const random = (): number => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const random = seededRandom(11);
   // Values close together: many docs within a hair of the k-th best, in the second segment
   // (the first is offered whole while the total is counted exactly).
   const docs = Array.from({ length: 20_000 }, (_, i) => doc(`e${String(i).padStart(5, '0')}`, 'zeta', random() < 0.9 ? { popularity: Math.floor(random() * 100_000) } : {}));

@@ -10,6 +10,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { matchesFilter, parseFilter } from '../../engine/index.ts';
+import { seededRandom } from '../../engine/vectors/seeded-random.ts';
 import type { Metadata } from '../../engine/index.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
@@ -21,17 +22,6 @@ const WORDS = ['river', 'stone', 'paper', 'lantern', 'copper', 'meadow', 'signal
 const TENANTS = ['acme', 'globex', 'initech', 'umbrella'];
 const COLORS = ['red', 'green', 'blue'];
 
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 interface Doc {
   id: string;
   text: string;
@@ -41,7 +31,8 @@ interface Doc {
 }
 
 describe('keys with a filter reveal nothing outside it (property)', () => {
-  const random = generator(20261127);
+  // Seeded, so a failure can be replayed.
+  const random = seededRandom(20261127);
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   let server: TestServer;
   const docs: Doc[] = [];
