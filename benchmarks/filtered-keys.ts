@@ -11,11 +11,9 @@
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { numberOption } from './bench-options.ts';
 import { BENCH_MASTER_KEY, folioCaller } from './folio-api.ts';
 import { importCollection } from './folio-import.ts';
-import { GCIDE_CORPUS, gcideAvailable, readGcideQueries } from './gcide-corpus.ts';
+import { GCIDE_CORPUS, gcideAvailable, gcideRunOptions, idBucket } from './gcide-corpus.ts';
 import { atLeast, goalsTable } from './goals.ts';
 import { readJsonlLines } from './jsonl-corpus.ts';
 import { KeepAliveClient } from './keep-alive-client.ts';
@@ -23,37 +21,18 @@ import { measureAlternating } from './latency.ts';
 import { LATENCY_HEADER, latencyCells, markdownTable } from './markdown-table.ts';
 import { startServerProcess } from './server-process.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    docs: { type: 'string' },
-    queries: { type: 'string' },
-    passes: { type: 'string' },
-    smoke: { type: 'boolean', default: false },
-  },
-});
-
 const COLLECTION = 'gcide';
 const TENANTS = 100;
-
-/** A small stable hash of the id: the entry's tenant. */
-function tenantOf(id: string): string {
-  let hash = 2_166_136_261;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16_777_619);
-  return `t${(hash >>> 0) % TENANTS}`;
-}
 
 async function main(): Promise<void> {
   if (!gcideAvailable()) {
     console.log('GCIDE corpus not found beside the checkout (../shared/corpora/gcide): skipped.');
     return;
   }
-  const smoke = args.smoke;
-  const docLimit = numberOption(args.docs, smoke ? 2_000 : Infinity, 'docs');
-  const queries = readGcideQueries(numberOption(args.queries, smoke ? 100 : 1_000, 'queries'));
-  const passes = numberOption(args.passes, smoke ? 1 : 3, 'passes');
+  const { docLimit, queries, passes } = gcideRunOptions();
   const lines = readJsonlLines(GCIDE_CORPUS, docLimit).map((line) => {
     const entry = JSON.parse(line) as { id: string; metadata: Record<string, unknown> };
-    return JSON.stringify({ ...entry, metadata: { ...entry.metadata, tenant: tenantOf(entry.id) } });
+    return JSON.stringify({ ...entry, metadata: { ...entry.metadata, tenant: `t${idBucket(entry.id, TENANTS)}` } });
   });
 
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-filtered-keys-'));

@@ -19,11 +19,9 @@
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { numberOption } from './bench-options.ts';
 import { AUTH_HEADERS, BENCH_MASTER_KEY, folioCaller } from './folio-api.ts';
 import { importCollection } from './folio-import.ts';
-import { GCIDE_CORPUS, gcideAvailable, readGcideQueries } from './gcide-corpus.ts';
+import { GCIDE_CORPUS, gcideAvailable, gcideRunOptions, idBucket } from './gcide-corpus.ts';
 import { atLeast, goalsTable } from './goals.ts';
 import type { Goal } from './goals.ts';
 import { readJsonlLines } from './jsonl-corpus.ts';
@@ -33,15 +31,6 @@ import type { LatencySummary } from './latency.ts';
 import { LATENCY_HEADER, latencyCells, markdownTable } from './markdown-table.ts';
 import { measureInProcess } from './controls-in-process.ts';
 import { startServerProcess } from './server-process.ts';
-
-const { values: args } = parseArgs({
-  options: {
-    docs: { type: 'string' },
-    queries: { type: 'string' },
-    passes: { type: 'string' },
-    smoke: { type: 'boolean', default: false },
-  },
-});
 
 const COLLECTION = 'gcide';
 /** Values of the grouping field. */
@@ -82,24 +71,14 @@ function synonymGroups(entries: readonly GcideEntry[], queries: readonly string[
   return groups.slice(0, count).map(({ words }) => ({ words }));
 }
 
-/** A small stable hash of the id: the entry's bucket. */
-function bucketOf(id: string): number {
-  let hash = 2_166_136_261;
-  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 16_777_619);
-  return (hash >>> 0) % BUCKETS;
-}
-
 async function main(): Promise<void> {
   if (!gcideAvailable()) {
     console.log('GCIDE corpus not found beside the checkout (../shared/corpora/gcide): skipped.');
     return;
   }
-  const smoke = args.smoke;
-  const docLimit = numberOption(args.docs, smoke ? 2_000 : Infinity, 'docs');
-  const queries = readGcideQueries(numberOption(args.queries, smoke ? 100 : 1_000, 'queries'));
-  const passes = numberOption(args.passes, smoke ? 1 : 3, 'passes');
+  const { docLimit, queries, passes } = gcideRunOptions();
   const entries = readJsonlLines(GCIDE_CORPUS, docLimit).map((line) => JSON.parse(line) as GcideEntry);
-  const lines = entries.map((entry) => JSON.stringify({ ...entry, metadata: { ...entry.metadata, bucket: bucketOf(entry.id) } }));
+  const lines = entries.map((entry) => JSON.stringify({ ...entry, metadata: { ...entry.metadata, bucket: idBucket(entry.id, BUCKETS) } }));
   const groups = synonymGroups(entries, queries, SYNONYM_GROUPS);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-controls-'));
