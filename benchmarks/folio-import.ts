@@ -61,6 +61,13 @@ export interface CollectionImport {
   peakRssSettled: number | null;
 }
 
+/** NDJSON lines as the bodies of batch writes of `size` documents each. */
+export function ndjsonBatches(lines: readonly string[], size = 5_000): string[] {
+  const batches: string[] = [];
+  for (let i = 0; i < lines.length; i += size) batches.push(lines.slice(i, i + size).join('\n'));
+  return batches;
+}
+
 export async function importCollection(options: CollectionImportOptions): Promise<CollectionImport> {
   const { server, collection } = options;
   const call = folioCaller(server.url);

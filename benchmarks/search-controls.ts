@@ -20,7 +20,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUTH_HEADERS, BENCH_MASTER_KEY, folioCaller } from './folio-api.ts';
-import { importCollection } from './folio-import.ts';
+import { importCollection, ndjsonBatches } from './folio-import.ts';
 import { GCIDE_CORPUS, gcideAvailable, gcideRunOptions, idBucket } from './gcide-corpus.ts';
 import { atLeast, goalsTable } from './goals.ts';
 import type { Goal } from './goals.ts';
@@ -84,9 +84,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'folio-controls-'));
   const server = await startServerProcess(dataDir, BENCH_MASTER_KEY, ['--search-cache-mb', '0', '--rate-limit', 'off']);
   try {
-    const batches: string[] = [];
-    for (let i = 0; i < lines.length; i += 5_000) batches.push(lines.slice(i, i + 5_000).join('\n'));
-    const imported = await importCollection({ server, dataDir, collection: COLLECTION, batches, expectedDocs: lines.length, probe: false });
+    const imported = await importCollection({ server, dataDir, collection: COLLECTION, batches: ndjsonBatches(lines), expectedDocs: lines.length, probe: false });
     const call = folioCaller(server.url);
     await call('PATCH', `/v1/collections/${COLLECTION}`, JSON.stringify({ synonyms: groups }));
 
