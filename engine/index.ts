@@ -14,6 +14,8 @@ export { MAX_SYNONYM_TERMS, SynonymTable } from './query/index.ts';
 export type { SynonymEntry, SynonymRule } from './query/index.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
+export { addCorpusStatistics, corpusStatistics } from './search/corpus-statistics.ts';
+export type { CorpusStatistics } from './search/corpus-statistics.ts';
 export { MAX_FIELD_BOOSTS } from './search/field-boosts.ts';
 export { DEFAULT_FIELD_WEIGHTS } from './search/bm25.ts';
 export type { FieldWeights } from './search/bm25.ts';

@@ -1,4 +1,4 @@
-// `folio search <collection> <query>`: a readable list of hits (rank, title or path or id,
+// `folio search <collection>[,<collection>…] <query>`: a readable list of hits (rank, title or path or id,
 // page and its printed label, the other matching pages, score, and the highlighted snippet,
 // matched words bold yellow on a terminal), then the facet counts; `--match all` asks for
 // every word; with no hits, the server's suggestions ("did you mean");
@@ -6,11 +6,13 @@
 // `--no-synonyms` leaves the collection's synonyms out, `--boost` ranks by fields, `--distinct`
 // groups by a field, `--search-fields` chooses and weighs the fields searched,
 // `--semantic` / `--hybrid` search by meaning (notes say when documents are still being
-// embedded); `--json` prints the server's answer as it is, for scripts.
+// embedded); `--json` prints the server's answer as it is, for scripts. Several collections,
+// comma-separated, are searched as one (a federated multi-search: hits merged by score, each
+// naming its collection, facets per collection).
 
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
-import type { SearchHit, SearchOptions as SearchOptionsOfClient, SearchResponse } from '../../clients/typescript/index.ts';
+import type { FederatedSearchResponse, MultiSearchQuery, SearchHit, SearchOptions as SearchOptionsOfClient, SearchResponse } from '../../clients/typescript/index.ts';
 import { integerArgument, jsonArrayArgument, jsonObjectArgument, listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { UsageError, action } from '../errors.ts';
@@ -92,14 +94,14 @@ export function pageText(hit: Pick<SearchHit, 'page' | 'page_label' | 'matched_p
 /** Other matching pages listed after a hit's page before the rest are counted. */
 const MAX_OTHER_PAGES = 8;
 
-/** The hits as numbered entries: name, a line of details, the snippet. */
-export function renderHits(answer: SearchResponse, color: boolean): string {
+/** The hits as numbered entries: name, a line of details (with its collection, when several are searched), the snippet. */
+export function renderHits(answer: { hits: (SearchHit & { collection?: string })[]; offset: number }, color: boolean): string {
   const width = String(answer.offset + answer.hits.length).length;
   return answer.hits
     .map((hit, index) => {
       const rank = `${String(answer.offset + index + 1).padStart(width)}.`;
       const name = clean(hitName(hit));
-      const details = [hit.format === 'text' ? '' : (hit.format ?? ''), pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id];
+      const details = [hit.collection ?? '', hit.format === 'text' ? '' : (hit.format ?? ''), pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id];
       const lines = [`${rank} ${paint(name, 'bold', color)}`, `${' '.repeat(width + 2)}${paint(clean(details.filter(Boolean).join(' · ')), 'dim', color)}`];
       const snippet = renderHighlight(hit.highlight ?? '', color).trim();
       if (snippet !== '') lines.push(`${' '.repeat(width + 2)}${snippet}`);
@@ -109,7 +111,7 @@ export function renderHits(answer: SearchResponse, color: boolean): string {
 }
 
 /** Each facet field with its values by count (most first), and min/max for numbers. */
-export function renderFacets(answer: SearchResponse): string {
+export function renderFacets(answer: Pick<SearchResponse, 'facets' | 'facet_stats'>): string {
   return Object.entries(answer.facets)
     .map(([field, counts]) => {
       const values = Object.entries(counts)
@@ -129,17 +131,15 @@ export function ratioArgument(value: string): number {
   return ratio;
 }
 
-async function search(collection: string, query: string, options: SearchOptions): Promise<void> {
+async function search(collectionList: string, query: string, options: SearchOptions): Promise<void> {
   if (options.semantic === true && options.hybrid === true) throw new UsageError('choose --semantic or --hybrid, not both');
   if (options.ratio !== undefined && options.hybrid !== true) throw new UsageError('--ratio applies to --hybrid searches');
   const mode = options.semantic === true ? 'semantic' : options.hybrid === true ? 'hybrid' : undefined;
-  const client = await connect();
-  const answer = await client.search(collection, query, {
+  const collections = [...new Set(collectionList.split(',').map((name) => name.trim()).filter((name) => name !== ''))];
+  if (collections.length === 0) throw new UsageError('name a collection, or several separated by commas');
+  const params: SearchOptionsOfClient = {
     ...(options.filter !== undefined && { filter: options.filter }),
     ...(options.facets !== undefined && { facets: options.facets }),
-    ...(options.limit !== undefined && { limit: options.limit }),
-    ...(options.offset !== undefined && { offset: options.offset }),
-    ...(options.sort !== undefined && { sort: options.sort }),
     ...(options.typos !== undefined && { typos: options.typos }),
     ...(options.prefix !== undefined && { prefix: options.prefix }),
     ...(mode !== undefined && { mode }),
@@ -151,31 +151,47 @@ async function search(collection: string, query: string, options: SearchOptions)
     ...(options.distinct !== undefined && { distinct: options.distinct }),
     ...(options.groupSize !== undefined && { group_size: options.groupSize }),
     ...(options.searchFields !== undefined && { search_fields: options.searchFields }),
-  });
+  };
+  const paging = { ...(options.limit !== undefined && { limit: options.limit }), ...(options.offset !== undefined && { offset: options.offset }) };
+  const client = await connect();
+  if (collections.length > 1) {
+    if (options.sort !== undefined) throw new UsageError('--sort applies to one collection: hits of several are merged by relevance');
+    const queries: MultiSearchQuery[] = collections.map((collection) => ({ collection, q: query, ...params }));
+    const answer = await client.federatedSearch(queries, paging);
+    if (options.json) return printJson(answer);
+    return printAnswer(answer, collections.join(', '), answer.facets_by_collection ?? {});
+  }
+  const answer = await client.search(collections[0], query, { ...params, ...paging, ...(options.sort !== undefined && { sort: options.sort }) });
   if (options.json) return printJson(answer);
+  printAnswer(answer, collections[0], Object.keys(answer.facets).length > 0 ? { '': answer } : {});
+}
 
+/** The hits, paging, notes and facets (by collection when `where` names several) of an answer. */
+function printAnswer(answer: SearchResponse | FederatedSearchResponse, where: string, facets: Record<string, Pick<SearchResponse, 'facets' | 'facet_stats'>>): void {
   const color = colorEnabled(process.stdout);
   if (answer.hits.length === 0) {
-    say(`No results in ${collection} (${answer.total} matches, ${answer.took_ms} ms).`);
-    const suggestions = answer.suggestions ?? [];
+    say(`No results in ${where} (${answer.total} matches, ${answer.took_ms} ms).`);
+    const suggestions = 'suggestions' in answer ? (answer.suggestions ?? []) : [];
     if (suggestions.length > 0) say(`Did you mean: ${suggestions.map(({ text }) => clean(text)).join(' | ')}`);
   } else {
     const first = answer.offset + 1;
     const last = answer.offset + answer.hits.length;
     const total = answer.total_relation === 'gte' ? `At least ${answer.total.toLocaleString('en')}` : String(answer.total);
-    say(`${total} ${answer.total === 1 ? 'match' : 'matches'} in ${collection}, showing ${first}-${last} (${answer.took_ms} ms)\n`);
+    say(`${total} ${answer.total === 1 ? 'match' : 'matches'} in ${where}, showing ${first}-${last} (${answer.took_ms} ms)\n`);
     say(renderHits(answer, color));
     if (answer.has_more) say(`\nMore: --offset ${last}`);
   }
   for (const warning of answer.warnings ?? []) say(paint(`Note: ${clean(warning.message)}`, 'dim', color));
-  if (Object.keys(answer.facets).length > 0) say(`\n${paint('Facets', 'bold', color)}\n${renderFacets(answer)}`);
+  for (const [collection, counts] of Object.entries(facets)) {
+    say(`\n${paint(collection === '' ? 'Facets' : `Facets in ${clean(collection)}`, 'bold', color)}\n${renderFacets(counts)}`);
+  }
 }
 
 export function registerSearch(program: Command): void {
   program
     .command('search')
-    .description('search a collection')
-    .argument('<collection>', 'the collection to search')
+    .description('search a collection, or several as one')
+    .argument('<collection>', 'the collection to search; several, comma-separated, are searched as one (hits merged by relevance)')
     .argument('<query>', 'words, "phrases", -excluded, +required, prefix*, title:word ("" matches all)')
     .option('--filter <json>', 'metadata filter, e.g. \'{"year":{"gte":2020}}\'', jsonObjectArgument)
     .option('--facets <list>', 'comma-separated metadata fields to count', listArgument)

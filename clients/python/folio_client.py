@@ -706,6 +706,22 @@ class FolioClient:
             if not page.get("has_more") or not hits:
                 return
 
+    def multi_search(self, queries, federation=None):
+        """Several searches in one request (``POST /v1/multi-search``). ``queries`` is a list of
+        dicts, each a ``collection`` and the parameters of :meth:`search` (``{"collection":
+        "manuals", "q": "paper jam", "filter": {...}}``).
+
+        Without ``federation``: ``{"results": [...]}``, each query's search answer (with its
+        ``collection``), in order. With ``federation`` (``{}``, or ``{"offset", "limit"}``): one
+        answer whose ``hits`` (each with ``collection`` and ``query``, its query's index) merge
+        every query's by score, as one collection holding all the documents would rank them
+        (docs/api.md, "Search across collections"); ``facets_by_collection`` holds the facets.
+        """
+        body = {"queries": [dict(query) for query in queries]}
+        if federation is not None:
+            body["federation"] = dict(federation)
+        return self._request("POST", "/v1/multi-search", json_body=body)
+
     # ----------------------------------------------------------------------------------
     # API keys
 

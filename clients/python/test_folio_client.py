@@ -325,6 +325,19 @@ class SearchTests(FolioTestCase):
         self.assertEqual([h["id"] for h in page["hits"]], ["doc-%02d" % i for i in range(20, 25)])
         self.assertFalse(page["has_more"])
 
+    def test_multi_search(self):
+        results = self.folio.multi_search([{"collection": self.coll, "q": "number 7"},
+                                           {"collection": self.coll, "q": "common", "limit": 2}])["results"]
+        self.assertEqual([r["collection"] for r in results], [self.coll, self.coll])
+        self.assertEqual(results[0]["hits"][0]["id"], "doc-07")
+        self.assertEqual(len(results[1]["hits"]), 2)
+        merged = self.folio.multi_search([{"collection": self.coll, "q": "number 7"}], federation={"limit": 3})
+        self.assertEqual(merged["hits"][0]["collection"], self.coll)
+        self.assertEqual(merged["hits"][0]["query"], 0)
+        self.assertEqual(merged["limit"], 3)
+        self.assertFolioError(lambda: self.folio.multi_search([{"collection": self.coll, "limit": 2}], federation={}),
+                              400, "validation_failed")
+
     def test_typos_and_suggestions(self):
         self.assertEqual(self.folio.search(self.coll, "comn")["total"], 0)  # 4 letters: no typos
         self.assertEqual(self.folio.search(self.coll, "commonn")["total"], 25)  # one typo from 5 letters

@@ -151,6 +151,45 @@ export interface EmbeddingProgress {
   failed: number;
 }
 
+export interface FederatedHit extends SearchHit {
+  /** The collection the hit comes from. */
+  collection: string;
+  /** The index of the query that found it (the best-scoring one when several did). */
+  query: number;
+}
+
+export interface FederatedSearchResponse {
+  hits: FederatedHit[];
+  /** Per collection whose query asks for `facets`: its counts over that query's matches. */
+  facets_by_collection?: {
+    [key: string]: {
+      /** Per requested field, value → count among all matches (not only this page), most frequent first, at most `facet_limit` values. Integer-like keys such as "2020" come first in any JSON object JavaScript builds or parses: sort by count if the order matters. */
+      facets: { [key: string]: { [key: string]: number } };
+      /** Per requested facet field with numeric values among the matches: their min and max. Absent when no requested field has numbers. */
+      facet_stats?: { [key: string]: { min: number; max: number } };
+    };
+  };
+  /** The queries' totals added up (a document found by two queries of one collection counts twice). */
+  total: number;
+  /** `gte` when any query's total is a lower bound. */
+  total_relation: "eq" | "gte";
+  /** Some query ran out of its time budget: its hits are partial. */
+  timed_out: boolean;
+  /** The queries' warnings, each message naming its query. */
+  warnings?: SearchWarning[];
+  offset: number;
+  limit: number;
+  has_more: boolean;
+  took_ms: number;
+}
+
+export interface Federation {
+  /** Merged hits to skip. */
+  offset?: number;
+  /** Merged hits to return. */
+  limit?: number;
+}
+
 /** Multiplies the relevance score: a numeric field by × (1 + modifier(factor × value)); a date field (ISO 8601 strings) with `recency` by × (1 + factor × decay^(max(0, |now − date| − offset) / scale)). A document without the field is not boosted. */
 export interface FieldBoost {
   /** The metadata field: `metadata.<name>`. */
@@ -187,6 +226,64 @@ export interface ListedDocument {
   vectors?: { [key: string]: number[] };
   page_list?: { number: number; label: string | null }[] | null;
 }
+
+export interface MultiSearchQuery {
+  /** The collection this query searches (the key must be allowed to read it). */
+  collection: string;
+  /** Search text; empty matches every document. Supports `"phrases"`, `-exclusion`, `+required`, `prefix*`, `title:word`. */
+  q?: string;
+  /** Hits to skip; `offset + limit` may not exceed 10000. */
+  offset?: number;
+  limit?: number;
+  /** Whether any (default) or every term must match. */
+  match?: "any" | "all";
+  /** Element wrapped round matched terms in `highlight`: mark, em, strong, b, i, u, s, span, ins, del, code, kbd, samp, var, small, sub, sup, q, cite, dfn, abbr, bdi, or a custom element name with a hyphen (`my-hit`); at most 16 characters. */
+  highlight_tag?: string;
+  /** Attach a score explanation to each hit. */
+  explain?: boolean;
+  /** Search as you type: `last` makes the last word of `q` a prefix (`hello wor` finds "world") unless `q` ends in a space or the word is quoted or excluded; `none` (default): only words ending in `*` are prefixes. */
+  prefix?: "none" | "last";
+  /** Whether the collection's `synonyms` apply: `false` searches the words as typed only. */
+  synonyms?: boolean;
+  /** Grouping: a metadata field; the best `group_size` hits of each of its values are kept (a document without the field is a group of its own). `offset` and `limit` then count groups, `total` the groups among the matches; facets still count documents. */
+  distinct?: string;
+  /** With `distinct`: hits kept per group, 1–100; `(offset + limit) × group_size` may not exceed 10000. */
+  group_size?: number;
+  /** Count every match. By default `total` is exact up to 10,000 matches; past that, a search ranked by relevance stops counting, skips documents that cannot reach the top hits, and answers `total` 10000 with `total_relation` `gte`. Searches with facets or a sort always count exactly. */
+  track_total?: boolean;
+  /** `keyword` (default): documents with the query's words, ranked by BM25. `semantic`: documents nearest in meaning to `q` (embedded by the collection's embedder) or to `vector`. `hybrid`: both rankings fused (see `semantic_ratio`). Needs an embedder on the collection; a semantic or hybrid search answers `semantic_coverage`. */
+  mode?: "keyword" | "semantic" | "hybrid";
+  /** Hybrid: weight of meaning against keywords, 0–1 (default: the embedder's `default_semantic_ratio`). */
+  semantic_ratio?: number;
+  /** Which embedder, when the collection has several. */
+  embedder?: string;
+  /** More like this: the documents nearest in meaning to this document (its own vector, or its first passage embedded), itself left out; a search by meaning (`mode` `semantic` unless `hybrid` is asked). An unknown id: 404 `document_not_found`. */
+  similar_to?: string;
+  /** Hybrid: `convex` (default) combines each side's scores divided by its best; `rrf` uses reciprocal rank fusion. */
+  fusion?: "convex" | "rrf";
+  /** Values returned per facet field (the most frequent). */
+  facet_limit?: number;
+  /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
+  typos?: "auto" | 0 | 1 | 2;
+  /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. `null` or `{}` means none. */
+  filter?: { [key: string]: unknown } | null;
+  /** Metadata fields to count values of among all matches, at most 20. A bad name: 400 `validation_failed`. `["a","b"]` or `"a,b"`. */
+  facets?: string | string[];
+  /** Up to 3 keys `name[:asc|desc]`, comma-separated: a metadata field, `title` (the document title), `_id` or `_score`. Default `_score:desc`; ties by score, then id. Bad sorts: 400 `invalid_sort`. E.g. `"year:desc,title:asc"` or `["year:desc"]`. */
+  sort?: string | string[];
+  /** Members each hit carries: any of `id`, `score`, `title`, `format`, `page`, `page_label`, `snippet`, `highlight`, `metadata`, `matched_pages`. `id` and `score` are always returned (`fields=id` gives ids and scores only, the cheapest search); absent: every member. Snippets and highlights cost the most. `explain` is asked for apart. An unknown name: 400 `validation_failed`. `["id","title"]` or `"id,title"`. */
+  fields?: string | string[];
+  /** Ranking by fields, at most 8: `[{"field": "metadata.popularity", "modifier": "log1p", "factor": 1}, {"field": "metadata.date", "recency": {"scale": "30d", "offset": "1d", "decay": 0.5}}]` multiply relevance scores (several multiply); replaces the collection's `ranking.boost`, and `[]` turns it off. A sort by fields ignores boosts. */
+  boost?: FieldBoost[];
+  /** The fields to search and their weights, `name` or `name^weight` (weight more than 0, at most 100; default 1): `title`, `text`, or a `metadata.<name>` of the collection's `searchable_fields`. Fields left out are not searched (`title:word` and `author:word` still search theirs). Absent: the collection's `searchable_fields`. `["title^2", "text"]` or `"title^2,text"`. */
+  search_fields?: string | string[];
+  /** Semantic or hybrid: the query's vector, of the embedder's dimensions (then `q` is not embedded). A wrong length: 400 `invalid_vector`. */
+  vector?: number[];
+}
+
+export interface MultiSearchResult extends SearchResponse { collection: string }
+
+export interface MultiSearchResults { results: MultiSearchResult[] }
 
 export interface Problem {
   /** Always `about:blank`: `code` identifies the problem. */
@@ -664,6 +761,17 @@ export interface ListFormatsResponse {
   formats: { extension: string; mime: string; kind: string }[];
 }
 
+/** Body of POST /v1/multi-search: Search several collections */
+export interface PostMultiSearchBody {
+  /** Searches, each of one collection with the parameters of a single search (`POST …/search`). The same collection may appear more than once. */
+  queries: MultiSearchQuery[];
+  /** Absent or null: one response per query, in order. An object: one list of hits from every query, merged by score. Queries then leave out `offset`, `limit` and `sort` (the federation pages; hits rank by score). */
+  federation?: Federation | null;
+}
+
+/** Answer to POST /v1/multi-search: Search several collections */
+export type PostMultiSearchResponse = MultiSearchResults | FederatedSearchResponse;
+
 /** Answer to GET /v1/openapi.json: This OpenAPI description */
 export interface GetOpenApiResponse { openapi: string; [key: string]: unknown }
 
@@ -737,6 +845,9 @@ export interface Paths {
   };
   "/v1/health": {
     get: { path: never; query: never; body: never; response: Health };
+  };
+  "/v1/multi-search": {
+    post: { path: never; query: never; body: PostMultiSearchBody; response: PostMultiSearchResponse };
   };
   "/v1/openapi.json": {
     get: { path: never; query: never; body: never; response: GetOpenApiResponse };

@@ -15,6 +15,8 @@ import type {
   DocumentInput,
   DocumentList,
   DocumentSummary,
+  FederatedSearchResponse,
+  Federation,
   GetOpenApiResponse,
   Health,
   ListCollectionsResponse,
@@ -23,6 +25,8 @@ import type {
   ListKeysResponse,
   ListedDocument,
   ListWebhooksResponse,
+  MultiSearchQuery,
+  MultiSearchResults,
   PatchDocumentBody,
   RefreshResponse,
   SearchBody,
@@ -278,6 +282,19 @@ export class FolioClient {
       if (!page.has_more || page.hits.length === 0) return;
       offset += page.hits.length;
     }
+  }
+
+  /** Several searches in one request (`POST /v1/multi-search`), each of one collection: each query's answer, in order. */
+  multiSearch(queries: MultiSearchQuery[]): Promise<MultiSearchResults> {
+    return this.http.json({ method: 'POST', path: '/v1/multi-search', body: jsonBody({ queries }) });
+  }
+
+  /**
+   * One list of hits from several collections (`POST /v1/multi-search` with `federation`),
+   * merged by score as one collection holding them all would rank them; `federation` pages it.
+   */
+  federatedSearch(queries: MultiSearchQuery[], federation: Federation = {}): Promise<FederatedSearchResponse> {
+    return this.http.json({ method: 'POST', path: '/v1/multi-search', body: jsonBody({ queries, federation }) });
   }
 
   // API keys and sessions --------------------------------------------------------------------

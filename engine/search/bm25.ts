@@ -23,6 +23,10 @@ export interface CollectionStatistics {
   docCount: number;
   avgTitleLength: number;
   avgTextLength: number;
+  /** Page-level ranking's average text length per page or page-less document, when several collections are searched as one. */
+  avgPageTextLength?: number;
+  /** Whether to rank by pages, when several collections are searched as one (any of them has paged documents). */
+  byPages?: boolean;
   /** The search's weights of title and text (its `search_fields`, or the collection's); default TITLE_WEIGHT and TEXT_WEIGHT. */
   fieldWeights?: FieldWeights;
   /** The metadata fields the search looks in: those it weighs whose words every segment indexes. */

@@ -72,6 +72,7 @@ interface PageForm {
 
 /** Statistics where a page is the unit: the average text length per page. */
 export function pageStatistics(stats: CollectionStatistics, views: readonly SegmentView[]): CollectionStatistics {
+  if (stats.avgPageTextLength !== undefined) return { ...stats, avgTextLength: stats.avgPageTextLength };
   let units = 0;
   let textLength = 0;
   for (const { reader } of views) {

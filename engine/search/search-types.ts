@@ -10,6 +10,7 @@ import type { FieldBoost } from './field-boosts.ts';
 import type { FieldWeights } from './bm25.ts';
 import type { SortKey } from '../sort/sort-types.ts';
 import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
+import type { CorpusStatistics } from './corpus-statistics.ts';
 
 export type MatchMode = 'any' | 'all';
 
@@ -91,6 +92,11 @@ export interface SearchRequest {
   mode?: SearchMode;
   /** The query vector and how to use it; required for `semantic` and `hybrid`. */
   semantic?: SemanticRequest;
+  /**
+   * Statistics of several collections searched as one (corpus-statistics.ts): BM25 weighs with
+   * them instead of this collection's, so scores compare across the collections. Absent: its own.
+   */
+  corpus?: CorpusStatistics;
 }
 
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';

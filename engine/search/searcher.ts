@@ -67,14 +67,16 @@ export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer
   }
 }
 
-function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget: SearchBudget): SearchResult {
+/**
+ * The query parsed and its clauses weighted, with the collection's statistics or the request's
+ * `corpus`; `lookups` (corpus-statistics.ts) is filled with every term counted in the segments.
+ */
+export function prepareQuery(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, lookups?: Record<string, number>) {
   const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
   const mode = request.mode ?? 'keyword';
-  const semantic = mode === 'keyword' ? undefined : request.semantic;
-  if (mode !== 'keyword' && semantic === undefined) throw new EngineError('invalid_query', `mode ${mode} needs a query vector`);
-  // A semantic search embeds the whole query text: its words are not keyword clauses.
-  const stats = collectionStatistics(views, request.fieldWeights);
+  const stats = collectionStatistics(views, request.fieldWeights, request.corpus);
   const query = parseQuery(
+    // A semantic search embeds the whole query text: its words are not keyword clauses.
     mode === 'semantic' ? '' : request.q,
     request.match,
     analyzer,
@@ -85,7 +87,17 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     // indexed matches nothing until every segment has it.
     Object.keys(request.fieldWeights?.metadata ?? {}),
   );
-  const prepared = prepareClauses(query.clauses, views, stats, { typoDisabledFields: tolerance.disableOnFields, analyzer });
+  const options = { typoDisabledFields: tolerance.disableOnFields, analyzer, ...(request.corpus !== undefined && { docFreqs: request.corpus.docFreqs }), ...(lookups !== undefined && { lookups }) };
+  const prepared = prepareClauses(query.clauses, views, stats, options);
+  return { stats, query, prepared };
+}
+
+function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget: SearchBudget): SearchResult {
+  const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
+  const mode = request.mode ?? 'keyword';
+  const semantic = mode === 'keyword' ? undefined : request.semantic;
+  if (mode !== 'keyword' && semantic === undefined) throw new EngineError('invalid_query', `mode ${mode} needs a query vector`);
+  const { stats, query, prepared } = prepareQuery(views, analyzer, request);
   const filter = request.filter ?? null;
   const k = request.offset + request.limit;
   const newFacets = (): FacetAccumulator[] => (request.facets ?? []).map((field) => new FacetAccumulator(field));
@@ -252,7 +264,7 @@ function rankByKeywords(
   if (isRelevanceSort(sortKeys)) {
     // With paged documents, the best documents are rescored by their best page (page-ranking.ts).
     const listing = prepared.every((p) => p.clause.occur === 'must_not');
-    const byPages = views.some((view) => view.reader.hasPages) && !listing;
+    const byPages = (stats.byPages ?? views.some((view) => view.reader.hasPages)) && !listing;
     const window = byPages ? Math.max(k, PAGE_RANKING_WINDOW) : k;
     const idRanks = views.map((view) => view.reader.idRanks());
     const collector = new TopKCollector(window, (segmentA, docA, segmentB, docB) =>

@@ -21,6 +21,8 @@ export type RouteNeed =
       collectionParam?: string;
       /** Body property naming the collection the route creates (checked once the body is parsed). */
       collectionBodyField?: string;
+      /** Body list whose items name collections the route reads, by `field` (checked once the body is parsed, each path named). */
+      collectionBodyList?: { list: string; field: string };
       /** A key with a filter may call it too, whatever its scope (creating keys that see no more than it). */
       alsoFilteredKeys?: true;
       /** Not for a key with a filter: the answer counts documents outside it (a collection's record). */
@@ -48,6 +50,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'GET /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
   'POST /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
   'POST /v1/collections/:name/files': { scope: 'write', collectionParam: 'name' },
+  'POST /v1/multi-search': { scope: 'search', collectionBodyList: { list: 'queries', field: 'collection' } },
   'GET /v1/formats': { scope: 'search' },
   'GET /v1/stats': { scope: 'admin' },
   // A copy of every collection: admins not limited to some collections only.

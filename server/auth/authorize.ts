@@ -31,9 +31,10 @@ export function authorizeRoute(principal: Principal, need: RouteNeed, params: Re
   if (need.collectionParam !== undefined) authorizeCollection(principal, params[need.collectionParam]);
 }
 
-/** The collection named in a request (path or body) must be one the principal may use. */
-export function authorizeCollection(principal: Principal, name: unknown): void {
+/** The collection named in a request (path or body, at `path` when given) must be one the principal may use. */
+export function authorizeCollection(principal: Principal, name: unknown, path?: string): void {
   if (typeof name === 'string' && !canSeeCollection(principal, name)) {
-    throw new FolioError('forbidden', `this key may not use collection '${name}'`);
+    const detail = `this key may not use collection '${name}'`;
+    throw new FolioError('forbidden', path === undefined ? detail : `${path}: ${detail}`, path === undefined ? undefined : [{ path, message: detail }]);
   }
 }

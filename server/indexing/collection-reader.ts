@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
+import type { CorpusStatistics, IndexDocument, SearchRequest } from '../../engine/index.ts';
 import type { SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { CommitResult } from './index-commit.ts';
@@ -80,6 +80,12 @@ export class CollectionReader {
       cache?.set(key, page);
       return page;
     });
+  }
+
+  /** This snapshot's part of the statistics of a search over several collections, in the search pool. */
+  async statistics(request: SearchRequest): Promise<CorpusStatistics> {
+    const ref = this.currentRef;
+    return this.whilePinned(ref.generation, () => this.options.searchPool.statistics(ref, request));
   }
 
   /** Runs `work` with the snapshot of `generation` pinned: its files stay on disk meanwhile. */

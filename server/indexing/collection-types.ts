@@ -15,7 +15,7 @@ import type {
   TypoTolerancePatch,
 } from '../api/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
-import type { SearchRequest, SearchResult } from '../../engine/index.ts';
+import type { CorpusStatistics, SearchRequest, SearchResult } from '../../engine/index.ts';
 import type { SearchPage } from '../pools/index.ts';
 import type { SemanticParams } from './semantic-query.ts';
 
@@ -82,6 +82,8 @@ export interface Collection {
   search(request: SearchRequest): Promise<SearchResult>;
   /** The same search, answered as JSON text ready for the HTTP body (see pools/search-page.ts). */
   searchPage(request: SearchRequest, semantic?: SemanticParams, part?: string): Promise<SearchPage>;
+  /** Its part of the statistics of a search over several collections (federated search): give them to each one's search as `corpus`. */
+  corpusStatistics(request: SearchRequest, part?: string): Promise<CorpusStatistics>;
   /**
    * Gathers the committed index and the WAL into `target` at this instant (collection-snapshot.ts):
    * every write acknowledged before the call is in it. `originalsDirName`: kept originals' folder.

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Analyzer, SynonymTable } from '../../engine/index.ts';
-import type { FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
+import type { CorpusStatistics, FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import type { RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
@@ -504,20 +504,43 @@ export class FolioCollection implements Collection {
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     let page: SearchPage;
     try {
-      page = await this.reader.searchPage({
-        ...prepared.request,
-        typoTolerance: this.typoTolerance,
-        ...this.synonymsFor(prepared.request),
-        ...this.boostsFor(prepared.request),
-        ...this.fieldWeightsFor(prepared.request, part),
-      });
+      page = await this.reader.searchPage(this.withSettings(prepared.request, part));
     } catch (error) {
-      if (!isDamage(error)) throw error;
-      this.onDamage(error);
-      throw collectionUnavailable(describeDamage(this.name, this.dir, error));
+      throw this.damageChecked(error);
     }
     const warnings = [...prepared.warnings, ...unknownFieldWarnings(request, this.reader.snapshot), ...coverageWarning(page.semanticCoverage)];
     return warnings.length === 0 ? page : { ...page, warnings };
+  }
+
+  /**
+   * This collection's part of the statistics of a search over several collections (federated
+   * search, docs/api.md "Search across collections"): its counts and the query's terms in it.
+   */
+  async corpusStatistics(request: SearchRequest, part = 'query'): Promise<CorpusStatistics> {
+    this.assertOpen();
+    try {
+      return await this.reader.statistics(this.withSettings(request, part));
+    } catch (error) {
+      throw this.damageChecked(error);
+    }
+  }
+
+  /** A search request with the collection's settings it leaves out: typo tolerance, synonyms, boosts, searched fields. */
+  private withSettings(request: SearchRequest, part: string): SearchRequest {
+    return {
+      ...request,
+      typoTolerance: this.typoTolerance,
+      ...this.synonymsFor(request),
+      ...this.boostsFor(request),
+      ...this.fieldWeightsFor(request, part),
+    };
+  }
+
+  /** A damaged file found by a search marks the collection unavailable (503); other errors pass. */
+  private damageChecked(error: unknown): unknown {
+    if (!isDamage(error)) return error;
+    this.onDamage(error);
+    return collectionUnavailable(describeDamage(this.name, this.dir, error));
   }
 
   /**

@@ -17,3 +17,5 @@ const workerModule = await import(workerData.workerModule);
 parentPort?.postMessage({ folioWorkerStarted: threadId });
 
 export default workerModule.default;
+// Piscina runs another export when a task names it (the search worker's `statistics`).
+export const statistics = workerModule.statistics;

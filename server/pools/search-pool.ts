@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
-import type { SearchRequest } from '../../engine/index.ts';
+import type { CorpusStatistics, SearchRequest } from '../../engine/index.ts';
 import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
@@ -35,7 +35,7 @@ export function defaultSearchThreads(): number {
 export class SearchPool {
   readonly threadCount: number;
   readonly timeoutMs: number;
-  private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage>>;
+  private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage | CorpusStatistics>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
 
@@ -62,11 +62,21 @@ export class SearchPool {
   }
 
   async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchPage> {
-    let reply: WorkerReply<SearchPage>;
+    return this.run<SearchPage>(snapshot, request, 'default');
+  }
+
+  /** A search's first pass over several collections: this snapshot's part of their statistics (engine corpus-statistics.ts). */
+  async statistics(snapshot: SnapshotRef, request: SearchRequest): Promise<CorpusStatistics> {
+    return this.run<CorpusStatistics>(snapshot, request, 'statistics');
+  }
+
+  /** Runs the worker's export `name` (Piscina's `default`: the search) within the search timeout. */
+  private async run<T>(snapshot: SnapshotRef, request: SearchRequest, name: 'default' | 'statistics'): Promise<T> {
+    let reply: WorkerReply<T>;
     this.running++;
     try {
       const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
-      reply = await this.workers.pool.run({ snapshot, request, deadline });
+      reply = (await this.workers.pool.run({ snapshot, request, deadline }, { name })) as WorkerReply<T>;
     } catch (error) {
       throw workerCrashed(error);
     } finally {

@@ -1,10 +1,12 @@
 // The search pool's worker entry (Piscina): runs one search at a time over a snapshot it opens
 // through its own reader cache (its own memory maps), and answers with the page's JSON text. The main
 // thread announces deleted collections on a broadcast channel so their maps are dropped. The
-// search answers with what it found by the task's deadline (engine/search/search-budget.ts).
+// search answers with what it found by the task's deadline (engine/search/search-budget.ts). Its
+// `statistics` export is the first pass of a search over several collections (federated search).
 
 import { BroadcastChannel } from 'node:worker_threads';
-import { SearchBudget, searchSegments } from '../../engine/index.ts';
+import { SearchBudget, corpusStatistics, searchSegments } from '../../engine/index.ts';
+import type { CorpusStatistics } from '../../engine/index.ts';
 import { ReaderCache } from './reader-cache.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
@@ -29,6 +31,18 @@ export default function search(task: SearchTask): WorkerReply<SearchPage> {
       const { analyzer, views } = cache.open(task.snapshot);
       const budget = task.deadline === null ? SearchBudget.UNLIMITED : new SearchBudget(task.deadline, Date.now);
       return toSearchPage(searchSegments(views, analyzer, task.request, budget));
+    });
+  } finally {
+    cache.release(task.snapshot);
+  }
+}
+
+/** A search's first pass over several collections (federated search): this snapshot's part of their statistics. */
+export function statistics(task: SearchTask): WorkerReply<CorpusStatistics> {
+  try {
+    return replyOf(() => {
+      const { analyzer, views } = cache.open(task.snapshot);
+      return corpusStatistics(views, analyzer, task.request);
     });
   } finally {
     cache.release(task.snapshot);

@@ -272,6 +272,23 @@ describe('folio commands against a live server', () => {
     assert.equal((await folio(['search', 'docs', 'quince', '--match', 'most'])).code, 2);
   });
 
+  test('search over several collections, comma-separated: one list merged by relevance, each hit naming its collection', async () => {
+    assert.equal((await server.request('POST', '/v1/collections', { name: 'pantry' })).status, 201);
+    const written = await server.request('POST', '/v1/collections/pantry/documents?refresh=wait_for', [{ id: 'jar', title: 'Quince jelly', text: 'quince jelly in a jar', metadata: { shelf: 'top' } }]);
+    assert.equal(written.status, 200, written.text);
+    const run = ok(await folio(['search', 'docs,pantry', 'quince', '--facets', 'shelf']));
+    assert.match(run.stdout, /^4 matches in docs, pantry, showing 1-4/);
+    assert.match(run.stdout, /\n\d\. Quince jelly\n {3}pantry · score \d+\.\d{3} · jar\n/);
+    assert.match(run.stdout, /\nFacets in pantry\n {2}shelf: top \(1\)/);
+    const json = JSON.parse(ok(await folio(['search', 'docs,pantry', 'quince', '--json', '--limit', '2'])).stdout);
+    assert.equal(json.total, 4);
+    assert.equal(json.hits.length, 2);
+    assert.ok(json.hits.every((hit: { collection: string }) => ['docs', 'pantry'].includes(hit.collection)));
+    const sorted = await folio(['search', 'docs,pantry', 'quince', '--sort', 'title:asc']);
+    assert.equal(sorted.code, 2);
+    assert.match(sorted.stderr, /--sort applies to one collection/);
+  });
+
   test('collections settings shows and changes settings; synonyms from a file, --no-synonyms per search', async () => {
     const shown = ok(await folio(['collections', 'settings', 'docs']));
     assert.match(shown.stdout, /typo tolerance: on, one typo from 5 letters, two from 9/);

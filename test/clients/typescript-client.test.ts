@@ -214,6 +214,13 @@ describe('TypeScript client', () => {
     const rest = await collect(client.searchAll('recipes', 'soup', { limit: 5, offset: 10 }));
     assert.equal(rest.length, 2);
 
+    // Several searches in one request, and one list merged across them.
+    const { results } = await client.multiSearch([{ collection: 'recipes', q: 'soup', limit: 2 }, { collection: 'recipes', q: 'bread', fields: ['id'] }]);
+    assert.deepEqual(results.map((result) => [result.collection, result.hits.length, result.total]), [['recipes', 2, 12], ['recipes', 10, 13]]);
+    const merged = await client.federatedSearch([{ collection: 'recipes', q: 'soup' }, { collection: 'recipes', q: 'bread' }], { limit: 30 });
+    assert.equal(merged.hits.length, 25);
+    assert.deepEqual(new Set(merged.hits.map((hit) => hit.query)), new Set([0, 1]));
+
     // Typos: on by default, off with typos: 0, and a search without hits suggests.
     assert.equal((await client.search('recipes', 'tomatto')).total, 12);
     const strict = await client.search('recipes', 'tomatto', { typos: 0 });

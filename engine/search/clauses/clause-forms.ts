@@ -59,6 +59,10 @@ export interface PrepareOptions {
    * (SurfaceCheckedScorer). Without it such expansions match every document with the term.
    */
   analyzer?: Analyzer;
+  /** Document frequencies of the corpus searched (several collections as one, corpus-statistics.ts); a term not listed is counted here. */
+  docFreqs?: Readonly<Record<string, number>>;
+  /** Filled with each term counted here and its count (the first pass of a search over several collections). */
+  lookups?: Record<string, number>;
 }
 
 /** What preparing a clause may look up: the snapshot's segments and statistics. */
@@ -68,6 +72,8 @@ export interface PrepareContext {
   options: PrepareOptions;
   /** Documents of the snapshot (deleted ones included until merged) holding `term`. */
   docFreq(term: string): number;
+  /** The document frequency to weigh a term found in the dictionaries with: `local`, or the corpus's. */
+  withCount(term: string, local: number): number;
   /** BM25's idf of `term` over the snapshot. */
   idf(term: string): number;
 }

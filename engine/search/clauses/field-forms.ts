@@ -142,7 +142,7 @@ function fieldOnlyForms(prepared: PreparedClause, fields: readonly WeighedField[
       for (const variant of typoVariants(exact, budget, context.views)) {
         if (!variant.term.startsWith(prefix) || !remember(seen, [variant.term])) continue;
         const reason = `${variant.typos} typo${variant.typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
-        const idf = Math.min(bm25Idf(context.stats.docCount, variant.docFreq), ownIdf);
+        const idf = Math.min(bm25Idf(context.stats.docCount, context.withCount(variant.term, variant.docFreq)), ownIdf);
         forms.push({ terms: [variant.term], weight: new Bm25fWeight(idf, weighed.stats, 'text', factor ** variant.typos, reason), role: 'expansion', typos: variant.typos, field: weighed.field.name });
       }
     }

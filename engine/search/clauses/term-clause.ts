@@ -30,7 +30,7 @@ export function prepareTermClause(clause: TermClause, context: PrepareContext): 
       ? []
       : compoundsContaining(clause.term, views).map(({ term, docFreq }) => ({
           terms: [term],
-          weight: new Bm25fWeight(Math.min(bm25Idf(stats.docCount, docFreq), exactIdf), stats, clause.field, COMPOUND_SCORE_FACTOR, `inside a longer word, ${COMPOUND_SCORE_FACTOR}`),
+          weight: new Bm25fWeight(Math.min(bm25Idf(stats.docCount, context.withCount(term, docFreq)), exactIdf), stats, clause.field, COMPOUND_SCORE_FACTOR, `inside a longer word, ${COMPOUND_SCORE_FACTOR}`),
           role: 'expansion',
         }));
   const synonyms = synonymForms(clause, exactIdf, clause.term, context);
@@ -43,7 +43,7 @@ export function prepareTermClause(clause: TermClause, context: PrepareContext): 
   // count 0.25² of it (noise in the ranking), and walking for them costs most.
   const budget = exactDocFreq > 0 ? Math.min(clause.maxTypos!, EXISTING_WORD_MAX_TYPOS) : clause.maxTypos!;
   const variants = typoVariants(clause.term, budget, views).map(({ term, typos, docFreq }): ClauseForm => {
-    const variantIdf = Math.min(bm25Idf(stats.docCount, docFreq), exactIdf);
+    const variantIdf = Math.min(bm25Idf(stats.docCount, context.withCount(term, docFreq)), exactIdf);
     const reason = `${typos} typo${typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
     return { terms: [term], typos, weight: new Bm25fWeight(variantIdf, stats, scope, factor ** typos, reason), role: 'expansion' };
   });

@@ -87,6 +87,11 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
       const body = request.body as Record<string, unknown> | null | undefined;
       authorizeCollection(request.principal, body?.[need.collectionBodyField]);
     }
+    if ('scope' in need && need.collectionBodyList !== undefined) {
+      const { list, field } = need.collectionBodyList;
+      const items = (request.body as Record<string, unknown> | null | undefined)?.[list];
+      if (Array.isArray(items)) items.forEach((item, i) => authorizeCollection(request.principal!, (item as Record<string, unknown> | null)?.[field], `/body/${list}/${i}/${field}`));
+    }
   });
 }
 

@@ -1,11 +1,12 @@
 // Search routes (SPEC §6): GET …/search with query parameters and POST …/search with the same
 // names as a JSON body. Both answer `{ hits, facets, facet_stats?, total, offset, limit,
-// has_more, took_ms }`.
+// has_more, took_ms }`. POST /v1/multi-search runs several, over any collections (SPEC §13).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionParamsSchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
-import { SearchBodySchema, SearchQuerySchema, SearchResponseSchema } from '../../../api/index.ts';
+import { MultiSearchBodySchema, MultiSearchResponseSchema, SearchBodySchema, SearchQuerySchema, SearchResponseSchema } from '../../../api/index.ts';
+import { runMultiSearch } from './multi-search.ts';
 import { runSearch } from './run-search.ts';
 
 const SEARCH_PATH = '/v1/collections/:name/search';
@@ -41,6 +42,23 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => runSearch(app, request, app.registry.get(request.params.name), request.body, 'body', reply),
+  );
+
+  app.post(
+    '/v1/multi-search',
+    {
+      schema: {
+        summary: 'Search several collections',
+        description: 'Several searches in one request, each of one collection with the parameters of a single search. Without `federation`: '
+          + 'each query\'s search response, in order. With it: one list of hits merged by score, the words of keyword and hybrid queries '
+          + 'weighed with the statistics of every collection searched, so scores compare across collections. A query naming a collection '
+          + 'the key may not read: 403 naming `/body/queries/<i>/collection`, and nothing is searched.',
+        tags: ['search'],
+        body: MultiSearchBodySchema,
+        response: { 200: MultiSearchResponseSchema, ...problemResponses(400, 401, 403, 404, 413, 415, 500, 503) },
+      },
+    },
+    async (request, reply) => runMultiSearch(app, request, request.body, reply),
   );
 };
 

@@ -14,8 +14,10 @@ import type { RequestPart, SearchParams } from './search-request.ts';
 import { bothFilters } from '../../../../engine/index.ts';
 import type { FilterNode, SearchRequest } from '../../../../engine/index.ts';
 import { visibleFilter } from '../../../auth/index.ts';
+import type { Principal } from '../../../auth/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import type { SemanticParams } from '../../../indexing/index.ts';
+import type { SearchPage } from '../../../pools/index.ts';
 
 export async function runSearch(
   app: FastifyInstance,
@@ -25,18 +27,27 @@ export async function runSearch(
   part: RequestPart,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const request = toSearchRequest(params, part);
-  const semantic = toSemanticParams(params);
-  confineToKey(request, semantic, visibleFilter(httpRequest.principal), part);
+  const { request, semantic } = searchOf(params, part, httpRequest.principal);
   const started = performance.now();
   // One key runs at most its share of the search threads at once (search-admission.ts).
   const page = await app.searchAdmission.run(httpRequest.principal, () => collection.searchPage(request, semantic, part));
-  const tookMs = Math.round(performance.now() - started);
   app.searchActivity.record();
+  return reply.type('application/json; charset=utf-8').send(`{${pageMembers(page, request, Math.round(performance.now() - started))}}`);
+}
+
+/** The parameters as the engine's request and what they ask of search by meaning, confined to what the caller's key sees. */
+export function searchOf(params: SearchParams, part: RequestPart, principal: Principal | null): { request: SearchRequest; semantic: SemanticParams } {
+  const request = toSearchRequest(params, part);
+  const semantic = toSemanticParams(params);
+  confineToKey(request, semantic, visibleFilter(principal), part);
+  return { request, semantic };
+}
+
+/** The members of a search's response body: the worker's text, its warnings, the paging fields and the timing. */
+export function pageMembers(page: SearchPage, request: SearchRequest, tookMs: number): string {
   const hasMore = request.offset + page.hitCount < page.total;
   const warnings = page.warnings === undefined ? '' : `,"warnings":${JSON.stringify(page.warnings)}`;
-  const body = `{${page.members}${warnings},"offset":${request.offset},"limit":${request.limit},"has_more":${hasMore},"took_ms":${tookMs}}`;
-  return reply.type('application/json; charset=utf-8').send(body);
+  return `${page.members}${warnings},"offset":${request.offset},"limit":${request.limit},"has_more":${hasMore},"took_ms":${tookMs}`;
 }
 
 /**
@@ -45,7 +56,7 @@ export async function runSearch(
  * absent; no "did you mean" (corrections come from every document); and no `explain`, whose
  * document frequencies count every document.
  */
-function confineToKey(request: SearchRequest, semantic: SemanticParams, visible: FilterNode | null, part: RequestPart): void {
+function confineToKey(request: SearchRequest, semantic: SemanticParams, visible: FilterNode | null, part: string): void {
   if (visible === null) return;
   if (request.explain === true) {
     const message = 'is not available to a key with a filter (it shows statistics of every document)';

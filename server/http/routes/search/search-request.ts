@@ -28,7 +28,8 @@ import {
 import type { FieldBoostWire, SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts';
 
 export type SearchParams = Static<typeof SearchQuerySchema> | Static<typeof SearchBodySchema>;
-export type RequestPart = 'querystring' | 'body';
+/** Where the parameters came from, for errors' paths: `querystring`, `body`, or `body/queries/<i>` (multi-search). */
+export type RequestPart = string;
 
 /** The facet fields, each once, in the order asked; names follow the metadata field-name rule. */
 function toFacets(value: string | string[] | undefined, part: RequestPart): string[] {

@@ -1,0 +1,51 @@
+// Statistics of a search's corpus that add up across collections, so that a search over several
+// collections scores each document as one collection holding them all would (federated search,
+// docs/api.md "Search across collections"; Elasticsearch's dfs_query_then_fetch). A first pass
+// asks each collection for its counts and the document frequencies of every term the query's
+// clauses look up there (its words, their typo variants, prefix terms, synonyms and field terms);
+// their sum is then given to each collection's search as `SearchRequest.corpus`, and BM25 weighs
+// with it instead of the collection's own.
+
+import type { Analyzer } from '../analysis/analyzer.ts';
+import type { SearchRequest } from './search-types.ts';
+import type { SegmentView } from './segment-view.ts';
+import { corpusOf } from './clause-weights.ts';
+import { prepareQuery } from './searcher.ts';
+
+/** Sums, never averages, so that collections' statistics can be added. */
+export interface CorpusStatistics {
+  /** Documents (deleted ones included until merged, as a collection's own statistics count them). */
+  docCount: number;
+  titleLength: number;
+  textLength: number;
+  /** Ranking units of page-level ranking: a document with pages counts each page, others count one. */
+  units: number;
+  /** Documents with pages: when any collection has one, each ranks by pages (page-ranking.ts). */
+  pagedDocs: number;
+  /** Total length of each searched metadata field's words. */
+  fieldLengths: Record<string, number>;
+  /** Documents holding each term the query looked up. */
+  docFreqs: Record<string, number>;
+}
+
+/** This collection's part of a query's corpus statistics: its counts and the terms the query looks up in it. */
+export function corpusStatistics(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): CorpusStatistics {
+  const corpus = corpusOf(views, request.fieldWeights);
+  prepareQuery(views, analyzer, { ...request, corpus: undefined }, corpus.docFreqs);
+  return corpus;
+}
+
+/** The statistics of several collections searched as one. */
+export function addCorpusStatistics(parts: readonly CorpusStatistics[]): CorpusStatistics {
+  const sum: CorpusStatistics = { docCount: 0, titleLength: 0, textLength: 0, units: 0, pagedDocs: 0, fieldLengths: {}, docFreqs: {} };
+  for (const part of parts) {
+    sum.docCount += part.docCount;
+    sum.titleLength += part.titleLength;
+    sum.textLength += part.textLength;
+    sum.units += part.units;
+    sum.pagedDocs += part.pagedDocs;
+    for (const [field, length] of Object.entries(part.fieldLengths)) sum.fieldLengths[field] = (sum.fieldLengths[field] ?? 0) + length;
+    for (const [term, docFreq] of Object.entries(part.docFreqs)) sum.docFreqs[term] = (sum.docFreqs[term] ?? 0) + docFreq;
+  }
+  return sum;
+}
