@@ -1,5 +1,5 @@
 // A minimal HTTP client for sequential latency: one keep-alive connection (node:http with an
-// agent limited to one socket), GET only, the body read in full as bytes and not parsed.
+// agent limited to one socket), GET (the body read in full as bytes and not parsed) or a JSON POST.
 // Lighter than fetch, so the measured time is mostly the server's and the loopback's.
 
 import http from 'node:http';
@@ -37,6 +37,31 @@ export class KeepAliveClient {
       );
       request.on('error', reject);
       request.end();
+    });
+  }
+
+  /** POSTs a JSON body; resolves with the status and the parsed answer. */
+  post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+    const payload = Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const request = http.request(
+        {
+          host: this.base.hostname,
+          port: this.base.port,
+          path,
+          method: 'POST',
+          agent: this.agent,
+          headers: { ...this.headers, 'content-type': 'application/json', 'content-length': String(payload.length) },
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
     });
   }
 

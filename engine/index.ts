@@ -15,6 +15,8 @@ export type { SynonymEntry, SynonymRule } from './query/index.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';
 export { searchSegments } from './search/searcher.ts';
 export { addCorpusStatistics, corpusStatistics } from './search/corpus-statistics.ts';
+export { DEFAULT_FACET_VALUES, MAX_FACET_VALUES, searchFacetValues } from './search/facet-value-search.ts';
+export type { FacetValueHit, FacetValueQuery } from './search/facet-value-search.ts';
 export type { CorpusStatistics } from './search/corpus-statistics.ts';
 export { MAX_FIELD_BOOSTS } from './search/field-boosts.ts';
 export { DEFAULT_FIELD_WEIGHTS } from './search/bm25.ts';

@@ -88,6 +88,8 @@ const OPERATION_NAMES: Record<string, string> = {
   'POST /v1/collections/{name}/refresh': 'Refresh',
   'GET /v1/collections/{name}/search': 'SearchGet',
   'POST /v1/collections/{name}/search': 'Search',
+  'POST /v1/collections/{name}/facet-search': 'FacetSearch',
+  'POST /v1/multi-search': 'MultiSearch',
   'POST /v1/api-keys': 'CreateKey',
   'GET /v1/api-keys': 'ListKeys',
   'DELETE /v1/api-keys/{keyId}': 'DeleteKey',

@@ -706,6 +706,18 @@ class FolioClient:
             if not page.get("has_more") or not hits:
                 return
 
+    def facet_search(self, collection, facet, q="", query=None, filter=None, match=None, typos=None, limit=None):
+        """The values of ``facet`` with a word starting with ``q`` (``"kn"`` finds ``"Donald
+        Knuth"``; case, accents and typos forgiven as in a search), each with its count among the
+        documents ``query`` and ``filter`` match (``POST …/facet-search``) → ``{"values": [{"value",
+        "count"}], "timed_out", "took_ms"}``; ``limit`` 1–100 (default 10).
+        """
+        body = {"facet": facet, "q": q}
+        for field, value in (("query", query), ("filter", filter), ("match", match), ("typos", typos), ("limit", limit)):
+            if value is not None:
+                body[field] = value
+        return self._request("POST", "/v1/collections/" + _quote(collection) + "/facet-search", json_body=body)
+
     def multi_search(self, queries, federation=None):
         """Several searches in one request (``POST /v1/multi-search``). ``queries`` is a list of
         dicts, each a ``collection`` and the parameters of :meth:`search` (``{"collection":

@@ -338,6 +338,14 @@ class SearchTests(FolioTestCase):
         self.assertFolioError(lambda: self.folio.multi_search([{"collection": self.coll, "limit": 2}], federation={}),
                               400, "validation_failed")
 
+    def test_facet_search(self):
+        found = self.folio.facet_search(self.coll, "kind", "ev")
+        self.assertEqual(found["values"], [{"value": "even", "count": 13}])
+        self.assertEqual(self.folio.facet_search(self.coll, "tags", "t", filter={"n": {"lt": 3}}, limit=2)["values"],
+                         [{"value": "t0", "count": 1}, {"value": "t1", "count": 1}])
+        self.assertEqual(self.folio.facet_search(self.coll, "kind", "od", query="number 7", match="all")["values"], [{"value": "odd", "count": 1}])
+        self.assertFolioError(lambda: self.folio.facet_search(self.coll, "$bad"), 400, "validation_failed")
+
     def test_typos_and_suggestions(self):
         self.assertEqual(self.folio.search(self.coll, "comn")["total"], 0)  # 4 letters: no typos
         self.assertEqual(self.folio.search(self.coll, "commonn")["total"], 25)  # one typo from 5 letters

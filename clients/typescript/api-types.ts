@@ -151,6 +151,18 @@ export interface EmbeddingProgress {
   failed: number;
 }
 
+export interface FacetSearchResponse {
+  /** Values without typos first, then the most frequent, then by value. */
+  values: {
+    value: string | number | boolean;
+    /** Documents with this value among the matches. */
+    count: number;
+  }[];
+  /** The search ran out of its time budget: counts are of the matches found by then. */
+  timed_out: boolean;
+  took_ms: number;
+}
+
 export interface FederatedHit extends SearchHit {
   /** The collection the hit comes from. */
   collection: string;
@@ -646,6 +658,24 @@ export type DeleteDocumentQuery = WriteDocumentsQuery;
 /** Answer to GET /v1/collections/{name}/documents/{id}/file: Download the original of an uploaded file (kept only with --keep-files) */
 export type DownloadFileResponse = Blob;
 
+/** Body of POST /v1/collections/{name}/facet-search: Search a facet's values */
+export interface FacetSearchBody {
+  /** The metadata field whose values to search (as in `facets`). */
+  facet: string;
+  /** What the user typed: each word must start a word of the value ("kn" finds "Donald Knuth"), case and accents folded, with typos by the collection's word sizes (and `typos`). Empty: every value. */
+  q?: string;
+  /** Search text: values are counted among the documents it matches (empty: all). */
+  query?: string;
+  /** Filter object: `{"field": value}` equality, `{"field": [a, b]}` any of, `{"field": {"gte": 1, "lt": 9}}` range, `{"$or": [f1, f2]}`, `{"$not": f}`; the keys of one object AND together. Bad filters: 400 `invalid_filter`. `null` or `{}` means none. */
+  filter?: { [key: string]: unknown } | null;
+  /** Whether any (default) or every term must match. */
+  match?: "any" | "all";
+  /** Typos per query word (Damerau–Levenshtein; a typo on the first letter counts as two): `auto` (default) follows the collection's `typo_tolerance` (by default 0 typos for words under 5 letters, 1 from 5, 2 from 9); `0` turns typos off; `1` or `2` allow at most that many per word, even if the collection disables typos (its word sizes, numbers and fields still apply). Never on phrases, prefixes, excluded words or numbers. Exact words rank above typo matches. */
+  typos?: "auto" | 0 | 1 | 2;
+  /** Values to return. */
+  limit?: number;
+}
+
 /** Query of POST /v1/collections/{name}/files: Upload a file: its text is extracted per page and indexed as one document */
 export type UploadFileQuery = WriteDocumentsQuery;
 
@@ -762,7 +792,7 @@ export interface ListFormatsResponse {
 }
 
 /** Body of POST /v1/multi-search: Search several collections */
-export interface PostMultiSearchBody {
+export interface MultiSearchBody {
   /** Searches, each of one collection with the parameters of a single search (`POST …/search`). The same collection may appear more than once. */
   queries: MultiSearchQuery[];
   /** Absent or null: one response per query, in order. An object: one list of hits from every query, merged by score. Queries then leave out `offset`, `limit` and `sort` (the federation pages; hits rank by score). */
@@ -770,7 +800,7 @@ export interface PostMultiSearchBody {
 }
 
 /** Answer to POST /v1/multi-search: Search several collections */
-export type PostMultiSearchResponse = MultiSearchResults | FederatedSearchResponse;
+export type MultiSearchResponse = MultiSearchResults | FederatedSearchResponse;
 
 /** Answer to GET /v1/openapi.json: This OpenAPI description */
 export interface GetOpenApiResponse { openapi: string; [key: string]: unknown }
@@ -830,6 +860,9 @@ export interface Paths {
   "/v1/collections/{name}/documents/{id}/file": {
     get: { path: { id: string; name: string }; query: never; body: never; response: DownloadFileResponse };
   };
+  "/v1/collections/{name}/facet-search": {
+    post: { path: { name: string }; query: never; body: FacetSearchBody; response: FacetSearchResponse };
+  };
   "/v1/collections/{name}/files": {
     post: { path: { name: string }; query: UploadFileQuery; body: UploadFileBody; response: DocumentSummary };
   };
@@ -847,7 +880,7 @@ export interface Paths {
     get: { path: never; query: never; body: never; response: Health };
   };
   "/v1/multi-search": {
-    post: { path: never; query: never; body: PostMultiSearchBody; response: PostMultiSearchResponse };
+    post: { path: never; query: never; body: MultiSearchBody; response: MultiSearchResponse };
   };
   "/v1/openapi.json": {
     get: { path: never; query: never; body: never; response: GetOpenApiResponse };

@@ -15,6 +15,8 @@ import type {
   DocumentInput,
   DocumentList,
   DocumentSummary,
+  FacetSearchBody,
+  FacetSearchResponse,
   FederatedSearchResponse,
   Federation,
   GetOpenApiResponse,
@@ -282,6 +284,15 @@ export class FolioClient {
       if (!page.has_more || page.hits.length === 0) return;
       offset += page.hits.length;
     }
+  }
+
+  /**
+   * The values of a facet with a word starting with `q` (typo-tolerant), each with its count among
+   * the documents `options.query` and `options.filter` match (`POST …/facet-search`).
+   */
+  facetSearch(collection: string, facet: string, q = '', options: Omit<FacetSearchBody, 'facet' | 'q'> = {}): Promise<FacetSearchResponse> {
+    const path = apiPath`/v1/collections/${collection}/facet-search`;
+    return this.http.json({ method: 'POST', path, body: jsonBody({ facet, q, ...options }) });
   }
 
   /** Several searches in one request (`POST /v1/multi-search`), each of one collection: each query's answer, in order. */

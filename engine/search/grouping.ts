@@ -14,6 +14,8 @@
 
 import type { FieldIndex, FieldValue } from '../segment/field-index.ts';
 import { DocBitSet } from './doc-bitset.ts';
+import { globalOrdinals } from './global-ordinals.ts';
+import type { GlobalOrdinals } from './global-ordinals.ts';
 import type { SegmentView } from './segment-view.ts';
 
 /** Each doc's group key, across the segments of a search. */
@@ -65,21 +67,6 @@ export function groupWindow<T extends { segment: number; doc: number }>(
   return { groups, complete };
 }
 
-/**
- * The values of a field across the segments of a snapshot, numbered once: per segment, the
- * number of each of its ordinals among all the segments' distinct values. Kept per snapshot
- * (the segments' field indexes), so counting groups compares numbers, not values.
- */
-interface GlobalOrdinals {
-  indexes: readonly (FieldIndex | null)[];
-  /** Per segment (null: the field is not there): each ordinal's global number. */
-  globals: (Uint32Array | null)[];
-  /** How many distinct values the segments hold together. */
-  size: number;
-  /** Per segment, made on the first count of groups: each doc's global number (docGroupNone(): no value). */
-  docGroups?: (Uint16Array | Uint32Array | null)[];
-}
-
 /** The number a doc without a value has in the docGroups arrays of `size` values. */
 function docGroupNone(size: number): number {
   return size < 0xffff ? 0xffff : 0xffffffff;
@@ -97,31 +84,6 @@ function docGroupsOf(ordinals: GlobalOrdinals, docCounts: readonly number[]): (U
     }
     return groups;
   }));
-}
-
-/** The global ordinals of a field, by its index in the first segment that has it. */
-const keptOrdinals = new WeakMap<FieldIndex, GlobalOrdinals>();
-
-function globalOrdinals(indexes: readonly (FieldIndex | null)[]): GlobalOrdinals {
-  const first = indexes.find((index): index is FieldIndex => index !== null);
-  if (first === undefined) return { indexes, globals: indexes.map(() => null), size: 0 };
-  const kept = keptOrdinals.get(first);
-  if (kept !== undefined && kept.indexes.length === indexes.length && kept.indexes.every((index, i) => index === indexes[i])) return kept;
-  const numbers = new Map<FieldValue, number>();
-  const globals = indexes.map((index) => {
-    if (index === null) return null;
-    const global = new Uint32Array(index.distinct);
-    for (let ord = 0; ord < index.distinct; ord++) {
-      const value = index.value(ord);
-      let number = numbers.get(value);
-      if (number === undefined) numbers.set(value, (number = numbers.size));
-      global[ord] = number;
-    }
-    return global;
-  });
-  const made = { indexes, globals, size: numbers.size };
-  keptOrdinals.set(first, made);
-  return made;
 }
 
 /**

@@ -58,9 +58,19 @@ export const SEMANTIC_MATCHES = 100;
 export const MIN_GROUPING_WINDOW = 20;
 export const GROUPING_WINDOW_GROWTH = 4;
 
-export function searchSegments(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget = SearchBudget.UNLIMITED): SearchResult {
+/**
+ * Searches the segments of a snapshot. `onMatches` is given each segment's match set where the
+ * search builds one (facets, `trackTotal`): a facet value search counts its values over them.
+ */
+export function searchSegments(
+  views: readonly SegmentView[],
+  analyzer: Analyzer,
+  request: SearchRequest,
+  budget = SearchBudget.UNLIMITED,
+  onMatches?: (segment: number, matches: DocBitSet) => void,
+): SearchResult {
   try {
-    return runSearch(views, analyzer, request, budget);
+    return runSearch(views, analyzer, request, budget, onMatches);
   } finally {
     // The search is over: its postings cursors may be reused by the next one.
     for (const view of views) view.reader.recycleCursors();
@@ -92,7 +102,7 @@ export function prepareQuery(views: readonly SegmentView[], analyzer: Analyzer, 
   return { stats, query, prepared };
 }
 
-function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget: SearchBudget): SearchResult {
+function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest, budget: SearchBudget, onMatches?: (segment: number, matches: DocBitSet) => void): SearchResult {
   const tolerance = request.typoTolerance ?? TYPO_TOLERANCE_OFF;
   const mode = request.mode ?? 'keyword';
   const semantic = mode === 'keyword' ? undefined : request.semantic;
@@ -128,7 +138,7 @@ function runSearch(views: readonly SegmentView[], analyzer: Analyzer, request: S
     let window = grouping === null ? k : Math.max(2 * k * grouping.size, MIN_GROUPING_WINDOW);
     for (;;) {
       const groups = groupCounter();
-      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, undefined, boosts, groups);
+      const keyword = rankByKeywords(views, request, prepared, stats, facets, window, budget, undefined, boosts, groups, onMatches);
       ({ total, totalRelation } = keyword);
       if (grouping === null || groups === undefined) {
         page = keyword.ranked.slice(request.offset);
@@ -247,6 +257,7 @@ function rankByKeywords(
   alsoMatching?: readonly (DocBitSet | null)[],
   boosts?: readonly SegmentBoosts[] | null,
   groups?: GroupCounter,
+  onMatches?: (segment: number, matches: DocBitSet) => void,
 ): KeywordRanking {
   const filter = request.filter ?? null;
   const sortKeys = request.sort ?? [];
@@ -257,6 +268,7 @@ function rankByKeywords(
     const also = alsoMatching?.[segment] ?? null;
     if (also !== null) matches.or(also);
     groups?.add(segment, matches);
+    onMatches?.(segment, matches);
     total += countFacets(view, matches, facets);
   };
 

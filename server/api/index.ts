@@ -13,6 +13,7 @@ export * from './document-list.ts';
 export * from './delete-by-filter.ts';
 export * from './search.ts';
 export * from './multi-search.ts';
+export * from './facet-search.ts';
 export * from './api-key.ts';
 export * from './webhook.ts';
 export * from './stats.ts';

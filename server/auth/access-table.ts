@@ -49,6 +49,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'POST /v1/collections/:name/refresh': { scope: 'write', collectionParam: 'name' },
   'GET /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
   'POST /v1/collections/:name/search': { scope: 'search', collectionParam: 'name' },
+  'POST /v1/collections/:name/facet-search': { scope: 'search', collectionParam: 'name' },
   'POST /v1/collections/:name/files': { scope: 'write', collectionParam: 'name' },
   'POST /v1/multi-search': { scope: 'search', collectionBodyList: { list: 'queries', field: 'collection' } },
   'GET /v1/formats': { scope: 'search' },

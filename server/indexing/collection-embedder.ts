@@ -69,6 +69,11 @@ export class CollectionEmbedder {
     }
   }
 
+  /** Something is being embedded, waits for a retry, or is still to embed (a collection is not idle meanwhile). */
+  get busy(): boolean {
+    return this.inProgress.size > 0 || this.retryTimer !== null || (!this.closed && this.nextWork() !== null);
+  }
+
   /** Resolves once nothing is being embedded (segments waiting for a retry do not count). */
   async idle(): Promise<void> {
     while (this.inProgress.size > 0) await Promise.all(this.inProgress.values());

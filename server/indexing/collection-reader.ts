@@ -6,8 +6,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CorpusStatistics, IndexDocument, SearchRequest } from '../../engine/index.ts';
-import type { SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
+import type { CorpusStatistics, FacetValueQuery, IndexDocument, SearchRequest } from '../../engine/index.ts';
+import type { FacetValues, SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { CommitResult } from './index-commit.ts';
 import { pendingDocument } from './pending-writes.ts';
@@ -61,6 +61,11 @@ export class CollectionReader {
     return change !== undefined ? change !== null : this.current.has(id);
   }
 
+  /** Searches (and merges) holding a snapshot now. */
+  get pinned(): number {
+    return this.pins.pinned;
+  }
+
   /** Runs in the search pool over the current snapshot, which stays on disk until it ends. */
   async searchPage(request: SearchRequest): Promise<SearchPage> {
     const ref = this.currentRef;
@@ -86,6 +91,12 @@ export class CollectionReader {
   async statistics(request: SearchRequest): Promise<CorpusStatistics> {
     const ref = this.currentRef;
     return this.whilePinned(ref.generation, () => this.options.searchPool.statistics(ref, request));
+  }
+
+  /** A facet value search over the current snapshot, in the search pool (never cached: it is cheap). */
+  async facetSearch(request: SearchRequest, facetQuery: FacetValueQuery): Promise<FacetValues> {
+    const ref = this.currentRef;
+    return this.whilePinned(ref.generation, () => this.options.searchPool.facetSearch(ref, request, facetQuery));
   }
 
   /** Runs `work` with the snapshot of `generation` pinned: its files stay on disk meanwhile. */

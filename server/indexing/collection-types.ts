@@ -15,8 +15,8 @@ import type {
   TypoTolerancePatch,
 } from '../api/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
-import type { CorpusStatistics, SearchRequest, SearchResult } from '../../engine/index.ts';
-import type { SearchPage } from '../pools/index.ts';
+import type { CorpusStatistics, FacetValueQuery, SearchRequest, SearchResult } from '../../engine/index.ts';
+import type { FacetValues, SearchPage } from '../pools/index.ts';
 import type { SemanticParams } from './semantic-query.ts';
 
 /** Wire shapes, each declared once as a TypeBox schema in server/api. */
@@ -84,6 +84,8 @@ export interface Collection {
   searchPage(request: SearchRequest, semantic?: SemanticParams, part?: string): Promise<SearchPage>;
   /** Its part of the statistics of a search over several collections (federated search): give them to each one's search as `corpus`. */
   corpusStatistics(request: SearchRequest, part?: string): Promise<CorpusStatistics>;
+  /** The values of a facet matching what was typed, with their counts among the request's matches. */
+  facetSearch(request: SearchRequest, facetQuery: FacetValueQuery, part?: string): Promise<FacetValues>;
   /**
    * Gathers the committed index and the WAL into `target` at this instant (collection-snapshot.ts):
    * every write acknowledged before the call is in it. `originalsDirName`: kept originals' folder.

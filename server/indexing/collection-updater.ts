@@ -132,6 +132,11 @@ export class CollectionUpdater {
     while (this.merging !== null) await this.merging;
   }
 
+  /** A merge or a re-index is running (a collection is not idle meanwhile). */
+  get busy(): boolean {
+    return this.merging !== null || this.reindexProgress() !== null;
+  }
+
   /** Abandons a running merge and waits for it to stop; no merge starts after this. */
   async close(): Promise<void> {
     this.closed = true;

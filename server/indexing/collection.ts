@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Analyzer, SynonymTable } from '../../engine/index.ts';
-import type { CorpusStatistics, FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
+import type { CorpusStatistics, FacetValueQuery, FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import type { RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
@@ -22,6 +22,7 @@ import { FolioError } from '../errors/index.ts';
 import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import { parseSearchPage } from '../pools/index.ts';
+import type { FacetValues } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
@@ -525,6 +526,19 @@ export class FolioCollection implements Collection {
     }
   }
 
+  /**
+   * The values of a facet matching what was typed, counted among the documents `request` matches
+   * (docs/api.md "Facet value search"), with the collection's typo tolerance and synonyms.
+   */
+  async facetSearch(request: SearchRequest, facetQuery: FacetValueQuery, part = 'body'): Promise<FacetValues> {
+    this.assertOpen();
+    try {
+      return await this.reader.facetSearch(this.withSettings(request, part), facetQuery);
+    } catch (error) {
+      throw this.damageChecked(error);
+    }
+  }
+
   /** A search request with the collection's settings it leaves out: typo tolerance, synonyms, boosts, searched fields. */
   private withSettings(request: SearchRequest, part: string): SearchRequest {
     return {
@@ -578,6 +592,15 @@ export class FolioCollection implements Collection {
   /** Resolves once nothing is being embedded (for tests and tools). */
   async embeddingSettled(): Promise<void> {
     await this.embedder.idle();
+  }
+
+  /**
+   * Nothing to lose by closing it now: no write waits for a refresh, no refresh, merge,
+   * re-index or embedding runs or is due, and no search holds a snapshot (the registry closes
+   * idle collections, so that descriptors and memory stay bounded however many there are).
+   */
+  get idle(): boolean {
+    return !this.closed && this.pending.size === 0 && !this.pending.refreshing && this.scheduler.idle && !this.updater.busy && !this.embedder.busy && this.reader.pinned === 0;
   }
 
   /** Resolves once no merge runs (merges start in the background after refreshes). */

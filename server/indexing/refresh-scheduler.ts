@@ -35,6 +35,8 @@ export class RefreshScheduler {
   private stopped: Error | null = null;
   /** A refresh is in the chain and has not started yet. */
   private queued = false;
+  /** Refreshes (with their follow-up work) running now. */
+  private running = 0;
 
   constructor(options: RefreshSchedulerOptions) {
     this.options = options;
@@ -43,6 +45,11 @@ export class RefreshScheduler {
   /** True from a failed refresh until one succeeds. */
   get failing(): boolean {
     return this.consecutiveFailures > 0;
+  }
+
+  /** Nothing scheduled, queued, running or awaited (a collection may then be closed while idle). */
+  get idle(): boolean {
+    return this.timer === null && !this.queued && this.running === 0 && this.waiters.length === 0;
   }
 
   /** Makes sure a background refresh will run within the interval (or the retry delay). */
@@ -122,6 +129,15 @@ export class RefreshScheduler {
   }
 
   private async runOne(): Promise<void> {
+    this.running++;
+    try {
+      await this.refreshOnce();
+    } finally {
+      this.running--;
+    }
+  }
+
+  private async refreshOnce(): Promise<void> {
     if (this.stopped !== null) throw this.stopped;
     let outcome: RefreshOutcome;
     try {

@@ -17,5 +17,6 @@ const workerModule = await import(workerData.workerModule);
 parentPort?.postMessage({ folioWorkerStarted: threadId });
 
 export default workerModule.default;
-// Piscina runs another export when a task names it (the search worker's `statistics`).
+// Piscina runs another export when a task names it (the search worker's `statistics` and `facetSearch`).
 export const statistics = workerModule.statistics;
+export const facetSearch = workerModule.facetSearch;

@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
-import type { CorpusStatistics, SearchRequest } from '../../engine/index.ts';
+import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../engine/index.ts';
 import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
@@ -16,7 +16,7 @@ import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { SEARCH_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
-import type { SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
+import type { FacetValues, SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
 
 export interface SearchPoolOptions {
   /** Worker threads; default one per core. */
@@ -35,7 +35,7 @@ export function defaultSearchThreads(): number {
 export class SearchPool {
   readonly threadCount: number;
   readonly timeoutMs: number;
-  private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage | CorpusStatistics>>;
+  private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage | CorpusStatistics | FacetValues>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
 
@@ -70,13 +70,19 @@ export class SearchPool {
     return this.run<CorpusStatistics>(snapshot, request, 'statistics');
   }
 
+  /** The values of a facet matching what was typed, with their counts among the request's matches. */
+  async facetSearch(snapshot: SnapshotRef, request: SearchRequest, facetQuery: FacetValueQuery): Promise<FacetValues> {
+    return this.run<FacetValues>(snapshot, request, 'facetSearch', facetQuery);
+  }
+
   /** Runs the worker's export `name` (Piscina's `default`: the search) within the search timeout. */
-  private async run<T>(snapshot: SnapshotRef, request: SearchRequest, name: 'default' | 'statistics'): Promise<T> {
+  private async run<T>(snapshot: SnapshotRef, request: SearchRequest, name: 'default' | 'statistics' | 'facetSearch', facetQuery?: FacetValueQuery): Promise<T> {
     let reply: WorkerReply<T>;
     this.running++;
     try {
       const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
-      reply = (await this.workers.pool.run({ snapshot, request, deadline }, { name })) as WorkerReply<T>;
+      const task: SearchTask = facetQuery === undefined ? { snapshot, request, deadline } : { snapshot, request, deadline, facetQuery };
+      reply = (await this.workers.pool.run(task, { name })) as WorkerReply<T>;
     } catch (error) {
       throw workerCrashed(error);
     } finally {

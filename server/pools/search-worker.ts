@@ -2,10 +2,11 @@
 // through its own reader cache (its own memory maps), and answers with the page's JSON text. The main
 // thread announces deleted collections on a broadcast channel so their maps are dropped. The
 // search answers with what it found by the task's deadline (engine/search/search-budget.ts). Its
-// `statistics` export is the first pass of a search over several collections (federated search).
+// `statistics` export is the first pass of a search over several collections (federated search);
+// `facetSearch` searches a facet's values.
 
 import { BroadcastChannel } from 'node:worker_threads';
-import { SearchBudget, corpusStatistics, searchSegments } from '../../engine/index.ts';
+import { SearchBudget, corpusStatistics, searchFacetValues, searchSegments } from '../../engine/index.ts';
 import type { CorpusStatistics } from '../../engine/index.ts';
 import { ReaderCache } from './reader-cache.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
@@ -13,7 +14,7 @@ import type { SearchCacheMessage } from './search-cache-channel.ts';
 import { toSearchPage } from './search-page.ts';
 import type { SearchPage } from './search-page.ts';
 import { replyOf } from './worker-protocol.ts';
-import type { SearchTask, WorkerReply } from './worker-protocol.ts';
+import type { FacetValues, SearchTask, WorkerReply } from './worker-protocol.ts';
 
 const cache = new ReaderCache();
 
@@ -43,6 +44,20 @@ export function statistics(task: SearchTask): WorkerReply<CorpusStatistics> {
     return replyOf(() => {
       const { analyzer, views } = cache.open(task.snapshot);
       return corpusStatistics(views, analyzer, task.request);
+    });
+  } finally {
+    cache.release(task.snapshot);
+  }
+}
+
+/** A facet value search: the matching values of a field with their counts among the request's matches. */
+export function facetSearch(task: SearchTask): WorkerReply<FacetValues> {
+  try {
+    return replyOf(() => {
+      const { analyzer, views } = cache.open(task.snapshot);
+      const budget = task.deadline === null ? SearchBudget.UNLIMITED : new SearchBudget(task.deadline, Date.now);
+      const values = searchFacetValues(views, analyzer, task.request, task.facetQuery!, budget).map(({ value, count }) => ({ value, count }));
+      return { values, timedOut: budget.timedOut };
     });
   } finally {
     cache.release(task.snapshot);

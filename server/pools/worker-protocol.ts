@@ -4,7 +4,7 @@
 // turns back into the error class callers know (FolioError with its SPEC code). A worker that
 // dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
 
-import type { IndexDocument, SearchRequest } from '../../engine/index.ts';
+import type { FacetValueQuery, IndexDocument, SearchRequest } from '../../engine/index.ts';
 import type { ExtractionLimits } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { BatchFormat, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
@@ -36,6 +36,15 @@ export interface SearchTask {
   request: SearchRequest;
   /** When the search must answer with what it has (ms since the epoch); null: no limit. */
   deadline: number | null;
+  /** A facet value search (the worker's `facetSearch`): the field and what was typed; the request gives the matches. */
+  facetQuery?: FacetValueQuery;
+}
+
+/** A facet value search's answer: the values with their counts, best first. */
+export interface FacetValues {
+  values: { value: string | number | boolean; count: number }[];
+  /** The search ran out of time: the counts are of the matches found by then. */
+  timedOut: boolean;
 }
 
 /** Builds one segment file from buffered documents: built ones, and batch-body documents still as bytes. */

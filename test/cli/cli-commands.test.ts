@@ -77,7 +77,7 @@ describe('folio commands against a live server', () => {
 
   test('--help lists the commands; usage errors exit with 2 and say so', async () => {
     const help = ok(await folio(['--help']));
-    for (const command of ['serve', 'auth', 'config', 'keys', 'collections', 'index', 'documents', 'search', 'stats', 'webhooks']) {
+    for (const command of ['serve', 'auth', 'config', 'keys', 'collections', 'index', 'documents', 'search', 'facets', 'stats', 'webhooks']) {
       assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
     }
     const readme = await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8');
@@ -284,6 +284,12 @@ describe('folio commands against a live server', () => {
     assert.equal(json.total, 4);
     assert.equal(json.hits.length, 2);
     assert.ok(json.hits.every((hit: { collection: string }) => ['docs', 'pantry'].includes(hit.collection)));
+    // A facet's values as one types them.
+    const values = ok(await folio(['facets', 'pantry', 'shelf', 'to']));
+    assert.match(values.stdout, /^Values of shelf matching "to" \(\d+ ms\):\n {2}1 {2}top\n$/);
+    assert.match(ok(await folio(['facets', 'pantry', 'shelf', 'x'])).stdout, /^Values of shelf matching "x": none/);
+    assert.deepEqual(JSON.parse(ok(await folio(['facets', 'pantry', 'shelf', '--json'])).stdout).values, [{ value: 'top', count: 1 }]);
+    assert.equal((await folio(['facets', 'pantry', 'shelf', '--limit', '0'])).code, 2);
     const sorted = await folio(['search', 'docs,pantry', 'quince', '--sort', 'title:asc']);
     assert.equal(sorted.code, 2);
     assert.match(sorted.stderr, /--sort applies to one collection/);

@@ -220,6 +220,10 @@ describe('TypeScript client', () => {
     const merged = await client.federatedSearch([{ collection: 'recipes', q: 'soup' }, { collection: 'recipes', q: 'bread' }], { limit: 30 });
     assert.equal(merged.hits.length, 25);
     assert.deepEqual(new Set(merged.hits.map((hit) => hit.query)), new Set([0, 1]));
+    // A facet's values as the user types.
+    const kinds = await client.facetSearch('recipes', 'kind', 'bre');
+    assert.deepEqual(kinds.values, [{ value: 'bread', count: 13 }]);
+    assert.deepEqual((await client.facetSearch('recipes', 'kind', 'so', { query: 'tomato', limit: 1 })).values, [{ value: 'soup', count: 12 }]);
 
     // Typos: on by default, off with typos: 0, and a search without hits suggests.
     assert.equal((await client.search('recipes', 'tomatto')).total, 12);

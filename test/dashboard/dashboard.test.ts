@@ -1,7 +1,8 @@
 // The web dashboard in a real browser: Debian's Chromium driven by playwright-core against a
 // real server, as a newcomer would go: open the URL, sign in with the master key, create a
 // collection, create an API key (shown once, and it works), drop files on the Documents page,
-// search them (as you type, page numbers, a clicked facet), open and delete a document, add a
+// search them (as you type, page numbers, a clicked facet; several collections as one, a facet
+// value found by facet value search), open and delete a document, add a
 // webhook and see its deliveries (and a key with a filter), read the stats, change a collection's settings (synonyms, typo
 // tolerance, searchable fields, ranking, embedders; a refused save shows the server's field
 // errors), make a metadata field searchable (the re-index's progress shown) and find a document
@@ -193,6 +194,41 @@ describe('the dashboard in Chromium', { skip }, () => {
     await pollUntil('one hit once narrowed', WAIT_MS, async () => (await page.locator('.hit').count()) === 1);
     assert.match(await page.locator('.curl').textContent() ?? '', /"filter":\{"format":"md"\}/);
     await shot('search');
+  });
+
+  test('several collections searched as one; a facet with more values than shown finds one as you type', async () => {
+    const created = await server.request('POST', '/v1/collections', { name: 'postbox' });
+    assert.equal(created.status, 201, created.text);
+    const senders = ['Knuth', ...Array.from({ length: 11 }, (_, i) => `Sender ${String(i + 1).padStart(2, '0')}`)];
+    const written = await server.request('POST', '/v1/collections/postbox/documents?refresh=wait_for', senders.map((sender, i) => ({ id: `letter-${i}`, title: `Letter ${i}`, text: 'a letter about kelpies', metadata: { sender } })));
+    assert.equal(written.status, 200, written.text);
+    // Away and back: the search page lists the collections as it opens.
+    await page.click('nav >> text=Collections');
+    await page.click('nav >> text=Search');
+    await page.locator('#several summary').click();
+    await page.check('#also-postbox');
+    await page.getByText('Searching 2 collections as one').waitFor();
+    await page.locator('.search-form details:not(#several) summary').click();
+    await page.fill('#facets', 'sender');
+    await page.fill('#q', 'kelpies');
+    await pollUntil('hits of both collections', WAIT_MS, async () => /15 matches in 2 collections/.test(await page.locator('.total').innerText()));
+    assert.equal(await page.locator('.hit').count(), 10, 'one page of the merged hits');
+    assert.ok((await page.locator('.hit .details', { hasText: 'postbox · ' }).count()) > 0, 'hits name their collection');
+    assert.match(await page.locator('.curl').textContent() ?? '', /\/v1\/multi-search/);
+    // Ten values shown for a facet of twelve: a box finds the others by facet value search.
+    await page.getByRole('heading', { name: 'sender · postbox' }).waitFor();
+    await page.getByLabel('Find a value of sender in postbox').fill('knu');
+    await page.locator('.facet button', { hasText: 'Knuth (1)' }).waitFor();
+    await shot('search-several');
+    await page.locator('.facet button', { hasText: 'Knuth (1)' }).click();
+    await page.getByRole('button', { name: 'Remove filter sender: Knuth' }).waitFor();
+    await pollUntil('one hit once narrowed', WAIT_MS, async () => (await page.locator('.hit').count()) === 1);
+    assert.match(await page.locator('.hit .details').innerText(), /^postbox · /);
+    await page.locator('.hit a', { hasText: 'Open' }).click();
+    await page.getByRole('heading', { name: 'Letter 0' }).waitFor();
+    // Back to notes, where the next steps work.
+    await page.evaluate("location.hash = '#/search/notes'");
+    await page.locator('#q').waitFor();
   });
 
   test('open a document, then delete it after the confirmation', async () => {

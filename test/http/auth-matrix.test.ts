@@ -47,6 +47,8 @@ function rows(run: string): Row[] {
     ['GET', '/v1/collections/alpha/search?q=matrix', undefined, readers],
     ['POST', '/v1/collections/beta/search', { q: 'matrix' }, readersOfBeta],
     ['POST', '/v1/multi-search', { queries: [{ collection: 'alpha', q: 'matrix' }] }, readers],
+    ['POST', '/v1/collections/alpha/facet-search', { facet: 'tenant', q: 'ac' }, readers],
+    ['POST', '/v1/collections/beta/facet-search', { facet: 'tenant' }, readersOfBeta],
     // Every query's collection is checked: one the key may not read refuses the whole request.
     ['POST', '/v1/multi-search', { queries: [{ collection: 'alpha', q: 'matrix' }, { collection: 'beta', q: 'matrix' }], federation: {} }, readersOfBeta],
     ['GET', '/v1/formats', undefined, readers],
@@ -82,6 +84,7 @@ const ROUTES_IN_MATRIX = [
   'GET /v1/collections/:name/documents', 'GET /v1/collections/:name/documents/:id', 'PATCH /v1/collections/:name/documents/:id',
   'DELETE /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents/delete',
   'POST /v1/collections/:name/refresh', 'GET /v1/collections/:name/search', 'POST /v1/collections/:name/search', 'POST /v1/multi-search',
+  'POST /v1/collections/:name/facet-search',
   'GET /v1/formats', 'GET /v1/stats', 'POST /v1/snapshots', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file',
   'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/:keyId', 'DELETE /v1/sessions/current',
   'POST /v1/webhooks', 'GET /v1/webhooks', 'GET /v1/webhooks/:webhookId', 'DELETE /v1/webhooks/:webhookId',

@@ -1,7 +1,8 @@
 // Property (issue 31 point 1): no answer to a key with a filter reveals a document outside it.
 // A seeded generator makes documents (tenants, colours, numbers, tag arrays, a secret word and a
 // vector of their own, some without a tenant), keys with random filters, and random searches —
-// words, a filter of their own, facets, grouping, keyword, semantic and hybrid modes. Each answer
+// words, a filter of their own, facets, grouping, keyword, semantic and hybrid modes, also as
+// multi-search queries (alone and federated), and facet value searches. Each answer
 // to a filtered key must equal the master key's answer to the same search confined to the key's
 // filter by a filter of its own (hits and scores, total, facets); and no answer to the key — hits,
 // counts, facet values, suggestions, errors, listings, gets — may contain the id or the secret
@@ -105,6 +106,32 @@ describe('keys with a filter reveal nothing outside it (property)', () => {
         for (const hit of asKey.body.hits as { id: string }[]) assert.ok(visible.has(hit.id), where(`hit ${hit.id}`));
         assert.equal(asKey.body.suggestions, undefined, where('suggestions'));
         revealsNothing(asKey.text, `search ${JSON.stringify(body)}`);
+
+        // The same search as a multi-search query, alone and federated: the same answer.
+        if (s % 4 === 0) {
+          const query: Record<string, unknown> = { collection: 'shared', ...body, ...(own !== null && { filter: own }) };
+          const multi = await server.request('POST', '/v1/multi-search', { queries: [query] }, as);
+          assert.equal(multi.status, 200, where(multi.text));
+          assert.deepEqual(shown(multi.body.results[0]), shown(asKey.body), where(`multi-search ${JSON.stringify(query)}`));
+          revealsNothing(multi.text, `multi-search ${JSON.stringify(query)}`);
+          const { limit: _limit, ...federatedQuery } = query;
+          const federated = await server.request('POST', '/v1/multi-search', { queries: [federatedQuery], federation: { limit: 100 } }, as);
+          const federatedMaster = await server.request('POST', '/v1/multi-search', { queries: [{ ...federatedQuery, filter: confined }], federation: { limit: 100 } });
+          assert.equal(federated.status, 200, where(federated.text));
+          const merged = (answer: { hits: { id: string; score: number }[]; total: number; facets_by_collection?: unknown }) => ({ hits: answer.hits.map(({ id, score }) => ({ id, score })), total: answer.total, facets: answer.facets_by_collection });
+          assert.deepEqual(merged(federated.body), merged(federatedMaster.body), where(`federated ${JSON.stringify(federatedQuery)}`));
+          revealsNothing(federated.text, `federated ${JSON.stringify(federatedQuery)}`);
+        }
+
+        // A facet value search: what was typed (now and then with a typo), among the words' matches or all documents.
+        const facet = pick(['tenant', 'color', 'tags']);
+        const typed = pick(facet === 'tenant' ? TENANTS : facet === 'color' ? COLORS : WORDS).slice(0, 1 + Math.floor(random() * 6));
+        const facetBody = { facet, q: random() < 0.2 && typed.length > 4 ? `${typed.slice(0, 2)}x${typed.slice(3)}` : typed, query: random() < 0.5 ? q : '', limit: 100 };
+        const facetsAsKey = await server.request('POST', '/v1/collections/shared/facet-search', own === null ? facetBody : { ...facetBody, filter: own }, as);
+        const facetsAsMaster = await server.request('POST', '/v1/collections/shared/facet-search', { ...facetBody, filter: confined });
+        assert.equal(facetsAsKey.status, 200, where(facetsAsKey.text));
+        assert.deepEqual(facetsAsKey.body.values, facetsAsMaster.body.values, where(`facet search ${JSON.stringify(facetBody)}`));
+        revealsNothing(facetsAsKey.text, `facet search ${JSON.stringify(facetBody)}`);
       }
 
       const listed = await server.request('GET', '/v1/collections/shared/documents?limit=100&fields=metadata', undefined, as);

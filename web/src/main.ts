@@ -63,7 +63,7 @@ function render(): void {
     return;
   }
   const { name, argument } = currentRoute();
-  const collection = argument.split('/')[0]; // `notes` of `#/documents/notes/n1` too
+  const collection = argument.split('/')[0].split(',')[0]; // `notes` of `#/documents/notes/n1` and of `#/search/notes,tickets` too
   const main = h('main', { id: 'main', tabindex: '-1' });
   const links = Object.entries(PAGES).map(([route, { title }]) =>
     h('a', { href: `#/${route}${collection && COLLECTION_PAGES.has(route) ? `/${encodeURIComponent(collection)}` : ''}`, 'aria-current': route === name ? 'page' : null }, title),

@@ -1,6 +1,9 @@
-// The search playground: pick a collection and type (results follow each keystroke, the last
-// word a prefix); narrow with a JSON filter or by clicking facet values (each click adds an
-// equality, shown as a removable chip); sort; page through; search by words, meaning or both.
+// The search playground: pick a collection — or several, searched as one (a federated
+// multi-search: hits merged by relevance, each naming its collection, facets per collection) — and
+// type (results follow each keystroke, the last word a prefix); narrow with a JSON filter or by
+// clicking facet values (each click adds an equality, shown as a removable chip; a facet with
+// more values than shown has a box to find one as you type, by facet value search); sort (one
+// collection); page through; search by words, meaning or both.
 // Each hit shows its title or path, page and printed label, the other matching pages, the
 // highlighted snippet, a line per searchable metadata field the query matched in (its value
 // highlighted), a download of the kept original, and on request the score's explanation. The
@@ -12,6 +15,8 @@ import type { Page } from '../main.ts';
 
 interface Hit {
   id: string;
+  /** Federated searches: the collection it comes from. */
+  collection?: string;
   title: string | null;
   score: number;
   format: string;
@@ -29,9 +34,13 @@ interface Explanation {
   description: string;
   details: Explanation[];
 }
+type FacetCounts = Record<string, Record<string, number>>;
 interface Answer {
   hits: Hit[];
-  facets: Record<string, Record<string, number>>;
+  /** One collection's search. */
+  facets?: FacetCounts;
+  /** A federated search's facets, per collection. */
+  facets_by_collection?: Record<string, { facets: FacetCounts }>;
   total: number;
   total_relation: 'eq' | 'gte';
   offset: number;
@@ -44,6 +53,8 @@ interface Answer {
 
 const PAGE_SIZE = 10;
 const TYPING_PAUSE_MS = 120;
+/** Values listed per facet; a facet with this many gets a box to find the others. */
+const FACET_VALUES_SHOWN = 10;
 
 function explanationTree(node: Explanation): HTMLElement {
   return h('li', {}, `${node.value.toFixed(4)} ${node.description}`, node.details.length > 0 ? h('ul', {}, ...node.details.map(explanationTree)) : null);
@@ -70,11 +81,23 @@ export async function renderSearch(page: Page): Promise<void> {
     replace(page.main, h('h1', {}, 'Search'), message('No collections yet: create one on the Collections page.'));
     return;
   }
-  const chosen = collections.some((c) => c.name === page.argument) ? page.argument : collections[0].name;
-  const picker = h('select', { id: 'collection', onchange: () => page.go(`search/${encodeURIComponent(picker.value)}`) }, ...collections.map((c) => h('option', { value: c.name, selected: c.name === chosen }, c.name)));
+  // `#/search/a,b,c`: the first is the collection picked, the others are searched with it.
+  const known = new Set(collections.map((c) => c.name));
+  const named = [...new Set((page.argument ?? '').split(',').filter((name) => known.has(name)))];
+  const chosen = named[0] ?? collections[0].name;
+  const also = named.slice(1);
+  const searched = [chosen, ...also];
+  const federated = also.length > 0;
+  const goTo = (names: string[]): void => page.go(`search/${names.map(encodeURIComponent).join(',')}`);
+  const picker = h('select', { id: 'collection', onchange: () => goTo([picker.value, ...also.filter((name) => name !== picker.value)]) }, ...collections.map((c) => h('option', { value: c.name, selected: c.name === chosen }, c.name)));
+  const others = collections.filter((c) => c.name !== chosen).map((c) => {
+    const box = h('input', { type: 'checkbox', id: `also-${c.name}`, checked: also.includes(c.name), onchange: () => goTo([chosen, ...collections.map((o) => o.name).filter((name) => name !== chosen && (name === c.name ? box.checked : also.includes(name)))]) });
+    return h('label', { class: 'check' }, box, ` ${c.name}`);
+  });
+  const several = others.length === 0 ? null : h('details', { id: 'several', open: federated }, h('summary', {}, federated ? `Searching ${searched.length} collections as one` : 'Search several collections'), h('div', { class: 'several' }, ...others));
   const query = h('input', { id: 'q', type: 'search', autocomplete: 'off', placeholder: 'Words, "a phrase", -excluded, title:word' });
   const mode = h('select', { id: 'mode' }, h('option', { value: 'keyword' }, 'Words'), h('option', { value: 'semantic' }, 'Meaning'), h('option', { value: 'hybrid' }, 'Both'));
-  const sort = h('input', { id: 'sort', placeholder: 'e.g. modified_at:desc (default: relevance)', autocomplete: 'off' });
+  const sort = h('input', { id: 'sort', placeholder: federated ? 'one collection only: hits of several rank by relevance' : 'e.g. modified_at:desc (default: relevance)', autocomplete: 'off', disabled: federated });
   const facetFields = h('input', { id: 'facets', value: 'format', autocomplete: 'off', placeholder: 'format, folder, year' });
   const filterText = h('textarea', { id: 'filter', rows: 2, placeholder: '{"year":{"gte":2020}}', spellcheck: 'false' });
   const explain = h('input', { id: 'explain', type: 'checkbox' });
@@ -85,39 +108,52 @@ export async function renderSearch(page: Page): Promise<void> {
   let offset = 0;
   let generation = 0;
 
-  const body = (): Record<string, unknown> => {
+  /** The filter typed, with the facet values picked. */
+  const currentFilter = (): Record<string, unknown> => {
     let filter: Record<string, unknown> = {};
     const text = filterText.value.trim();
     if (text !== '') filter = JSON.parse(text) as Record<string, unknown>;
     for (const [field, value] of picked) filter = Object.keys(filter).length === 0 ? { [field]: value } : { ...filter, [field]: value };
+    return filter;
+  };
+
+  /** The search's parameters, as one collection's search takes them (a federated query leaves paging and sort out). */
+  const params = (): Record<string, unknown> => {
+    const filter = currentFilter();
     const facets = facetFields.value.split(',').map((f) => f.trim()).filter(Boolean);
     return {
       q: query.value,
-      limit: PAGE_SIZE,
-      offset,
       prefix: 'last',
       ...(Object.keys(filter).length > 0 && { filter }),
-      ...(facets.length > 0 && { facets }),
-      ...(sort.value.trim() !== '' && { sort: sort.value.trim() }),
+      ...(facets.length > 0 && { facets, facet_limit: FACET_VALUES_SHOWN }),
       ...(mode.value !== 'keyword' && { mode: mode.value }),
       ...(explain.checked && { explain: true }),
     };
   };
 
+  /** The request's path and body: a search, or a federated multi-search over the collections picked. */
+  const request = (): { path: string; body: Record<string, unknown> } => {
+    if (!federated) {
+      const sortKeys = sort.value.trim();
+      return { path: `/v1/collections/${encodeURIComponent(chosen)}/search`, body: { ...params(), limit: PAGE_SIZE, offset, ...(sortKeys !== '' && { sort: sortKeys }) } };
+    }
+    const shared = params();
+    return { path: '/v1/multi-search', body: { queries: searched.map((collection) => ({ collection, ...shared })), federation: { offset, limit: PAGE_SIZE } } };
+  };
+
   const run = async (): Promise<void> => {
     const mine = ++generation;
-    let request: Record<string, unknown>;
+    let call: { path: string; body: Record<string, unknown> };
     try {
-      request = body();
+      call = request();
     } catch (error) {
       replace(results, message(`The filter is not JSON: ${errorText(error)}`, 'error'));
       return;
     }
-    const path = `/v1/collections/${encodeURIComponent(chosen)}/search`;
-    curl.textContent = `curl -s -X POST "${location.origin}${pathWithQuery(path, {})}" \\\n  -H "Authorization: Bearer $FOLIO_KEY" -H "Content-Type: application/json" \\\n  -d '${JSON.stringify(request).replace(/'/g, "'\\''")}'`;
+    curl.textContent = `curl -s -X POST "${location.origin}${pathWithQuery(call.path, {})}" \\\n  -H "Authorization: Bearer $FOLIO_KEY" -H "Content-Type: application/json" \\\n  -d '${JSON.stringify(call.body).replace(/'/g, "'\\''")}'`;
     let answer: Answer;
     try {
-      answer = await api<Answer>(path, { method: 'POST', body: request });
+      answer = await api<Answer>(call.path, { method: 'POST', body: call.body });
     } catch (error) {
       if (mine === generation) replace(results, message(errorText(error), 'error'));
       return;
@@ -126,13 +162,55 @@ export async function renderSearch(page: Page): Promise<void> {
     show(answer);
   };
 
+  const pick = (field: string, value: string): void => {
+    picked.set(field, value);
+    offset = 0;
+    void run();
+  };
+
+  /** A facet's values as buttons that narrow the search. */
+  const valueList = (field: string, counts: [string, number][]): HTMLElement =>
+    h('ul', {}, ...counts.map(([value, count]) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => pick(field, value) }, `${value} (${count})`))));
+
+  /** One facet's block; with as many values as shown (there may be more), a box to find a value by facet value search. */
+  const facetBlock = (collection: string, field: string, counts: Record<string, number>): HTMLElement => {
+    const top = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+    const list = valueList(field, top);
+    const heading = federated ? `${field} · ${collection}` : field;
+    if (top.length < FACET_VALUES_SHOWN) return h('div', { class: 'facet' }, h('h3', {}, heading), list);
+    let asked = 0;
+    const find = h('input', { type: 'search', class: 'facet-find', autocomplete: 'off', placeholder: 'Find a value…', 'aria-label': `Find a value of ${field}${federated ? ` in ${collection}` : ''}` });
+    let pause: number | undefined;
+    find.addEventListener('input', () => {
+      clearTimeout(pause);
+      pause = window.setTimeout(async () => {
+        const mine = ++asked;
+        if (find.value.trim() === '') return replace(list, ...valueList(field, top).childNodes);
+        const { q, filter } = params() as { q: string; filter?: Record<string, unknown> };
+        try {
+          const found = await api<{ values: { value: string | number | boolean; count: number }[] }>(`/v1/collections/${encodeURIComponent(collection)}/facet-search`, {
+            method: 'POST',
+            body: { facet: field, q: find.value, query: q, ...(filter !== undefined && { filter }), limit: FACET_VALUES_SHOWN },
+          });
+          if (mine !== asked) return;
+          const shown = found.values.length === 0 ? h('ul', {}, h('li', { class: 'hint' }, 'No value starts so.')) : valueList(field, found.values.map(({ value, count }) => [String(value), count]));
+          replace(list, ...shown.childNodes);
+        } catch (error) {
+          if (mine === asked) replace(list, h('li', { class: 'hint' }, errorText(error)));
+        }
+      }, TYPING_PAUSE_MS);
+    });
+    return h('div', { class: 'facet' }, h('h3', {}, heading), find, list);
+  };
+
   const show = (answer: Answer): void => {
     replace(chips, ...[...picked].map(([field, value]) => h('button', { type: 'button', class: 'chip', 'aria-label': `Remove filter ${field}: ${value}`, onclick: () => { picked.delete(field); offset = 0; void run(); } }, `${field}: ${value} ×`)));
-    const total = `${answer.total_relation === 'gte' ? 'at least ' : ''}${answer.total} ${answer.total === 1 ? 'match' : 'matches'} · ${answer.took_ms} ms`;
+    const total = `${answer.total_relation === 'gte' ? 'at least ' : ''}${answer.total} ${answer.total === 1 ? 'match' : 'matches'}${federated ? ` in ${searched.length} collections` : ''} · ${answer.took_ms} ms`;
     const hits = answer.hits.map((hit) => {
+      const from = hit.collection ?? chosen;
       const name = hit.title ?? (typeof hit.metadata.path === 'string' ? hit.metadata.path : hit.id);
-      const details = [hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id].filter(Boolean).join(' · ');
-      const download = h('button', { type: 'button', class: 'link', onclick: () => downloadOriginal(chosen, hit.id).catch((error: unknown) => download.replaceWith(h('span', { class: 'hint' }, errorText(error)))) }, 'Download original');
+      const details = [federated ? from : '', hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id].filter(Boolean).join(' · ');
+      const download = h('button', { type: 'button', class: 'link', onclick: () => downloadOriginal(from, hit.id).catch((error: unknown) => download.replaceWith(h('span', { class: 'hint' }, errorText(error)))) }, 'Download original');
       return h(
         'li',
         { class: 'hit' },
@@ -140,15 +218,12 @@ export async function renderSearch(page: Page): Promise<void> {
         h('p', { class: 'details' }, details),
         h('p', { class: 'snippet' }, ...highlightNodes(hit.highlight ?? '')),
         ...metadataHighlightLines(hit.metadata_highlights),
-        h('p', { class: 'hit-actions' }, h('a', { href: `#/documents/${encodeURIComponent(chosen)}/${encodeURIComponent(hit.id)}` }, 'Open'), download),
+        h('p', { class: 'hit-actions' }, h('a', { href: `#/documents/${encodeURIComponent(from)}/${encodeURIComponent(hit.id)}` }, 'Open'), download),
         hit.explain ? h('details', {}, h('summary', {}, 'Why this score'), h('ul', { class: 'explain' }, explanationTree(hit.explain))) : null,
       );
     });
-    const facets = Object.entries(answer.facets).map(([field, counts]) =>
-      h('div', { class: 'facet' }, h('h3', {}, field), h('ul', {}, ...Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([value, count]) =>
-        h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => { picked.set(field, value); offset = 0; void run(); } }, `${value} (${count})`)),
-      ))),
-    );
+    const facetSets: [string, FacetCounts][] = federated ? Object.entries(answer.facets_by_collection ?? {}).map(([collection, { facets }]) => [collection, facets]) : [[chosen, answer.facets ?? {}]];
+    const facets = facetSets.flatMap(([collection, counts]) => Object.entries(counts).map(([field, values]) => facetBlock(collection, field, values)));
     const pager = h('p', { class: 'pager' },
       offset > 0 ? h('button', { type: 'button', class: 'secondary', onclick: () => { offset = Math.max(0, offset - PAGE_SIZE); void run(); } }, 'Previous') : null,
       answer.hits.length > 0 ? ` ${answer.offset + 1}–${answer.offset + answer.hits.length} ` : null,
@@ -175,6 +250,7 @@ export async function renderSearch(page: Page): Promise<void> {
     h('h1', {}, 'Search'),
     h('form', { class: 'card search-form', role: 'search', onsubmit: (event: Event) => { event.preventDefault(); soon(); } },
       h('label', { for: 'collection' }, 'Collection'), picker,
+      several,
       h('label', { for: 'q' }, 'Query'), query,
       h('label', { for: 'mode' }, 'Match by'), mode,
       h('details', {}, h('summary', {}, 'Filter, sort, facets'),

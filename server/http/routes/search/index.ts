@@ -1,11 +1,13 @@
 // Search routes (SPEC §6): GET …/search with query parameters and POST …/search with the same
 // names as a JSON body. Both answer `{ hits, facets, facet_stats?, total, offset, limit,
-// has_more, took_ms }`. POST /v1/multi-search runs several, over any collections (SPEC §13).
+// has_more, took_ms }`. POST /v1/multi-search runs several, over any collections, and POST
+// …/facet-search searches a facet's values (SPEC §13).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionParamsSchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
-import { MultiSearchBodySchema, MultiSearchResponseSchema, SearchBodySchema, SearchQuerySchema, SearchResponseSchema } from '../../../api/index.ts';
+import { FacetSearchBodySchema, FacetSearchResponseSchema, MultiSearchBodySchema, MultiSearchResponseSchema, SearchBodySchema, SearchQuerySchema, SearchResponseSchema } from '../../../api/index.ts';
+import { runFacetSearch } from './facet-search.ts';
 import { runMultiSearch } from './multi-search.ts';
 import { runSearch } from './run-search.ts';
 
@@ -59,6 +61,22 @@ const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => runMultiSearch(app, request, request.body, reply),
+  );
+
+  app.post(
+    '/v1/collections/:name/facet-search',
+    {
+      schema: {
+        summary: "Search a facet's values",
+        description: 'The values of one facet field with a word starting with `q` (typo-tolerant, case and accents folded), each with its '
+          + 'count among the documents `query` and `filter` match. Values without typos first, then the most frequent.',
+        tags: ['search'],
+        params: CollectionParamsSchema,
+        body: FacetSearchBodySchema,
+        response: { 200: FacetSearchResponseSchema, ...problemResponses(400, 401, 403, 404, 413, 415, 500, 503) },
+      },
+    },
+    async (request, reply) => runFacetSearch(app, request, app.registry.get(request.params.name), request.body, reply),
   );
 };
 
