@@ -29,10 +29,14 @@ export interface ServerProcess extends ListeningProcess {
 /**
  * Runs `node <args>` from the project root and resolves with the URL it announces. Once it
  * has, output is only appended (never searched again), so a server logging every request
- * under load costs the parent little.
+ * under load costs the parent little. `descriptorLimit`: run it under `ulimit -n` that many (a
+ * shell lowers the limit, then becomes node).
  */
-export async function startListeningProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ListeningProcess> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startListeningProcess(args: string[], env: NodeJS.ProcessEnv = process.env, descriptorLimit?: number): Promise<ListeningProcess> {
+  const child =
+    descriptorLimit === undefined
+      ? spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('bash', ['-c', `ulimit -n ${descriptorLimit} && exec "$0" "$@"`, process.execPath, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -80,9 +84,10 @@ export async function startServerProcess(
   masterKey: string,
   extraArgs: string[] = [],
   nodeArgs: string[] = [],
+  descriptorLimit?: number,
 ): Promise<ServerProcess> {
   // The compiled server, as `npm start` and the `folio` command run it (`npm run build` first).
   const args = [...nodeArgs, 'dist/cli/folio.js', 'serve', '--port', '0', '--data', dataDir, ...extraArgs];
-  const server = await startListeningProcess(args, { ...process.env, FOLIO_MASTER_KEY: masterKey });
+  const server = await startListeningProcess(args, { ...process.env, FOLIO_MASTER_KEY: masterKey }, descriptorLimit);
   return { ...server, masterKey };
 }

@@ -42,6 +42,14 @@ export class ClusterRegistry implements CollectionRegistry {
     return this.local.list();
   }
 
+  hold(name: string): () => void {
+    return this.local.hold(name);
+  }
+
+  captureInto(name: string, target: string, originalsDirName: string): void {
+    this.local.captureInto(name, target, originalsDirName);
+  }
+
   unavailable(): DamagedCollection[] {
     return this.local.unavailable();
   }

@@ -45,6 +45,8 @@ export interface FolioConfig {
   indexThreads: number | undefined;
   /** MiB of recent search answers kept for repeated searches; 0 disables; undefined: default (32). */
   searchCacheMb: number | undefined;
+  /** Collections kept open at once (others open when used, close when idle); undefined: the default (500). */
+  openCollections: number | undefined;
   /**
    * The default rate limit of every API key (SPEC §2; a key's own `rate_limit` overrides it):
    * undefined means the default (DEFAULT_RATE_LIMIT, 100/s with a burst of 200); null means rate
@@ -108,6 +110,7 @@ export interface ConfigFlags {
   searchThreads?: string | number;
   indexThreads?: string | number;
   searchCacheMb?: string | number;
+  openCollections?: string | number;
   rateLimit?: string | number;
   maxFileSize?: string | number;
   keepFiles?: boolean;
@@ -180,8 +183,16 @@ function parseThreads(value: string | number, source: string): number {
 /** Most MiB the search cache may be given. */
 export const MAX_SEARCH_CACHE_MB = 16_384;
 
+/** The most `--open-collections` may be. */
+const MAX_OPEN_COLLECTIONS = 100_000;
+
 function parseCacheMb(value: string | number, source: string): number {
   return parseWholeNumber(value, source, 0, MAX_SEARCH_CACHE_MB, 'of MiB ');
+}
+
+/** `--open-collections`: at least 1; each open collection holds a descriptor, so far fewer than `ulimit -n`. */
+function parseOpenCollections(value: string | number, source: string): number {
+  return parseWholeNumber(value, source, 1, MAX_OPEN_COLLECTIONS, '');
 }
 
 const RATE_LIMIT_FORMAT = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?(?:\s*,\s*burst\s*=\s*(\d+))?$/;
@@ -347,6 +358,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     searchThreads: threadsSetting(flags.searchThreads, '--search-threads', env.FOLIO_SEARCH_THREADS, 'FOLIO_SEARCH_THREADS'),
     indexThreads: threadsSetting(flags.indexThreads, '--index-threads', env.FOLIO_INDEX_THREADS, 'FOLIO_INDEX_THREADS'),
     searchCacheMb: flagOrEnv(flags.searchCacheMb, '--search-cache-mb', env.FOLIO_SEARCH_CACHE_MB, 'FOLIO_SEARCH_CACHE_MB', parseCacheMb),
+    openCollections: flagOrEnv(flags.openCollections, '--open-collections', env.FOLIO_OPEN_COLLECTIONS, 'FOLIO_OPEN_COLLECTIONS', parseOpenCollections),
     maxFileBytes: flagOrEnv(flags.maxFileSize, '--max-file-size', env.FOLIO_MAX_FILE_SIZE, 'FOLIO_MAX_FILE_SIZE', parseFileSize),
     rateLimit: flagOrEnv(flags.rateLimit, '--rate-limit', env.FOLIO_RATE_LIMIT, 'FOLIO_RATE_LIMIT', parseRateLimit),
     keepFiles: flags.keepFiles === true || (env.FOLIO_KEEP_FILES !== undefined && parseBoolean(env.FOLIO_KEEP_FILES, 'FOLIO_KEEP_FILES')),

@@ -58,5 +58,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who made the request; null on public routes. */
     principal: Principal | null;
+    /** Releases the collection the request names (`:name`), held open until the answer is sent (app.ts). */
+    releaseCollection: (() => void) | null;
   }
 }

@@ -70,6 +70,10 @@ export interface BuildAppOptions {
   indexThreads?: number;
   /** Bytes of recent search answers kept (default 32 MiB; 0 disables the cache). */
   searchCacheBytes?: number;
+  /** Collections kept open at once; others open when used and close when idle (`--open-collections`). */
+  maxOpenCollections?: number;
+  /** How long an unused collection stays open, in milliseconds (tests shorten it). */
+  collectionIdleMs?: number;
   /** Longest a search may take before answering what it found (default 2 s; 0: no limit). */
   searchTimeoutMs?: number;
   /** Searches one API key may run at once (default search threads - 1, at least 1). */
@@ -212,7 +216,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const ingest = new IngestPool();
   app.addHook('onClose', async () => ingest.close());
 
+  // Originals of uploads: leftovers of a crash (or of documents replaced while the server ran
+  // without --keep-files) go as each collection opens.
+  const originals = new KeptOriginals(options.keepFiles === true);
   const local = await openCollectionRegistry(options.dataDir, {
+    onOpen: (collection) => originals.of(collection).removeLeftovers((id) => collection.hasDocument(id)),
+    ...(options.maxOpenCollections !== undefined && { maxOpenCollections: options.maxOpenCollections }),
+    ...(options.collectionIdleMs !== undefined && { collectionIdleMs: options.collectionIdleMs }),
     ...(cluster !== null && { cluster: (name: string) => cluster.link(name) }),
     refreshIntervalMs: options.refreshIntervalMs,
     searchThreads: options.searchThreads,
@@ -228,17 +238,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const registry = cluster === null ? local : await cluster.attach(local);
   app.decorate('registry', registry);
+  // The collection a request names stays open until its answer is sent (idle collections close).
+  app.decorateRequest('releaseCollection', null);
+  app.addHook('onRequest', async (request) => {
+    const name = (request.params as { name?: unknown } | undefined)?.name;
+    if (typeof name === 'string') request.releaseCollection = registry.hold(name);
+  });
+  const release = async (request: FastifyRequest): Promise<void> => request.releaseCollection?.();
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
   app.decorate('workers', local.workers);
   app.decorate('searchAdmission', new SearchAdmission(options.keySearchConcurrency ?? defaultKeySearchConcurrency(local.workers.search.threadCount)));
   app.addHook('onClose', async () => registry.close());
 
-  // Originals of uploads: leftovers of a crash (or of documents replaced while the server ran
-  // without --keep-files) go now.
-  const originals = new KeptOriginals(options.keepFiles === true);
-  for (const { name } of registry.list()) {
-    const collection = registry.get(name);
-    originals.of(collection).removeLeftovers((id) => collection.hasDocument(id));
-  }
 
   // Webhooks: the registry, the durable outbox and the dispatcher that sends in the background.
   const webhooks = new Webhooks({

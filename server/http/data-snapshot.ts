@@ -75,7 +75,7 @@ export class DataSnapshots {
     if (fs.existsSync(path.join(this.dataDir, OUTBOX_FILE))) fs.copyFileSync(path.join(this.dataDir, OUTBOX_FILE), path.join(staging, OUTBOX_FILE));
     const collections: string[] = [];
     for (const { name } of this.registry.list()) {
-      this.registry.get(name).captureInto(path.join(staging, 'collections', name), ORIGINALS_DIR_NAME);
+      this.registry.captureInto(name, path.join(staging, 'collections', name), ORIGINALS_DIR_NAME);
       collections.push(name);
     }
     const skipped = this.registry.unavailable().map(({ name, reason }) => ({ name, reason }));

@@ -77,6 +77,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     searchThreads: config.searchThreads,
     indexThreads: config.indexThreads,
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
+    ...(config.openCollections !== undefined && { maxOpenCollections: config.openCollections }),
     modelsDir: config.modelsDir,
     rateLimit: config.rateLimit,
     maxFileBytes: config.maxFileBytes,

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FolioError } from '../errors/folio-error.ts';
+import { pollUntil } from '../../test/helpers/poll.ts';
 import { openCollectionRegistry } from './collection-registry.ts';
 import type { CollectionRegistryOptions } from './collection-registry.ts';
 
@@ -138,4 +139,45 @@ test('a deleted collection refuses further use', async (t) => {
   await registry.delete('temp');
   await assert.rejects(collection.upsert([{ id: 'x' }], { waitForRefresh: false }), isFolioError('collection_not_found'));
   assert.throws(() => collection.getDocument('x'), isFolioError('collection_not_found'));
+});
+
+test('collections open when used and close when idle; at most maxOpen stay open; a held one stays', async (t) => {
+  const dataDir = tempDir(t);
+  const first = await openCollectionRegistry(dataDir, { refreshIntervalMs: 20 });
+  for (const name of ['a', 'b', 'c', 'd', 'e']) {
+    await first.create(name, 'english');
+    await first.getCollection(name).upsert([{ id: 'one', text: `words of ${name}` }], { waitForRefresh: true });
+  }
+  await first.close();
+
+  // A new server opens nothing at start; a search opens its collection, which then closes when idle.
+  const registry = await openRegistry(t, dataDir, { refreshIntervalMs: 20, collectionIdleMs: 100, maxOpenCollections: 2, recentUseMs: 0 });
+  assert.deepEqual(registry.openNames(), []);
+  assert.deepEqual(registry.list().map((info) => [info.name, info.documents]), [['a', 1], ['b', 1], ['c', 1], ['d', 1], ['e', 1]], 'listed from their files');
+  assert.deepEqual(registry.openNames(), [], 'listing opens nothing');
+  assert.equal((await registry.get('a').search({ q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 1);
+  assert.deepEqual(registry.openNames(), ['a']);
+  // Past maxOpen, the least recently used idle ones close (a collection just opened is busy a moment: it checks for merges).
+  for (const name of ['b', 'c', 'd']) {
+    registry.get(name);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.deepEqual(registry.openNames(), ['c', 'd']);
+  // A held collection is not closed for being idle; released, it is.
+  const release = registry.hold('d');
+  await pollUntil('c closed once idle', 10_000, async () => registry.openNames().length === 1);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.deepEqual(registry.openNames(), ['d'], 'the held one stays open');
+  release();
+  await pollUntil('d closed once released', 10_000, async () => registry.openNames().length === 0);
+  // Opened again, it has its documents; a write keeps it open until searchable.
+  const b = registry.getCollection('b');
+  await b.upsert([{ id: 'two', text: 'more words' }], { waitForRefresh: false });
+  assert.equal(b.idle, false, 'a write waiting for its refresh');
+  await b.refresh();
+  assert.equal((await registry.get('b').search({ q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 2);
+  // Deleting a closed collection removes it.
+  await registry.delete('e');
+  assert.deepEqual(registry.names().sort(), ['a', 'b', 'c', 'd']);
+  assert.equal(fs.existsSync(path.join(dataDir, 'collections', 'e')), false);
 });

@@ -3,13 +3,14 @@
 // every write acknowledged before it is in the copy (in a segment, or in the WAL it replays)
 // and no commit can slip in between. Immutable files — segments, deletes and vector files, kept
 // originals — are hard links (no bytes copied); the manifest is written from the snapshot
-// in memory; collection.json and the WAL files are copied (the WAL grows in place).
+// in memory (a closed collection's from its file); collection.json and the WAL files are copied
+// (the WAL grows in place).
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { listWalGenerations, walFilePath, writeManifest } from '../../storage/index.ts';
 import { COLLECTION_CONFIG_FILE, WAL_DIR_NAME, segmentFiles } from './collection-layout.ts';
-import type { SegmentSet } from './segment-set.ts';
+import type { Manifest } from '../../storage/index.ts';
 
 /** A hard link of `from` at `to`, or a copy where links cannot be made (another file system). */
 export function linkOrCopy(from: string, to: string): void {
@@ -21,9 +22,8 @@ export function linkOrCopy(from: string, to: string): void {
   }
 }
 
-/** Gathers the collection at `dir` (its current committed `snapshot`) into `target`. */
-export function captureCollection(dir: string, snapshot: SegmentSet, target: string, originalsDirName: string): void {
-  const { manifest } = snapshot;
+/** Gathers the collection at `dir` (its current committed `manifest`: an open one's in memory, a closed one's from its file) into `target`. */
+export function captureCollection(dir: string, manifest: Manifest, target: string, originalsDirName: string): void {
   fs.mkdirSync(path.join(target, WAL_DIR_NAME), { recursive: true, mode: 0o700 });
   for (const file of manifest.segments.flatMap(segmentFiles)) linkOrCopy(path.join(dir, file), path.join(target, file));
   writeManifest(target, manifest);

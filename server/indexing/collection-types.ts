@@ -104,6 +104,13 @@ export interface CollectionRegistry {
   unavailable(): DamagedCollection[];
   /** Throws FolioError `collection_not_found`. */
   get(name: string): Collection;
+  /**
+   * Keeps a collection from being closed while idle until the returned release is called (a
+   * request in flight that uses it); opens nothing, and a name that is not a collection is fine.
+   */
+  hold(name: string): () => void;
+  /** Gathers a collection's files into `target` for a data snapshot; a closed one from its files, without opening it. */
+  captureInto(name: string, target: string, originalsDirName: string): void;
   /** Removes the collection and its files. Throws `collection_not_found`. */
   delete(name: string): Promise<void>;
   /** Stops timers, finishes pending refreshes, closes files. */

@@ -586,7 +586,7 @@ export class FolioCollection implements Collection {
 
   captureInto(target: string, originalsDirName: string): void {
     this.assertOpen();
-    captureCollection(this.dir, this.reader.snapshot, target, originalsDirName);
+    captureCollection(this.dir, this.reader.snapshot.manifest, target, originalsDirName);
   }
 
   /** Resolves once nothing is being embedded (for tests and tools). */

@@ -85,6 +85,11 @@ const CODE_BY_CLIENT_STATUS: Readonly<Record<number, ErrorCode>> = {
 
 const INTERNAL_DETAIL = 'internal server error; the server log has the details';
 
+/** The process ran out of file descriptors: a 503 to retry (with Retry-After), never a 500. */
+const DESCRIPTOR_SHORTAGE = new Set(['EMFILE', 'ENFILE']);
+const DESCRIPTOR_SHORTAGE_DETAIL = 'the server is short of file descriptors (ulimit -n); retry after Retry-After seconds';
+const DESCRIPTOR_SHORTAGE_RETRY_SECONDS = 1;
+
 interface Classified {
   code: ErrorCode;
   detail: string;
@@ -105,6 +110,7 @@ function classify(error: unknown): Classified | null {
     return { code: 'validation_failed', detail: `invalid request ${part}`, errors };
   }
   if (!hasStringCode(error)) return null;
+  if (DESCRIPTOR_SHORTAGE.has(error.code)) return { code: 'overloaded', detail: DESCRIPTOR_SHORTAGE_DETAIL };
   const foreign = FOREIGN_CODES[error.code];
   if (foreign !== undefined) return { code: foreign, detail: error.message };
   const known = FASTIFY_CODES[error.code];
@@ -136,6 +142,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   }
   if (body.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="folio"');
   if (error instanceof FolioError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+  else if (hasStringCode(error) && DESCRIPTOR_SHORTAGE.has(error.code)) reply.header('retry-after', String(DESCRIPTOR_SHORTAGE_RETRY_SECONDS));
   return reply.status(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
 

@@ -38,6 +38,16 @@ export async function runMultiSearch(app: FastifyInstance, httpRequest: FastifyR
   const started = performance.now();
   const federation = body.federation ?? null;
   const window = federation === null ? 0 : federationWindow(federation);
+  // Every collection searched stays open until the answer is sent (idle collections close).
+  const releases = [...new Set(body.queries.map((query) => query.collection))].map((name) => app.registry.hold(name));
+  try {
+    return await answer(app, httpRequest, body, reply, started, federation, window);
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+async function answer(app: FastifyInstance, httpRequest: FastifyRequest, body: MultiSearchBody, reply: FastifyReply, started: number, federation: Federation | null, window: number): Promise<FastifyReply> {
   const queries = body.queries.map((params, index) => planQuery(app, httpRequest, params, index, window));
   const search = (query: PlannedQuery): Promise<SearchPage> =>
     atQuery(query, () => app.searchAdmission.run(httpRequest.principal, () => query.collection.searchPage(query.request, query.semantic, query.part)));
