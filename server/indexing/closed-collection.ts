@@ -40,14 +40,5 @@ export function closedCollectionInfo(dir: string): CollectionInfo {
 export function hasUnappliedWrites(dir: string): boolean {
   const manifest = readManifest(dir) ?? emptyManifest();
   const walDir = path.join(dir, WAL_DIR_NAME);
-  return listWalGenerations(walDir).some((generation) => generation >= manifest.walGeneration && fileSize(walFilePath(walDir, generation)) > 0);
-}
-
-function fileSize(file: string): number {
-  try {
-    return fs.statSync(file).size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw error;
-  }
+  return listWalGenerations(walDir).some((generation) => generation >= manifest.walGeneration && (fs.statSync(walFilePath(walDir, generation), { throwIfNoEntry: false })?.size ?? 0) > 0);
 }

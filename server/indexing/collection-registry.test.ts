@@ -151,7 +151,7 @@ test('collections open when used and close when idle; at most maxOpen stay open;
   await first.close();
 
   // A new server opens nothing at start; a search opens its collection, which then closes when idle.
-  const registry = await openRegistry(t, dataDir, { refreshIntervalMs: 20, collectionIdleMs: 100, maxOpenCollections: 2, recentUseMs: 0 });
+  const registry = await openRegistry(t, dataDir, { refreshIntervalMs: 20, collectionIdleMs: 100, maxOpenCollections: 2 });
   assert.deepEqual(registry.openNames(), []);
   assert.deepEqual(registry.list().map((info) => [info.name, info.documents]), [['a', 1], ['b', 1], ['c', 1], ['d', 1], ['e', 1]], 'listed from their files');
   assert.deepEqual(registry.openNames(), [], 'listing opens nothing');

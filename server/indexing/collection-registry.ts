@@ -68,8 +68,6 @@ export interface CollectionRegistryOptions {
   maxOpenCollections?: number;
   /** How long an unused collection stays open; default DEFAULT_COLLECTION_IDLE_MS. Not in cluster mode. */
   collectionIdleMs?: number;
-  /** A collection used this recently is not closed to make room; default RECENT_USE_MS (tests shorten it). */
-  recentUseMs?: number;
   /** Called with each collection as it opens (before it serves), e.g. to remove leftovers of a crash beside it. */
   onOpen?: (collection: FolioCollection) => void;
 }
@@ -98,8 +96,7 @@ function softDescriptorLimit(): number | null {
 }
 /** An unused collection closes after this long (its next use opens it again, in milliseconds). */
 export const DEFAULT_COLLECTION_IDLE_MS = 60_000;
-/** A collection used this recently is never closed to make room (a caller may hold it between finding and using it). */
-export const RECENT_USE_MS = 2_000;
+
 
 /** The registry as the server and the cluster room use it: the contract plus local upkeep. */
 export interface LocalCollectionRegistry extends CollectionRegistry {
@@ -159,7 +156,6 @@ export interface CollectionLifecycle {
   lazy: boolean;
   maxOpen: number;
   idleMs: number;
-  recentUseMs: number;
   onOpen: (collection: FolioCollection) => void;
 }
 
@@ -189,7 +185,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     readonly workers: CollectionWorkers,
     private readonly collectionOptions: (name: string) => Partial<CollectionOptions>,
     private readonly onDamage: (damaged: DamagedCollection) => void = () => {},
-    private readonly lifecycle: CollectionLifecycle = { lazy: false, maxOpen: Infinity, idleMs: Infinity, recentUseMs: RECENT_USE_MS, onOpen: () => {} },
+    private readonly lifecycle: CollectionLifecycle = { lazy: false, maxOpen: Infinity, idleMs: Infinity, onOpen: () => {} },
   ) {}
 
   /**
@@ -415,13 +411,16 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     return collection;
   }
 
-  /** Closes idle collections, the least recently used first, until at most `keep` are open. */
+  /**
+   * Closes idle collections, the least recently used first, until at most `keep` are open. A
+   * request in flight holds the collection it names (`hold`), so none is closed under it.
+   */
   private closeForRoom(keep: number): void {
     if (!this.lifecycle.lazy) return;
     const now = Date.now();
     for (const [name, collection] of this.collections) {
       if (this.collections.size <= keep) return;
-      if (this.closable(name, collection, this.lifecycle.recentUseMs, now)) this.closeOpen(name, collection);
+      if (this.closable(name, collection, 0, now)) this.closeOpen(name, collection);
     }
   }
 
@@ -554,7 +553,6 @@ export async function openCollectionRegistry(
     lazy: options.cluster === undefined,
     maxOpen: options.maxOpenCollections ?? defaultMaxOpenCollections(),
     idleMs: options.collectionIdleMs ?? DEFAULT_COLLECTION_IDLE_MS,
-    recentUseMs: options.recentUseMs ?? RECENT_USE_MS,
     onOpen: options.onOpen ?? (() => {}),
   };
   const registry = new FolioCollectionRegistry(root, workers, collectionOptions, options.onDamage, lifecycle);

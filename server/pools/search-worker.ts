@@ -26,40 +26,28 @@ channel.onmessage = (event) => {
 // The channel must not keep an idle worker alive.
 channel.unref();
 
-export default function search(task: SearchTask): WorkerReply<SearchPage> {
+/** Runs `work` over the task's snapshot, opened through the reader cache and released after. */
+function overSnapshot<T>(task: SearchTask, work: (opened: ReturnType<ReaderCache['open']>, budget: SearchBudget) => T): WorkerReply<T> {
   try {
-    return replyOf(() => {
-      const { analyzer, views } = cache.open(task.snapshot);
-      const budget = task.deadline === null ? SearchBudget.UNLIMITED : new SearchBudget(task.deadline, Date.now);
-      return toSearchPage(searchSegments(views, analyzer, task.request, budget));
-    });
+    return replyOf(() => work(cache.open(task.snapshot), task.deadline === null ? SearchBudget.UNLIMITED : new SearchBudget(task.deadline, Date.now)));
   } finally {
     cache.release(task.snapshot);
   }
+}
+
+export default function search(task: SearchTask): WorkerReply<SearchPage> {
+  return overSnapshot(task, ({ analyzer, views }, budget) => toSearchPage(searchSegments(views, analyzer, task.request, budget)));
 }
 
 /** A search's first pass over several collections (federated search): this snapshot's part of their statistics. */
 export function statistics(task: SearchTask): WorkerReply<CorpusStatistics> {
-  try {
-    return replyOf(() => {
-      const { analyzer, views } = cache.open(task.snapshot);
-      return corpusStatistics(views, analyzer, task.request);
-    });
-  } finally {
-    cache.release(task.snapshot);
-  }
+  return overSnapshot(task, ({ analyzer, views }) => corpusStatistics(views, analyzer, task.request));
 }
 
 /** A facet value search: the matching values of a field with their counts among the request's matches. */
 export function facetSearch(task: SearchTask): WorkerReply<FacetValues> {
-  try {
-    return replyOf(() => {
-      const { analyzer, views } = cache.open(task.snapshot);
-      const budget = task.deadline === null ? SearchBudget.UNLIMITED : new SearchBudget(task.deadline, Date.now);
-      const values = searchFacetValues(views, analyzer, task.request, task.facetQuery!, budget).map(({ value, count }) => ({ value, count }));
-      return { values, timedOut: budget.timedOut };
-    });
-  } finally {
-    cache.release(task.snapshot);
-  }
+  return overSnapshot(task, ({ analyzer, views }, budget) => {
+    const values = searchFacetValues(views, analyzer, task.request, task.facetQuery!, budget).map(({ value, count }) => ({ value, count }));
+    return { values, timedOut: budget.timedOut };
+  });
 }
