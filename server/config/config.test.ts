@@ -19,6 +19,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchThreads: undefined,
     indexThreads: undefined,
     searchCacheMb: undefined,
+    openCollections: undefined,
     maxFileBytes: undefined,
     rateLimit: undefined,
     keepFiles: false,
@@ -45,6 +46,7 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_SEARCH_THREADS: '3',
     FOLIO_INDEX_THREADS: '1',
     FOLIO_SEARCH_CACHE_MB: '0',
+    FOLIO_OPEN_COLLECTIONS: '250',
     FOLIO_RATE_LIMIT: '50/s',
     FOLIO_MAX_FILE_SIZE: '10MiB',
     FOLIO_KEEP_FILES: 'yes',
@@ -64,6 +66,7 @@ test('FOLIO_* variables override the defaults', () => {
     searchThreads: 3,
     indexThreads: 1,
     searchCacheMb: 0,
+    openCollections: 250,
     maxFileBytes: 10 * 1024 * 1024,
     rateLimit: { perSecond: 50, burst: 100 },
     keepFiles: true,
@@ -103,6 +106,13 @@ test('--extraction-timeout takes whole seconds from 1 to a day', () => {
     assert.throws(() => resolveConfig({ extractionTimeout: bad }, {}), (error: unknown) => error instanceof ConfigError && /--extraction-timeout/.test(error.message), bad);
   }
   assert.throws(() => resolveConfig({}, { FOLIO_KEEP_FILES: 'maybe' }), /FOLIO_KEEP_FILES/);
+});
+
+test('--open-collections takes a whole number of at least 1', () => {
+  assert.equal(resolveConfig({ openCollections: '40' }, { FOLIO_OPEN_COLLECTIONS: '600' }).openCollections, 40);
+  for (const bad of ['0', '-1', '2.5', 'many']) {
+    assert.throws(() => resolveConfig({ openCollections: bad }, {}), (error: unknown) => error instanceof ConfigError && /--open-collections/.test(error.message), bad);
+  }
 });
 
 test('flags override the variables; empty variables count as unset', () => {
