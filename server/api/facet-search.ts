@@ -1,4 +1,4 @@
-// TypeBox schemas of facet value search (SPEC §13, docs/api.md "Facet value search"): the values
+// TypeBox schemas of facet value search (docs/api.md "Facet value search"): the values
 // of one facet field with a word starting with what the user typed, typo-tolerant, each with its
 // count among the documents a search matches (its `query` and `filter`, and a key's filter).
 

@@ -1,4 +1,4 @@
-// TypeBox schemas of search across collections (SPEC §13, docs/api.md "Search across
+// TypeBox schemas of search across collections (docs/api.md "Search across
 // collections"): `POST /v1/multi-search` takes queries, each a collection and the parameters of
 // a single search's body; without `federation` it answers each query's search response in order,
 // with it one list of hits merged by score (scores made comparable by the statistics of every

@@ -1,4 +1,4 @@
-// Facet value search (SPEC §13, docs/api.md "Facet value search"): the values of one facet field
+// Facet value search (docs/api.md "Facet value search"): the values of one facet field
 // matching what was typed, counted among the documents the search text and filter match — a key
 // with a filter only among its documents (the search request is built and confined as a single
 // search's is).

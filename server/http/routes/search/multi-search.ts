@@ -1,4 +1,4 @@
-// Search across collections (SPEC §13, docs/api.md "Search across collections"): every query is
+// Search across collections (docs/api.md "Search across collections"): every query is
 // checked first — its collection (the auth plugin has checked the key may read each one), its
 // parameters as for a single search, confined to what the key sees — so a bad query searches
 // nothing. Without `federation` the queries run side by side and each answers a search response,
