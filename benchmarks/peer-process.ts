@@ -7,6 +7,7 @@
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { LoadResult } from './http-load.ts';
 import type { LatencySummary } from './latency.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,6 +30,12 @@ export interface PeerInput {
    * record, the peer opens that index instead of building and reports the recorded build.
    */
   indexDir?: string | null;
+  /**
+   * A peer that is a server (Sphinx's searchd): also load it with this many connections for
+   * this many seconds, each cycling through the queries; 0 seconds skips it.
+   */
+  connections?: number;
+  seconds?: number;
 }
 
 export interface PeerResult {
@@ -46,6 +53,8 @@ export interface PeerResult {
   latency: LatencySummary;
   /** A peer that returns full hits by default (Folio's engine): the same with ids only. */
   idsLatency?: LatencySummary;
+  /** A server peer under `connections` concurrent connections (PeerInput), when measured. */
+  load?: LoadResult;
   /** Queries that failed (counted, not timed). */
   failedQueries: number;
   /** Set when the index came from the peer cache: when it was built (ISO 8601). */
