@@ -19,6 +19,7 @@ import { NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { deletedDocs } from './segment-view.ts';
 import type { SegmentView } from './segment-view.ts';
+import { canCollectBulk, collectBulk } from './bulk-disjunction.ts';
 import { collectWand } from './wand.ts';
 
 /**
@@ -47,7 +48,13 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
   const positives = prepared.filter((p) => p.clause.occur !== 'must_not');
   if (sink.needsMatchSet === false && positives.length > 0 && positives.every((p) => p.clause.occur !== 'must')) {
     const restricted = admissible;
-    collectWand(positives.flatMap((p) => rankingScorers(p, reader, budget)), restricted === null ? acceptEvery : (doc) => restricted.has(doc), sink, budget);
+    const scorers = positives.flatMap((p) => rankingScorers(p, reader, budget));
+    const accept = restricted === null ? acceptEvery : (doc: number): boolean => restricted.has(doc);
+    // Every match is offered until the total is counted (bulk, window by window); WAND skips after.
+    if (!canCollectBulk(scorers)) collectWand(scorers, accept, sink, budget);
+    else if (!collectBulk(scorers, accept, sink, budget)) collectWand(scorers, accept, sink, budget, true);
+    // Read once more, so that a count passing TOTAL_EXACT_UP_TO in the last window is known.
+    void sink.threshold;
     return null;
   }
   admissible ??= DocBitSet.full(reader.docCount);

@@ -16,11 +16,12 @@ import type { SearchBudget } from './search-budget.ts';
 /**
  * Offers the docs of the disjunction of `scorers` that can reach the sink's threshold to the
  * sink. `accept(doc)` rejects docs that do not match (filtered, deleted, excluded). Returns how
- * many docs were scored. Each pivot visited spends a unit of `budget`.
+ * many docs were scored. Each pivot visited spends a unit of `budget`. `started`: the scorers
+ * already sit on their next docs (bulk-disjunction.ts went first), rather than before their first.
  */
-export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): number {
+export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget, started = false): number {
   const factors = sink.factorBounds ?? null;
-  let active = scorers.filter((scorer) => scorer.next() !== NO_MORE_DOCS);
+  let active = scorers.filter((scorer) => (started ? scorer.doc : scorer.next()) !== NO_MORE_DOCS);
   let scored = 0;
   let visited = 0;
   while (active.length > 0) {

@@ -14,7 +14,7 @@ export class TypoVariantsScorer implements Scorer {
   /** `variants`: the best of the word's variants; `exact`: the word as typed (null: not in this segment). */
   constructor(
     private readonly variants: Scorer,
-    private readonly exact: Scorer | null,
+    readonly exact: Scorer | null,
   ) {
     this.maxScore = variants.maxScore;
     this.cost = variants.cost;
@@ -30,6 +30,11 @@ export class TypoVariantsScorer implements Scorer {
 
   advance(target: number): number {
     return this.variants.advance(target);
+  }
+
+  /** The best variant's score on the current doc, before the exact form is taken off. */
+  variantScore(): number {
+    return this.variants.score();
   }
 
   score(): number {
