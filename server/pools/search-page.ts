@@ -8,7 +8,9 @@
 // callers that want objects (tests, internal use). Nothing else renames search fields.
 
 import type { Static } from 'typebox';
-import type { HitField, ScoreExplanation, SearchHit, SearchResult } from '../../engine/index.ts';
+import { searchSegments } from '../../engine/index.ts';
+import type { HitField, ScoreExplanation, SearchBudget, SearchHit, SearchRequest, SearchResult } from '../../engine/index.ts';
+import type { OpenedSnapshot } from './reader-cache.ts';
 import type { HIT_FIELD_NAMES, ScoreExplanationSchema, SearchHitSchema, SearchResponseSchema } from '../api/index.ts';
 
 /** The wire shapes, as server/api/search.ts declares them. */
@@ -53,6 +55,11 @@ export function toSearchPage(result: SearchResult): SearchPage {
   const page: SearchPage = { members: searchResultMembers(result), total: result.total, hitCount: result.hits.length, timedOut: result.timedOut };
   if (result.semanticCoverage !== undefined) page.semanticCoverage = result.semanticCoverage;
   return page;
+}
+
+/** The page of `request` searched over an opened snapshot (a search thread's work, or an inline search's). */
+export function searchPageOver({ analyzer, views }: OpenedSnapshot, request: SearchRequest, budget: SearchBudget): SearchPage {
+  return toSearchPage(searchSegments(views, analyzer, request, budget));
 }
 
 /** The boundary: an engine SearchResult as the API's JSON members, in the API's key order. */

@@ -12,6 +12,7 @@ import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../eng
 import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { InlineSearcher } from './inline-search.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { SEARCH_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
@@ -38,6 +39,9 @@ export class SearchPool {
   private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage | CorpusStatistics | FacetValues>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
+  /** Searches asked of the pool and not answered yet, wherever they run (here or in a thread). */
+  private asked = 0;
+  private readonly inline = new InlineSearcher();
 
   constructor(options: SearchPoolOptions = {}) {
     this.threadCount = options.threads ?? defaultSearchThreads();
@@ -61,8 +65,26 @@ export class SearchPool {
     this.workers.start();
   }
 
+  /**
+   * A search's page. A keyword search asked while no other search is waiting runs on this
+   * thread (inline-search.ts) — after one turn of the event loop, so that requests already
+   * received are counted first: under concurrent load every search goes to the threads, which
+   * search in parallel while this thread serves HTTP. A search that needs more than
+   * INLINE_SEARCH_MS here goes to the threads too.
+   */
   async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchPage> {
-    return this.run<SearchPage>(snapshot, request, 'default');
+    this.asked++;
+    try {
+      const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
+      if (request.semantic === undefined && this.asked === 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const page = this.asked === 1 ? this.inline.search({ snapshot, request, deadline }) : null;
+        if (page !== null) return page;
+      }
+      return await this.run<SearchPage>(snapshot, request, 'default', undefined, deadline);
+    } finally {
+      this.asked--;
+    }
   }
 
   /** A search's first pass over several collections: this snapshot's part of their statistics (engine corpus-statistics.ts). */
@@ -76,11 +98,16 @@ export class SearchPool {
   }
 
   /** Runs the worker's export `name` (Piscina's `default`: the search) within the search timeout. */
-  private async run<T>(snapshot: SnapshotRef, request: SearchRequest, name: 'default' | 'statistics' | 'facetSearch', facetQuery?: FacetValueQuery): Promise<T> {
+  private async run<T>(
+    snapshot: SnapshotRef,
+    request: SearchRequest,
+    name: 'default' | 'statistics' | 'facetSearch',
+    facetQuery?: FacetValueQuery,
+    deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs,
+  ): Promise<T> {
     let reply: WorkerReply<T>;
     this.running++;
     try {
-      const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
       const task: SearchTask = facetQuery === undefined ? { snapshot, request, deadline } : { snapshot, request, deadline, facetQuery };
       reply = (await this.workers.pool.run(task, { name })) as WorkerReply<T>;
     } catch (error) {
@@ -100,6 +127,7 @@ export class SearchPool {
   forget(collectionId: string): void {
     const message: SearchCacheMessage = { type: 'forget', collectionId };
     this.channel.postMessage(message);
+    this.inline.forget(collectionId);
   }
 
   /** The worker threads (tests use this to kill one mid-search). */

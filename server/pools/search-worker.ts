@@ -6,12 +6,12 @@
 // `facetSearch` searches a facet's values.
 
 import { BroadcastChannel } from 'node:worker_threads';
-import { SearchBudget, corpusStatistics, searchFacetValues, searchSegments } from '../../engine/index.ts';
+import { SearchBudget, corpusStatistics, searchFacetValues } from '../../engine/index.ts';
 import type { CorpusStatistics } from '../../engine/index.ts';
 import { ReaderCache } from './reader-cache.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
-import { toSearchPage } from './search-page.ts';
+import { searchPageOver } from './search-page.ts';
 import type { SearchPage } from './search-page.ts';
 import { replyOf } from './worker-protocol.ts';
 import type { FacetValues, SearchTask, WorkerReply } from './worker-protocol.ts';
@@ -36,7 +36,7 @@ function overSnapshot<T>(task: SearchTask, work: (opened: ReturnType<ReaderCache
 }
 
 export default function search(task: SearchTask): WorkerReply<SearchPage> {
-  return overSnapshot(task, ({ analyzer, views }, budget) => toSearchPage(searchSegments(views, analyzer, task.request, budget)));
+  return overSnapshot(task, (opened, budget) => searchPageOver(opened, task.request, budget));
 }
 
 /** A search's first pass over several collections (federated search): this snapshot's part of their statistics. */
