@@ -2,7 +2,7 @@
 // collection, import the corpus as NDJSON batches and time it until `POST …/refresh` answers
 // (fully searchable; folio-import.ts), measure the index on disk and the server's peak RSS,
 // time sequential searches on one keep-alive connection (full hits, then `fields=id`), then
-// load it with autocannon (N connections cycling through the queries). The server is stopped before returning; its data directory is kept
+// load it with autocannon (N connections cycling through the queries: full hits, then `fields=id`). The server is stopped before returning; its data directory is kept
 // for the in-process engine peer.
 
 import { FIELDS_ID_UNSUPPORTED, supportsFieldsId, withFieldsId } from './fields-id.ts';
@@ -67,6 +67,8 @@ export interface FolioRunResult {
   idsOnly: LatencySummary | string;
   typoCost: TypoCost | null;
   load: LoadResult | null;
+  /** The same load with `fields=id&typos=0` (issue 32's comparison with Sphinx), when measured. */
+  idsLoad: LoadResult | null;
   phases: { import: PhaseWindow; search: PhaseWindow; load: PhaseWindow | null };
 }
 
@@ -120,6 +122,10 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
         ? await runLoad({ url: server.url, paths, connections: options.connections, seconds: options.seconds, headers: auth })
         : null;
     const loadTo = nowMicros();
+    const idsLoad =
+      options.seconds > 0 && typeof idsOnly !== 'string'
+        ? await runLoad({ url: server.url, paths: paths.map(withFieldsId), connections: options.connections, seconds: options.seconds, headers: auth })
+        : null;
     return {
       docs: loaded.documents,
       batches: loaded.imported.batches,
@@ -135,6 +141,7 @@ export async function runFolio(options: FolioRunOptions): Promise<FolioRunResult
       idsOnly,
       typoCost,
       load,
+      idsLoad,
       phases: {
         import: loaded.window,
         search: { fromMicros: searchFrom, toMicros: searchTo },

@@ -8,12 +8,15 @@
 //    answers 400 to it gets a note instead);
 //  - peers, each in a child process of its own: SQLite FTS5, MiniSearch and Xapian (build,
 //    size, peak RSS, latency; Xapian only where a Python with the xapian module is found),
-//    and Folio's engine without HTTP over the server's index;
-//  - issue 15's goals, as ratios to FTS5 and Xapian in the same run.
+//    Lucene 8 on the JVM (where Debian's liblucene8-java and a JDK are), Sphinx's searchd, a
+//    C++ search server queried over its MySQL wire at 1 and N connections (where Debian's
+//    sphinxsearch is), and Folio's engine without HTTP over the server's index;
+//  - issue 15's goals, as ratios to FTS5 and Xapian in the same run, and issue 32's, as ratios
+//    to Sphinx and Lucene.
 // Options: --docs N (default all), --queries N (1,000), --seconds S for autocannon (10),
 // --connections C (50), --passes P timed passes over the queries (3), --batch B docs per
 // NDJSON request (5,000), --smoke (2,000 docs, 100 queries, 1 s, 1 pass),
-// --peers fts5,minisearch,xapian,engine (or none), --server-arg X (repeatable; e.g. --log-level=warn),
+// --peers fts5,minisearch,xapian,lucene,sphinx,engine (or none), --server-arg X (repeatable; e.g. --log-level=warn),
 // --profile DIR (server under --cpu-prof, profile written to DIR when it stops),
 // --skip-typo-cost (issue 14: by default the cache-off run also times the queries with
 // `typos=0` and `typos=auto`, passes alternating on the same server, and prints the ratio).
@@ -35,9 +38,12 @@ import { measureHttpCeiling } from './http-ceiling.ts';
 import type { CeilingResult } from './http-ceiling.ts';
 import { readJsonlLines } from './jsonl-corpus.ts';
 import { IMPORT_HEADER, LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, peerImportCells, seconds } from './markdown-table.ts';
-import { runPeer } from './peer-process.ts';
+import { peerLabel, runPeer } from './peer-process.ts';
 import type { PeerInput, PeerResult } from './peer-process.ts';
+import { runLucenePeer } from './peer-lucene.ts';
 import { runXapianPeer } from './peer-xapian.ts';
+import { servingGoals } from './serving-goals.ts';
+import { runSphinxPeer } from './sphinx-available.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,7 +54,7 @@ const { values: args } = parseArgs({
     passes: { type: 'string' },
     batch: { type: 'string', default: '5000' },
     smoke: { type: 'boolean', default: false },
-    peers: { type: 'string', default: 'fts5,minisearch,xapian,engine' },
+    peers: { type: 'string', default: 'fts5,minisearch,xapian,lucene,sphinx,engine' },
     'server-arg': { type: 'string', multiple: true, default: [] },
     profile: { type: 'string' },
     // Skip the second run that measures the server with its search cache on (its default).
@@ -67,7 +73,7 @@ const SECONDS = numberOption(args.seconds, smoke ? 1 : 10, 'seconds');
 const CONNECTIONS = numberOption(args.connections, 50, 'connections');
 const PASSES = numberOption(args.passes, smoke ? 1 : 3, 'passes');
 const BATCH = numberOption(args.batch, 5_000, 'batch');
-const PEERS = peerSet(args.peers, ['fts5', 'minisearch', 'xapian', 'engine']);
+const PEERS = peerSet(args.peers, ['fts5', 'minisearch', 'xapian', 'lucene', 'sphinx', 'engine']);
 if (!(Number.isInteger(BATCH) && BATCH >= 1 && BATCH <= 10_000)) throw new Error('--batch must be 1 to 10,000 (the server\'s batch limit)');
 if (!(Number.isInteger(PASSES) && PASSES >= 1)) throw new Error('--passes must be a whole number ≥ 1');
 
@@ -216,6 +222,18 @@ async function main(): Promise<void> {
       xapian = await runXapianPeer(peerInput);
       if (xapian !== null) peers.push(xapian);
     }
+    let lucene: PeerResult | null = null;
+    if (PEERS.has('lucene')) {
+      console.error('[gcide] Lucene…');
+      lucene = await runLucenePeer(peerInput);
+      if (lucene !== null) peers.push(lucene);
+    }
+    let sphinx: PeerResult | null = null;
+    if (PEERS.has('sphinx')) {
+      console.error('[gcide] Sphinx searchd…');
+      sphinx = await runSphinxPeer({ ...peerInput, connections: CONNECTIONS, seconds: SECONDS });
+      if (sphinx !== null) peers.push(sphinx);
+    }
 
     console.log('\n## Import and index\n');
     console.log(markdownTable(
@@ -249,7 +267,7 @@ async function main(): Promise<void> {
         latencyCells('empty Fastify route (HTTP floor)', ceiling.latency, 'same client, same paths'),
         ...(engine === null ? [] : [latencyCells(engine.engine, engine.latency, 'the route\'s search request over the server\'s segments')]),
         ...(engine?.idsLatency === undefined ? [] : [latencyCells(`${engine.engine}, \`fields=id&typos=0\``, engine.idsLatency, 'the same with ids and scores only, passes alternating with the row above')]),
-        ...peers.map((peer) => latencyCells(`${peer.engine} (in process)`, peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : '')),
+        ...peers.map((peer) => latencyCells(peerLabel(peer), peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : '')),
       ],
     ));
 
@@ -283,6 +301,8 @@ async function main(): Promise<void> {
         LOAD_HEADER,
         [
           loadCells('**Folio** search, cache off', folio.load),
+          ...(folio.idsLoad === null ? [] : [loadCells('**Folio** search, `fields=id&typos=0`, cache off', folio.idsLoad)]),
+          ...(sphinx?.load === undefined ? [] : [loadCells(`${sphinx.engine}: ids, a mysql2 client`, sphinx.load)]),
           ...(cached?.load == null ? [] : [loadCells('**Folio** search, cache on (default)', cached.load)]),
           loadCells('empty Fastify route (HTTP ceiling)', ceiling.load),
         ],
@@ -302,6 +322,24 @@ async function main(): Promise<void> {
     if (folio.docs < GCIDE_ENTRIES || queries.length < 1_000) console.log('(A partial run: the goals are for all 126,236 entries and 1,000 queries.)\n');
     console.log('Folio figures are for the server with its search cache off; the peers run in process, one thread.\n');
     console.log(goalsTable(issue15Goals(folio, engine, fts5, xapian)));
+
+    console.log('\n## Goals (issue 32): beside Sphinx searchd and Lucene in the same run\n');
+    if (folio.docs < GCIDE_ENTRIES || queries.length < 1_000) console.log('(A partial run: the goals are for all 126,236 entries and 1,000 queries.)\n');
+    console.log('Folio figures are for the server with its search cache off; Sphinx is a server too, queried over its own wire; Lucene runs in process.\n');
+    console.log(goalsTable(servingGoals({
+      connections: CONNECTIONS,
+      ids: typeof folio.idsOnly === 'string' ? null : folio.idsOnly,
+      idsLoad: folio.idsLoad,
+      full: folio.latency,
+      fullLoad: folio.load,
+      engine,
+      sphinx,
+      lucene,
+      importMs: folio.importMs,
+      importReference: { name: 'Lucene', buildMs: lucene?.buildMs ?? null, factor: 1.5 },
+      peakRss: folio.peakRss,
+      peakRssLimitMib: 450,
+    })));
     if (args.profile !== undefined) printProfile(args.profile, folio);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -40,6 +40,8 @@ export interface PeerInput {
 
 export interface PeerResult {
   engine: string;
+  /** A server queried over its own wire (Sphinx's searchd), rather than an engine in process. */
+  server?: boolean;
   docs: number;
   buildMs: number | null;
   indexBytes: number | null;
@@ -59,6 +61,11 @@ export interface PeerResult {
   failedQueries: number;
   /** Set when the index came from the peer cache: when it was built (ISO 8601). */
   builtAt?: string | null;
+}
+
+/** How tables name a peer: what it is, and whether it answered in process or over a wire. */
+export function peerLabel(peer: PeerResult): string {
+  return `${peer.engine} ${peer.server === true ? '(a server, over its own wire)' : '(in process)'}`;
 }
 
 /** Parses the child's JSON argument (Infinity travels as null). */

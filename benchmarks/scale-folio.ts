@@ -59,6 +59,8 @@ export interface ScaleFolioResult {
   full: LatencySummary;
   filtered: LatencySummary;
   load: LoadResult | null;
+  /** The same load with `fields=id&typos=0` (issue 32), when measured. */
+  idsLoad: LoadResult | null;
 }
 
 export function scaleSearchPath(query: string): string {
@@ -106,6 +108,10 @@ export async function runScaleFolio(options: ScaleFolioOptions): Promise<ScaleFo
       options.seconds > 0
         ? await runLoad({ url: server.url, paths, connections: options.connections, seconds: options.seconds, headers: auth })
         : null;
+    const idsLoad =
+      options.seconds > 0 && typeof ids !== 'string'
+        ? await runLoad({ url: server.url, paths: paths.map(withFieldsId), connections: options.connections, seconds: options.seconds, headers: auth })
+        : null;
     return {
       docs: loaded.documents,
       importMs: loaded.importMs,
@@ -120,6 +126,7 @@ export async function runScaleFolio(options: ScaleFolioOptions): Promise<ScaleFo
       full,
       filtered,
       load,
+      idsLoad,
     };
   } finally {
     await server.stop();

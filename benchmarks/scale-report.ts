@@ -9,10 +9,12 @@ import type { CeilingResult } from './http-ceiling.ts';
 import type { LatencySummary } from './latency.ts';
 import { IMPORT_HEADER, LATENCY_HEADER, LOAD_HEADER, MIB, count, latencyCells, loadCells, markdownTable, mib, ms, peerImportCells, seconds } from './markdown-table.ts';
 import { SLOW_REQUEST_MS } from './ndjson-import.ts';
+import { peerLabel } from './peer-process.ts';
 import type { PeerResult } from './peer-process.ts';
 import type { ScaleChart } from './scale-chart.ts';
 import type { SyntheticCorpus } from './scale-corpus.ts';
 import { SCALE_FACETS, SCALE_FILTER } from './scale-folio.ts';
+import { servingGoals } from './serving-goals.ts';
 import type { ScaleFolioResult } from './scale-folio.ts';
 
 export interface SizeResult {
@@ -24,6 +26,8 @@ export interface SizeResult {
   engine: PeerResult | null;
   fts5: PeerResult | null;
   xapian: PeerResult | null;
+  lucene: PeerResult | null;
+  sphinx: PeerResult | null;
 }
 
 export interface LoadSetting {
@@ -46,7 +50,7 @@ function peerNote(peer: PeerResult): string {
 }
 
 function peers(result: SizeResult): PeerResult[] {
-  return [result.fts5, result.xapian].filter((peer): peer is PeerResult => peer !== null);
+  return [result.fts5, result.xapian, result.lucene, result.sphinx].filter((peer): peer is PeerResult => peer !== null);
 }
 
 export function printSizeTables(result: SizeResult, ceiling: CeilingResult, setting: LoadSetting): void {
@@ -86,14 +90,16 @@ export function printSizeTables(result: SizeResult, ceiling: CeilingResult, sett
     latencyCells('empty Fastify route (HTTP floor)', ceiling.latency, 'same client; measured once per run'),
     ...(result.engine === null ? [] : [latencyCells(result.engine.engine, result.engine.latency, 'full hits, over the server\'s segments')]),
     ...(result.engine?.idsLatency === undefined ? [] : [latencyCells(`${result.engine.engine}, \`fields=id&typos=0\``, result.engine.idsLatency, 'ids and scores only, passes alternating with the row above')]),
-    ...peers(result).map((peer) => latencyCells(`${peer.engine} (in process)`, peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : 'top 10 ids')),
+    ...peers(result).map((peer) => latencyCells(peerLabel(peer), peer.latency, peer.failedQueries > 0 ? `${peer.failedQueries} queries refused` : 'top 10 ids')),
   ]));
   console.log('\nThe three Folio rows ran alternating: a warm-up pass of each, then each timed pass in turn.');
 
   if (folio.load !== null) {
-    console.log(`\n### Concurrent load: autocannon, ${setting.connections} connections, ${setting.seconds} s, distinct queries, full hits\n`);
+    console.log(`\n### Concurrent load: ${setting.connections} connections, ${setting.seconds} s, distinct queries (Folio: autocannon)\n`);
     console.log(markdownTable(LOAD_HEADER, [
       loadCells('**Folio** search, cache off', folio.load),
+      ...(folio.idsLoad === null ? [] : [loadCells('**Folio** search, `fields=id&typos=0`, cache off', folio.idsLoad)]),
+      ...(result.sphinx?.load === undefined ? [] : [loadCells(`${result.sphinx.engine}: ids, a mysql2 client`, result.sphinx.load)]),
       ...(ceiling.load === null ? [] : [loadCells('empty Fastify route (HTTP ceiling; measured once per run)', ceiling.load)]),
     ]));
   }
@@ -168,7 +174,7 @@ function cachedNote(peer: PeerResult | null): string {
   return peer?.builtAt ? `, cached from ${peer.builtAt.slice(0, 10)}` : '';
 }
 
-export function printScaleGoals(result: SizeResult): void {
+export function printScaleGoals(result: SizeResult, setting: LoadSetting): void {
   const { folio, fts5, xapian } = result;
   const ids = idsLatency(folio);
   const noXapian = 'no Xapian peer in this run';
@@ -197,4 +203,21 @@ export function printScaleGoals(result: SizeResult): void {
     }),
   ];
   console.log(goalsTable(goals));
+
+  console.log(`\n## Goals (issue 32) at ${count(result.size)} documents: beside Sphinx searchd and Lucene\n`);
+  if (result.size !== GOAL_SIZE) console.log(`(The goals are stated for ${count(GOAL_SIZE)} documents; this run's largest size is ${count(result.size)}.)\n`);
+  console.log(goalsTable(servingGoals({
+    connections: setting.connections,
+    ids,
+    idsLoad: folio.idsLoad,
+    full: folio.full,
+    fullLoad: folio.load,
+    engine: result.engine,
+    sphinx: result.sphinx,
+    lucene: result.lucene,
+    importMs: folio.importMs,
+    importReference: { name: `FTS5${cachedNote(fts5)}`, buildMs: fts5?.buildMs ?? null, factor: 1.2 },
+    peakRss: folio.peakRss,
+    idsLoadP99LimitMs: 100,
+  })));
 }

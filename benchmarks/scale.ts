@@ -6,14 +6,16 @@
 //    200 ms), index bytes, peak RSS during the import and over the run; one-connection
 //    searches with `fields=id`, with full hits, and with a filter and 3 facets; autocannon;
 //  - the HTTP floor and ceiling (an empty Fastify route; measured once per run);
-//  - Folio's engine in process over the server's segments, SQLite FTS5 and Xapian, each in a
-//    child process of its own (build time, index bytes, peak RSS, latency).
+//  - Folio's engine in process over the server's segments, SQLite FTS5, Xapian, Lucene 8 on the
+//    JVM and Sphinx's searchd (over its MySQL wire, also under N connections), each in a child
+//    process of its own (build time, index bytes, peak RSS, latency); Lucene and Sphinx only
+//    where Debian's packages are installed, like Xapian.
 // Then a curve table over the sizes, the chart benchmarks/scale-curve.svg, and issue 15's
-// goals at the largest size (they are stated for 1M).
+// and issue 32's goals at the largest size (they are stated for 1M).
 // Options: --sizes 10000,100000,1000000; --data DIR (corpora in DIR/nN, generated there when
 // missing; default $TMPDIR/folio-synthetic); --queries N (1,000); --passes P (3);
 // --seconds S (10) and --connections C (50) for autocannon; --batch B (5,000 docs a request);
-// --peers fts5,xapian,engine (or none); --peer-cache DIR (keep the peers' indexes, keyed by
+// --peers fts5,xapian,lucene,sphinx,engine (or none); --peer-cache DIR (keep the peers' indexes, keyed by
 // the corpus manifest, and reuse them on later runs: their build figures are those measured
 // when built); --chart PATH; --server-arg X (repeatable); --smoke (2,000 docs generated in a
 // temporary directory, 50 queries, 1 pass, 1 s of load; the chart goes to $TMPDIR).
@@ -32,7 +34,9 @@ import { count } from './markdown-table.ts';
 import { peerCacheDir } from './peer-cache.ts';
 import { runPeer } from './peer-process.ts';
 import type { PeerInput } from './peer-process.ts';
+import { runLucenePeer } from './peer-lucene.ts';
 import { XAPIAN_SKIPPED_NOTE, runXapianPeer, xapianPython } from './peer-xapian.ts';
+import { runSphinxPeer } from './sphinx-available.ts';
 import { GENERATOR, corpusDir, corpusExists, ensureCorpus, generatorAvailable } from './scale-corpus.ts';
 import { scaleChartSvg } from './scale-chart.ts';
 import { SCALE_COLLECTION, runScaleFolio, scaleSearchPath } from './scale-folio.ts';
@@ -50,7 +54,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string' },
     connections: { type: 'string', default: '50' },
     batch: { type: 'string', default: '5000' },
-    peers: { type: 'string', default: 'fts5,xapian,engine' },
+    peers: { type: 'string', default: 'fts5,xapian,lucene,sphinx,engine' },
     'peer-cache': { type: 'string' },
     chart: { type: 'string' },
     'server-arg': { type: 'string', multiple: true, default: [] },
@@ -69,7 +73,7 @@ const PASSES = numberOption(args.passes, smoke ? 1 : 3, 'passes');
 const SECONDS = numberOption(args.seconds, smoke ? 1 : 10, 'seconds');
 const CONNECTIONS = numberOption(args.connections, 50, 'connections');
 const BATCH = numberOption(args.batch, 5_000, 'batch');
-const PEERS = peerSet(args.peers, ['fts5', 'xapian', 'engine']);
+const PEERS = peerSet(args.peers, ['fts5', 'xapian', 'lucene', 'sphinx', 'engine']);
 if (!(Number.isInteger(BATCH) && BATCH >= 1 && BATCH <= 10_000)) throw new Error('--batch must be 1 to 10,000 (the server\'s batch limit)');
 if (!(Number.isInteger(PASSES) && PASSES >= 1)) throw new Error('--passes must be a whole number ≥ 1');
 
@@ -131,7 +135,17 @@ async function measureSize(size: number, ceiling: CeilingResult | null): Promise
       log('Xapian…');
       xapian = await runXapianPeer({ ...peerInput, indexDir: cacheFor('xapian') });
     }
-    return { result: { size, corpus, queries: queries.length, folio, engine, fts5, xapian }, ceiling };
+    let lucene = null;
+    if (PEERS.has('lucene')) {
+      log('Lucene…');
+      lucene = await runLucenePeer({ ...peerInput, indexDir: cacheFor('lucene') });
+    }
+    let sphinx = null;
+    if (PEERS.has('sphinx')) {
+      log('Sphinx searchd…');
+      sphinx = await runSphinxPeer({ ...peerInput, indexDir: cacheFor('sphinx'), connections: CONNECTIONS, seconds: SECONDS });
+    }
+    return { result: { size, corpus, queries: queries.length, folio, engine, fts5, xapian, lucene, sphinx }, ceiling };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -158,7 +172,7 @@ async function main(): Promise<void> {
     printScaleCurve(results);
     writeFileSync(chartPath, scaleChartSvg(scaleChart(results, `${date}, ${cpu.length} cores, Node ${process.version}; ${setting}`)));
     console.log(`\nChart written to ${chartPath}.`);
-    printScaleGoals(results[results.length - 1]);
+    printScaleGoals(results[results.length - 1], { connections: CONNECTIONS, seconds: SECONDS, batch: BATCH });
   } finally {
     if (smoke) rmSync(dataRoot, { recursive: true, force: true });
   }
