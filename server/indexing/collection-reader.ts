@@ -6,8 +6,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { Analyzer } from '../../engine/index.ts';
 import type { CorpusStatistics, FacetValueQuery, IndexDocument, SearchRequest } from '../../engine/index.ts';
-import type { FacetValues, SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
+import type { FacetValues, OpenedSnapshot, SearchPage, SearchPool, SnapshotRef } from '../pools/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { CommitResult } from './index-commit.ts';
 import { pendingDocument } from './pending-writes.ts';
@@ -37,6 +38,12 @@ export class CollectionReader {
   private current: SegmentSet;
   private currentRef: SnapshotRef;
   private readonly pins = new SnapshotPins();
+  /**
+   * The newest generation a search thread has searched without finding its files damaged (a
+   * thread checks each file as it first opens it): searches of it may run on this thread,
+   * over this snapshot's own readers (inline-search.ts).
+   */
+  private checkedGeneration = -1;
 
   constructor(snapshot: SegmentSet, options: CollectionReaderOptions) {
     this.options = options;
@@ -73,8 +80,12 @@ export class CollectionReader {
     const key = cache === null ? '' : SearchCache.key(this.options.instanceId, ref.generation, request);
     const cached = cache?.get(key);
     if (cached !== undefined) return cached;
+    const snapshot = this.current;
+    const here = (): OpenedSnapshot | null =>
+      this.current === snapshot && this.checkedGeneration === ref.generation ? { views: snapshot.views, analyzer: Analyzer.for(this.options.language) } : null;
     return this.whilePinned(ref.generation, async () => {
-      const page = await this.options.searchPool.search(ref, request);
+      const page = await this.options.searchPool.search(ref, request, here);
+      if (ref.generation > this.checkedGeneration) this.checkedGeneration = ref.generation;
       if (page.timedOut) {
         // Out of time with nothing to show: an error; with some hits, those (never cached).
         if (page.hitCount === 0) {

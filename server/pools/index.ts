@@ -16,5 +16,6 @@ export type { ExtractionPoolOptions } from './extraction-pool.ts';
 export { EmbeddingPool, LOCAL_MODEL_NAME } from './embedding-pool.ts';
 export type { EmbedderRuntime } from './text-embedders.ts';
 export type { FacetValues, SegmentEmbedded, SegmentRef, SnapshotRef } from './worker-protocol.ts';
+export type { OpenedSnapshot } from './reader-cache.ts';
 export { engineHitFields, parseSearchPage } from './search-page.ts';
 export type { SearchPage } from './search-page.ts';

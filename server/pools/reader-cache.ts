@@ -23,7 +23,7 @@ interface CachedCollection {
 
 export interface OpenedSnapshot {
   analyzer: Analyzer;
-  views: SegmentView[];
+  views: readonly SegmentView[];
 }
 
 export class ReaderCache {

@@ -12,7 +12,8 @@ import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../eng
 import type { SearchPage } from './search-page.ts';
 import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
 import type { SearchCacheMessage } from './search-cache-channel.ts';
-import { InlineSearcher } from './inline-search.ts';
+import { searchHere } from './inline-search.ts';
+import type { OpenedSnapshot } from './reader-cache.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { SEARCH_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
@@ -41,7 +42,6 @@ export class SearchPool {
   private running = 0;
   /** Searches asked of the pool and not answered yet, wherever they run (here or in a thread). */
   private asked = 0;
-  private readonly inline = new InlineSearcher();
 
   constructor(options: SearchPoolOptions = {}) {
     this.threadCount = options.threads ?? defaultSearchThreads();
@@ -66,19 +66,21 @@ export class SearchPool {
   }
 
   /**
-   * A search's page. A keyword search asked while no other search is waiting runs on this
-   * thread (inline-search.ts) — after one turn of the event loop, so that requests already
-   * received are counted first: under concurrent load every search goes to the threads, which
-   * search in parallel while this thread serves HTTP. A search that needs more than
-   * INLINE_SEARCH_MS here goes to the threads too.
+   * A search's page. With `here` (the snapshot open on this thread, or null when it may not be
+   * searched here), a keyword search asked while no other search is waiting runs on this thread
+   * (inline-search.ts) — after one turn of the event loop, so that requests already received
+   * are counted first: under concurrent load every search goes to the threads, which search in
+   * parallel while this thread serves HTTP. A search that needs more than INLINE_SEARCH_MS here
+   * goes to the threads too.
    */
-  async search(snapshot: SnapshotRef, request: SearchRequest): Promise<SearchPage> {
+  async search(snapshot: SnapshotRef, request: SearchRequest, here?: () => OpenedSnapshot | null): Promise<SearchPage> {
     this.asked++;
     try {
       const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
-      if (request.semantic === undefined && this.asked === 1) {
+      if (here !== undefined && request.semantic === undefined && this.asked === 1) {
         await new Promise((resolve) => setImmediate(resolve));
-        const page = this.asked === 1 ? this.inline.search({ snapshot, request, deadline }) : null;
+        const opened = this.asked === 1 ? here() : null;
+        const page = opened === null ? null : searchHere(opened, { request, deadline });
         if (page !== null) return page;
       }
       return await this.run<SearchPage>(snapshot, request, 'default', undefined, deadline);
@@ -127,7 +129,6 @@ export class SearchPool {
   forget(collectionId: string): void {
     const message: SearchCacheMessage = { type: 'forget', collectionId };
     this.channel.postMessage(message);
-    this.inline.forget(collectionId);
   }
 
   /** The worker threads (tests use this to kill one mid-search). */
