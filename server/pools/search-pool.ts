@@ -25,7 +25,16 @@ export interface SearchPoolOptions {
   threads?: number;
   /** Longest a search may take from the call, queueing included; 0 for no limit; default DEFAULT_SEARCH_TIMEOUT_MS. */
   timeoutMs?: number;
+  /**
+   * Whether a short search runs on the calling thread even while others wait (see `search`).
+   * Default: on a machine of two cores or fewer, where the search threads would only compete
+   * with the calling thread (and the clients) for the same cores.
+   */
+  inlineUnderLoad?: boolean;
 }
+
+/** Cores at or below which short searches run on the calling thread under load too. */
+export const INLINE_UNDER_LOAD_CORES = 2;
 
 /** `--search-timeout` default: a search answers with what it found after this long (`timed_out`). */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
@@ -37,6 +46,7 @@ export function defaultSearchThreads(): number {
 export class SearchPool {
   readonly threadCount: number;
   readonly timeoutMs: number;
+  readonly inlineUnderLoad: boolean;
   private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage | CorpusStatistics | FacetValues>>;
   private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
   private running = 0;
@@ -48,6 +58,7 @@ export class SearchPool {
     if (!Number.isInteger(this.threadCount) || this.threadCount < 1) throw new RangeError('search threads must be a positive integer');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS;
     if (!(this.timeoutMs >= 0)) throw new RangeError('the search timeout must be 0 or more');
+    this.inlineUnderLoad = options.inlineUnderLoad ?? availableParallelism() <= INLINE_UNDER_LOAD_CORES;
     this.workers = new LazyPiscina({
       ...workerEntry('search-worker', import.meta.url),
       minThreads: this.threadCount,
@@ -67,19 +78,19 @@ export class SearchPool {
 
   /**
    * A search's page. With `here` (the snapshot open on this thread, or null when it may not be
-   * searched here), a keyword search asked while no other search is waiting runs on this thread
-   * (inline-search.ts) — after one turn of the event loop, so that requests already received
-   * are counted first: under concurrent load every search goes to the threads, which search in
-   * parallel while this thread serves HTTP. A search that needs more than INLINE_SEARCH_MS here
-   * goes to the threads too.
+   * searched here), a keyword search runs on this thread (inline-search.ts) when no other
+   * search is waiting — checked after one turn of the event loop, so that requests already
+   * received are counted first: under concurrent load searches go to the threads, which search
+   * in parallel while this thread serves HTTP — or always, with `inlineUnderLoad` (few cores).
+   * A search that needs more than INLINE_SEARCH_MS here goes to the threads.
    */
   async search(snapshot: SnapshotRef, request: SearchRequest, here?: () => OpenedSnapshot | null): Promise<SearchPage> {
     this.asked++;
     try {
       const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
-      if (here !== undefined && request.semantic === undefined && this.asked === 1) {
-        await new Promise((resolve) => setImmediate(resolve));
-        const opened = this.asked === 1 ? here() : null;
+      if (here !== undefined && request.semantic === undefined && (this.inlineUnderLoad || this.asked === 1)) {
+        if (!this.inlineUnderLoad) await new Promise((resolve) => setImmediate(resolve));
+        const opened = this.inlineUnderLoad || this.asked === 1 ? here() : null;
         const page = opened === null ? null : searchHere(opened, { request, deadline });
         if (page !== null) return page;
       }
