@@ -35,6 +35,16 @@ export interface SearchPoolOptions {
 
 /** Cores at or below which short searches run on the calling thread under load too. */
 export const INLINE_UNDER_LOAD_CORES = 2;
+/**
+ * Searches stop being tried on the calling thread while more than this share of recent tries
+ * needed longer than INLINE_SEARCH_MS (each such try is time lost: 5 ms against the ~0.15 ms a
+ * hop to a thread costs), as on a large collection or for costly queries.
+ */
+export const INLINE_OVERRUN_LIMIT = 0.05;
+/** Weight of the latest try in the moving share of tries that ran over (about the last 50). */
+const OVERRUN_WEIGHT = 0.02;
+/** While searches are not tried here, one in this many still is, so the share can come down. */
+const INLINE_PROBE_EVERY = 20;
 
 /** `--search-timeout` default: a search answers with what it found after this long (`timed_out`). */
 export const DEFAULT_SEARCH_TIMEOUT_MS = 2_000;
@@ -52,6 +62,9 @@ export class SearchPool {
   private running = 0;
   /** Searches asked of the pool and not answered yet, wherever they run (here or in a thread). */
   private asked = 0;
+  /** The moving share of searches tried on this thread that needed longer than allowed there. */
+  private overrunShare = 0;
+  private passedOver = 0;
 
   constructor(options: SearchPoolOptions = {}) {
     this.threadCount = options.threads ?? defaultSearchThreads();
@@ -82,22 +95,32 @@ export class SearchPool {
    * search is waiting — checked after one turn of the event loop, so that requests already
    * received are counted first: under concurrent load searches go to the threads, which search
    * in parallel while this thread serves HTTP — or always, with `inlineUnderLoad` (few cores).
-   * A search that needs more than INLINE_SEARCH_MS here goes to the threads.
+   * A search that needs more than INLINE_SEARCH_MS here goes to the threads; while too many do
+   * (INLINE_OVERRUN_LIMIT), searches go to the threads at once.
    */
   async search(snapshot: SnapshotRef, request: SearchRequest, here?: () => OpenedSnapshot | null): Promise<SearchPage> {
     this.asked++;
     try {
       const deadline = this.timeoutMs === 0 ? null : Date.now() + this.timeoutMs;
-      if (here !== undefined && request.semantic === undefined && (this.inlineUnderLoad || this.asked === 1)) {
+      if (here !== undefined && request.semantic === undefined && (this.inlineUnderLoad || this.asked === 1) && this.worthTryingHere()) {
         if (!this.inlineUnderLoad) await new Promise((resolve) => setImmediate(resolve));
         const opened = this.inlineUnderLoad || this.asked === 1 ? here() : null;
-        const page = opened === null ? null : searchHere(opened, { request, deadline });
-        if (page !== null) return page;
+        if (opened !== null) {
+          const page = searchHere(opened, { request, deadline });
+          this.overrunShare += ((page === null ? 1 : 0) - this.overrunShare) * OVERRUN_WEIGHT;
+          if (page !== null) return page;
+        }
       }
       return await this.run<SearchPage>(snapshot, request, 'default', undefined, deadline);
     } finally {
       this.asked--;
     }
+  }
+
+  /** Whether searches tried here mostly finish in time (and, when not, whether to try one anyway). */
+  private worthTryingHere(): boolean {
+    if (this.overrunShare <= INLINE_OVERRUN_LIMIT) return true;
+    return ++this.passedOver % INLINE_PROBE_EVERY === 0;
   }
 
   /** A search's first pass over several collections: this snapshot's part of their statistics (engine corpus-statistics.ts). */
