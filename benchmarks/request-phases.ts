@@ -4,19 +4,7 @@
 // write under the logger is logging and under the HTTP response is HTTP. Samples no frame
 // names fall to "V8: GC and the rest".
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-
-interface CpuProfile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
+import type { CpuProfile } from './cpu-profile-summary.ts';
 
 export interface Phase {
   label: string;
