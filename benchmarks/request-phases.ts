@@ -23,7 +23,7 @@ export const PHASES: readonly Phase[] = [
   { label: 'validation, request building', matches: inUrl('/http/validation/', '/fastify/lib/validation', '/ajv/', '/search-request.', '/typebox/') },
   { label: 'collection: lookup, hold, settings', matches: inUrl('/collection-registry.', '/indexing/', '/semantic-query.') },
   { label: 'worker: reading the snapshot (reader cache)', matches: inUrl('/reader-cache.') },
-  { label: 'worker: the page as JSON (hits serialised)', matches: inUrl('/search-page.') },
+  { label: 'the page as JSON (hits serialised, in the thread that searched)', matches: inUrl('/search-page.') },
   { label: 'engine: search and hits', matches: inUrl('/engine/') },
   { label: 'hop to the worker and back (both sides)', matches: (name, url) => inUrl('/piscina/', '/worker_pool/', '/search-pool.', '/lazy-piscina.', '/search-worker.', 'messageport', 'worker_threads')(name, url) || name === 'postMessage' },
   { label: 'response: serialising, headers, send', matches: inUrl('/fast-json-stringify/', '/fastify/lib/reply', '/run-search.', '/error-handler.') },
