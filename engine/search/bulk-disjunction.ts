@@ -56,7 +56,12 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
   for (;;) {
     let base = NO_MORE_DOCS;
     for (const scorer of scorers) if (scorer.doc < base) base = scorer.doc;
-    if (base === NO_MORE_DOCS) return true;
+    if (base === NO_MORE_DOCS) {
+      // Read once more, as WAND reads it at each pivot: a sink counting its matches learns
+      // that the last window took the count past its limit.
+      void sink.threshold;
+      return true;
+    }
     if (sink.threshold !== -Infinity) return false;
     const end = base + WINDOW;
     let postings = 0;

@@ -53,8 +53,6 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
     // Every match is offered until the total is counted (bulk, window by window); WAND skips after.
     if (!canCollectBulk(scorers)) collectWand(scorers, accept, sink, budget);
     else if (!collectBulk(scorers, accept, sink, budget)) collectWand(scorers, accept, sink, budget, true);
-    // Read once more, so that a count passing TOTAL_EXACT_UP_TO in the last window is known.
-    void sink.threshold;
     return null;
   }
   admissible ??= DocBitSet.full(reader.docCount);
