@@ -92,7 +92,7 @@ export async function importCollection(options: CollectionImportOptions): Promis
   const peakRssAtRefresh = peakRssBytes(pid);
 
   const info = (): Promise<{ segments: number; documents: number; size_bytes: number }> => call('GET', `/v1/collections/${collection}`);
-  const settleMs = await waitForMergesToSettle(info, options.settleLimitMs);
+  const settleMs = await waitForMergesToSettle(info, options.settleLimitMs, pid);
   const settled = await info();
   if (settled.documents !== options.expectedDocs) throw new Error(`expected ${options.expectedDocs} documents, the server has ${settled.documents}`);
   return {

@@ -226,7 +226,7 @@ async function reindexPhase(dataDir: string): Promise<{ phase: ReindexPhase; ser
   const call = folioCaller(server.url);
   const info = (): Promise<CollectionRecord> => call('GET', `/v1/collections/${COLLECTION}`);
   try {
-    const restartSettleMs = await waitForMergesToSettle(info, SETTLE_LIMIT_MS);
+    const restartSettleMs = await waitForMergesToSettle(info, SETTLE_LIMIT_MS, pid);
     const before = await info();
     if (before.reindexing !== null && before.reindexing !== undefined) throw new Error(`the collection is re-indexing before the change: ${JSON.stringify(before.reindexing)}`);
     const rssAtStart = currentRssBytes(pid);
@@ -263,7 +263,7 @@ async function reindexPhase(dataDir: string): Promise<{ phase: ReindexPhase; ser
       largestSampledRss = sampler.stop();
     }
     if (record.reindexing === undefined) throw new Error('the collection record has no `reindexing`: this server does not re-index for searchable metadata fields');
-    const settleAfterMs = await waitForMergesToSettle(info, SETTLE_LIMIT_MS);
+    const settleAfterMs = await waitForMergesToSettle(info, SETTLE_LIMIT_MS, pid);
     const settled = await info();
     return {
       phase: {

@@ -10,6 +10,8 @@
 //  - After a refresh, the merge policy may merge segments in the index pool too. Merges run
 //    beside refreshes (one merge at a time per collection); each commit is one synchronous
 //    step on the current snapshot, so they never interleave.
+//  - Once no write came for the policy's `quietAfterMs` after a refresh, the merge loop runs
+//    with the quiet policy (merge-policy.ts), fewer segments per tier, until a write comes.
 //  - Every segment indexes the words of the collection's searchable metadata fields. When they
 //    change, the merge loop re-indexes the segments that index others, one segment at a time,
 //    from their stored documents (engine/merge.ts, in bounded parts), each committed like a
@@ -26,7 +28,7 @@ import type { CollectionReader } from './collection-reader.ts';
 import { segmentFileName, vectorsFileName } from './collection-layout.ts';
 import { commitMerge, commitRefresh } from './index-commit.ts';
 import type { CommitResult, WrittenSegment } from './index-commit.ts';
-import { selectMerge } from './merge-policy.ts';
+import { quietPolicy, selectMerge } from './merge-policy.ts';
 import type { MergePolicyOptions } from './merge-policy.ts';
 import type { PendingWrites } from './pending-writes.ts';
 import type { RefreshOutcome } from './refresh-scheduler.ts';
@@ -77,6 +79,10 @@ export class CollectionUpdater {
   /** Next segment file number; merges and refreshes reserve numbers before they build. */
   private nextSegmentNumber: number;
   private merging: Promise<void> | null = null;
+  /** Set after a refresh while the quiet policy would merge; fires when no write came meanwhile. */
+  private quietTimer: NodeJS.Timeout | null = null;
+  /** The last write sequence number when writes were found to have stopped (-1: not quiet). */
+  private quietAtSeq = -1;
   private readonly mergeAbort = new AbortController();
   private closed = false;
 
@@ -124,6 +130,7 @@ export class CollectionUpdater {
     pending.commitTaken();
     wal.removeBefore(walGeneration);
     this.startMerging();
+    this.awaitQuiet();
     return { covered, followUp: null };
   }
 
@@ -132,14 +139,16 @@ export class CollectionUpdater {
     while (this.merging !== null) await this.merging;
   }
 
-  /** A merge or a re-index is running (a collection is not idle meanwhile). */
+  /** A merge or a re-index is running or a quiet merge is due (a collection is not idle meanwhile). */
   get busy(): boolean {
-    return this.merging !== null || this.reindexProgress() !== null;
+    return this.merging !== null || this.quietTimer !== null || this.reindexProgress() !== null;
   }
 
   /** Abandons a running merge and waits for it to stop; no merge starts after this. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.quietTimer !== null) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
     this.mergeAbort.abort();
     await this.merging;
   }
@@ -156,9 +165,35 @@ export class CollectionUpdater {
       });
   }
 
+  /**
+   * After a refresh: if the quiet policy would merge, checks again once `quietAfterMs` passed;
+   * when no write came meanwhile, the merge loop runs with the quiet policy.
+   */
+  private awaitQuiet(): void {
+    const { mergePolicy, lastWriteSeq } = this.options;
+    if (this.quietTimer !== null) clearTimeout(this.quietTimer);
+    this.quietTimer = null;
+    if (this.closed || !Number.isFinite(mergePolicy.quietAfterMs)) return;
+    if (selectMerge(this.options.reader.snapshot.manifest.segments, quietPolicy(mergePolicy)) === null) return;
+    const seq = lastWriteSeq();
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = null;
+      // A write came: its refresh waits for quiet again.
+      if (this.closed || lastWriteSeq() !== seq || this.options.pending.size > 0) return;
+      this.quietAtSeq = seq;
+      this.startMerging();
+    }, mergePolicy.quietAfterMs);
+  }
+
+  /** The policy for the next merge: the quiet one while no write came since writes stopped. */
+  private currentPolicy(): MergePolicyOptions {
+    const { mergePolicy, lastWriteSeq } = this.options;
+    return this.quietAtSeq === lastWriteSeq() ? quietPolicy(mergePolicy) : mergePolicy;
+  }
+
   private async mergeWhileNeeded(): Promise<void> {
     while (!this.closed) {
-      const selection = selectMerge(this.options.reader.snapshot.manifest.segments, this.options.mergePolicy);
+      const selection = selectMerge(this.options.reader.snapshot.manifest.segments, this.currentPolicy());
       if (selection !== null) {
         await this.mergeOnce(selection.segments);
         continue;

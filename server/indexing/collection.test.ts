@@ -325,7 +325,7 @@ test('a collection opened with more segments than the policy allows merges them 
   const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
   t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
   // Twelve refreshes under a policy that never merges, as a server stopped mid-merge leaves them.
-  const lax = FolioCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100 } });
+  const lax = FolioCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: Infinity } });
   for (let round = 0; round < 12; round++) {
     await lax.upsert([{ id: `doc-${round}`, text: `left over ${round}` }], NO_WAIT);
     await lax.refresh();
@@ -338,6 +338,35 @@ test('a collection opened with more segments than the policy allows merges them 
   assert.ok(reopened.info().segments <= 8, `${reopened.info().segments} segments`);
   assert.equal((await reopened.search(query('left'))).total, 12);
   await reopened.close();
+});
+
+test('once writes stop, a collection left in many segments is merged down; a write in between puts it off', async (t) => {
+  const dataDir = tempDir(t);
+  const registry = await openRegistry(t, dataDir);
+  await registry.create('docs', 'english');
+  await registry.close();
+  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
+  t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
+  // A policy that never merges while writes come, and merges down 300 ms after they stop.
+  const mergePolicy = { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: 300 };
+  const collection = FolioCollection.open(path.join(dataDir, 'collections', 'docs'), workers, { ...MANUAL_REFRESH, mergePolicy });
+  for (let round = 0; round < 4; round++) {
+    await collection.upsert([{ id: `doc-${round}`, text: `bulk load ${round}` }], NO_WAIT);
+    await collection.refresh();
+  }
+  // A write right after the refresh: writes have not stopped, so nothing is merged.
+  await collection.upsert([{ id: 'doc-late', text: 'bulk load late' }], NO_WAIT);
+  await new Promise((resolve) => setTimeout(resolve, 900));
+  assert.equal(collection.info().segments, 4);
+
+  await collection.refresh();
+  assert.equal(collection.info().segments, 5);
+  const deadline = Date.now() + 20_000;
+  while (collection.info().segments > 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await collection.mergesSettled();
+  assert.equal(collection.info().segments, 1);
+  assert.equal((await collection.search(query('bulk'))).total, 5);
+  await collection.close();
 });
 
 test('a segment with many deletes is merged away', async (t) => {

@@ -7,6 +7,10 @@
 // Sizes below FLOOR_SEGMENT_BYTES count as the floor, so a stream of tiny refreshes is merged
 // in groups instead of one ever-growing segment being rewritten each time. The budget grows
 // with the logarithm of the index size, so each document is rewritten O(log n) times.
+// Once writes stop (no write for `quietAfterMs` after a refresh), the same policy runs again with
+// `quietSegmentsPerTier` (1): a collection that a bulk load left in many segments is merged down
+// to one per size tier, so searches walk few term dictionaries (as an operator would run Lucene's
+// forceMerge after a load), while merges during a load stay lazy and leave the cores to indexing.
 // No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge builds the new segment in
 // memory, so this bounds its memory and time): segments over half of it are left out of
 // merging for size (as Lucene's maxMergedSegmentMB does) and do not count against the
@@ -37,6 +41,10 @@ export interface MergePolicyOptions {
   deletesMergeRatio: number;
   /** Largest segment a merge for size may write. Default 128 MiB. */
   maxMergedSegmentBytes: number;
+  /** Segments allowed per size tier once writes have stopped. Default 1. */
+  quietSegmentsPerTier: number;
+  /** Writes have stopped when none came for this long after a refresh (Infinity: never). Default 2 s. */
+  quietAfterMs: number;
 }
 
 export const SEGMENTS_PER_TIER = 8;
@@ -44,6 +52,8 @@ export const MAX_MERGE_AT_ONCE = 8;
 export const FLOOR_SEGMENT_BYTES = 1024 * 1024;
 export const DELETES_MERGE_RATIO = 0.3;
 export const MAX_MERGED_SEGMENT_BYTES = 128 * 1024 * 1024;
+export const QUIET_SEGMENTS_PER_TIER = 1;
+export const QUIET_AFTER_MS = 2_000;
 /** Exponent that makes the policy prefer smaller merges among equally balanced ones. */
 const SIZE_PREFERENCE_EXPONENT = 0.05;
 
@@ -53,7 +63,14 @@ export const DEFAULT_MERGE_POLICY: Readonly<MergePolicyOptions> = Object.freeze(
   floorSegmentBytes: FLOOR_SEGMENT_BYTES,
   deletesMergeRatio: DELETES_MERGE_RATIO,
   maxMergedSegmentBytes: MAX_MERGED_SEGMENT_BYTES,
+  quietSegmentsPerTier: QUIET_SEGMENTS_PER_TIER,
+  quietAfterMs: QUIET_AFTER_MS,
 });
+
+/** The policy once writes have stopped: fewer segments per tier, the rest as it was. */
+export function quietPolicy(options: MergePolicyOptions): MergePolicyOptions {
+  return { ...options, segmentsPerTier: Math.min(options.segmentsPerTier, options.quietSegmentsPerTier) };
+}
 
 function deletedRatio(segment: MergeCandidate): number {
   return segment.docCount === 0 ? 1 : segment.deletedCount / segment.docCount;
