@@ -7,6 +7,8 @@ import { chmod, mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { batchedLines } from './log-destination.ts';
+import type { LogDestination } from './log-destination.ts';
 import { prettyLogStream } from './log-lines.ts';
 import { removeServerPid, writeServerPid } from './server-pid-file.ts';
 import type { FolioConfig } from '../config/index.ts';
@@ -61,6 +63,11 @@ const PRIVATE_UMASK = 0o077;
 /** Cluster mode: how often a node looks for changes a lost notification did not tell it. */
 const CLUSTER_POLL_MS = 1_000;
 
+/** The server's log lines, for people on a terminal or as JSON lines, to `out`. */
+function logStream(config: FolioConfig, out: LogDestination): { write(line: string): void } {
+  return (config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty' ? prettyLogStream(out) : out;
+}
+
 export async function startServer(config: FolioConfig, options: StartOptions = {}): Promise<RunningServer> {
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
   process.umask(PRIVATE_UMASK);
@@ -70,10 +77,12 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
   const masterKey = await resolveMasterKey(config.dataDir, config.masterKey);
   if (masterKey.source === 'generated' && masterKey.file !== undefined) print(masterKeyNotice(masterKey.key, masterKey.file));
 
+  // Stdout in batches (log-destination.ts), written out when the server closes.
+  const log = batchedLines(process.stdout);
   const app = await buildApp({
     dataDir: config.dataDir,
     masterKey: masterKey.key,
-    logger: { level: config.logLevel, ...((config.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json')) === 'pretty' && { stream: prettyLogStream(process.stdout) }) },
+    logger: { level: config.logLevel, stream: logStream(config, log) },
     searchThreads: config.searchThreads,
     indexThreads: config.indexThreads,
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
@@ -104,6 +113,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close();
+    log.close();
     throw error;
   }
   const url = publicUrl(app.server.address() as AddressInfo);
@@ -116,6 +126,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
         await app.close();
         removeServerPid(config.dataDir);
       } finally {
+        log.close();
         for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
       }
     })();

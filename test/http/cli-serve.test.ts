@@ -45,8 +45,8 @@ describe('folio serve', () => {
       assert.ok(first.output().includes(`Dashboard: open ${first.url}/ in a browser`), first.output());
       assert.match(first.output(), new RegExp(`npx folio auth login --url ${first.url.replace(/\./g, '\\.')} < \\S*master\\.key`));
       assert.equal(await get(`${first.url}/`), 200);
-      // Not a terminal: the log is JSON lines, one per request.
-      assert.match(first.output(), /^\{"level":30,.*"msg":"Server listening/m);
+      // Not a terminal: the log is JSON lines, one per request, written in batches (within 100 ms).
+      await pollUntil('the log lines', 5_000, async () => /^\{"level":30,.*"msg":"Server listening/m.test(first.output()));
       assert.equal(await get(`${first.url}/v1/collections`), 401);
       assert.equal(await get(`${first.url}/v1/collections`, key), 200);
       const created = await fetch(`${first.url}/v1/collections`, {
