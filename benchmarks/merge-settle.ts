@@ -6,7 +6,7 @@
 // count until it commits).
 
 import { QUIET_AFTER_MS } from '../server/indexing/merge-policy.ts';
-import { cpuSeconds } from './proc-cpu.ts';
+import { processCpuSeconds } from './proc-cpu.ts';
 
 const SETTLE_POLL_MS = 250;
 /** The segment count must hold this long to count as settled. */
@@ -19,11 +19,11 @@ export async function waitForMergesToSettle(info: () => Promise<{ segments: numb
   const started = performance.now();
   let lastChange = started;
   let segments = (await info()).segments;
-  let cpu = pid === undefined ? null : cpuSeconds(pid);
+  let cpu = pid === undefined ? null : processCpuSeconds(pid);
   while (performance.now() - lastChange < SETTLE_QUIET_MS && performance.now() - started < limitMs) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
     const now = (await info()).segments;
-    const cpuNow = pid === undefined ? null : cpuSeconds(pid);
+    const cpuNow = pid === undefined ? null : processCpuSeconds(pid);
     const busy = cpu !== null && cpuNow !== null && cpuNow - cpu > (BUSY_CPU_SHARE * SETTLE_POLL_MS) / 1000;
     cpu = cpuNow;
     if (now !== segments || busy) {

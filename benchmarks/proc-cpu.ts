@@ -3,19 +3,19 @@
 
 import { readFileSync } from 'node:fs';
 
-/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
-const TICKS_PER_SECOND = 100;
+/** USER_HZ: the clock ticks per second of /proc/<pid>/stat's utime and stime, 100 on every Linux Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
-/** Seconds of CPU time the process has used since it started. */
-export function cpuSeconds(pid: number): number | null {
+/** CPU seconds (user + system, all threads) a process has used since it started. */
+export function processCpuSeconds(pid: number): number | null {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
-  // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : null;
 }

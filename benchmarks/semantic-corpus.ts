@@ -5,7 +5,6 @@
 // cutPassages, so passages/s can be given next to docs/s), and the server's CPU time (how many
 // cores embedding kept busy).
 
-import { readFileSync } from 'node:fs';
 import { cutPassages } from '../engine/vectors/passages.ts';
 import type { Qrels } from './ir-metrics.ts';
 import type { JsonCall, ScifactDocument } from './scifact.ts';
@@ -94,20 +93,3 @@ export async function waitForEmbedding(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
-
-/** CPU seconds (user + system, all threads) a process has used, from /proc/<pid>/stat; null off Linux. */
-export function processCpuSeconds(pid: number): number | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : null;
-}
-
-/** USER_HZ: 100 on every Linux Node runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;

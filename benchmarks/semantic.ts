@@ -35,7 +35,8 @@ import { markdownTable, mib, ms, seconds } from './markdown-table.ts';
 import { currentRssBytes, peakRssBytes } from './proc-memory.ts';
 import { SCIFACT_DIR, jsonCaller, readScifact, scifactAvailable } from './scifact.ts';
 import type { JsonCall } from './scifact.ts';
-import { countPassages, indexWithEmbedders, processCpuSeconds, subsetWithJudgments, waitForEmbedding } from './semantic-corpus.ts';
+import { countPassages, indexWithEmbedders, subsetWithJudgments, waitForEmbedding } from './semantic-corpus.ts';
+import { processCpuSeconds } from './proc-cpu.ts';
 import { startServerProcess } from './server-process.ts';
 
 const COLLECTION = 'scifact';
