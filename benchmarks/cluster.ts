@@ -44,7 +44,6 @@ const AUTH = { authorization: `Bearer ${CLUSTER_MASTER_KEY}` };
 /** No rate limit, and no search cache: every search is run (the queries repeat). */
 const NODE_ARGS = ['--rate-limit', 'off', '--search-cache-mb', '0'];
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 // A seeded corpus: words drawn from a Zipf-like vocabulary, so queries hit posting lists of every length.
 const random = seededRandom(19);

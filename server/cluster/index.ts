@@ -5,4 +5,4 @@
 
 export { ClusterNode } from './cluster-node.ts';
 export type { ClusterNodeRole, ClusterOptions } from './cluster-node.ts';
-export { parseObjectStoreUrl } from './object-store.ts';
+export { ObjectStore, parseObjectStoreUrl } from './object-store.ts';

@@ -6,14 +6,13 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import pg from 'pg';
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 import { clusterServicesMissing } from '../helpers/cluster-services.ts';
 import { CLUSTER_MASTER_KEY, callNode, eventually, startTestCluster } from '../helpers/test-cluster.ts';
 import type { ClusterNodeProcess, TestCluster } from '../helpers/test-cluster.ts';
 import { runCli } from '../helpers/spawn-cli.ts';
+import { ObjectStore } from '../../server/cluster/index.ts';
 
 const missing = clusterServicesMissing();
 
@@ -83,12 +82,14 @@ describe('cluster mode', { skip: missing ?? false, timeout: 180_000 }, () => {
   });
 
   async function objectKeys(prefix: string): Promise<string[]> {
-    const s3 = new S3Client({ endpoint: cluster.s3.endpoint, forcePathStyle: true, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const saved = { ...process.env };
+    Object.assign(process.env, cluster.s3.env);
+    const store = new ObjectStore({ bucket: cluster.s3.bucket, prefix: '' }, cluster.s3.endpoint);
+    process.env = saved;
     try {
-      const listed = await s3.send(new ListObjectsV2Command({ Bucket: cluster.s3.bucket, Prefix: prefix }));
-      return (listed.Contents ?? []).map((object) => object.Key!);
+      return (await store.list(prefix)).map((object) => object.key);
     } finally {
-      s3.destroy();
+      store.close();
     }
   }
 
