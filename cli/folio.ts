@@ -33,16 +33,16 @@ function portArgument(value: string): string {
 
 /** What to do once the server runs: the dashboard's URL, or log the CLI in (which makes an admin key), then a first collection. */
 function nextSteps(url: string, masterKeyFile: string | null): string {
-  const login = masterKeyFile === null ? `npx folio auth login --url ${url}     (it asks for FOLIO_MASTER_KEY)` : `npx folio auth login --url ${url} < ${relativeToHere(masterKeyFile)}`;
+  const login = masterKeyFile === null ? `folio auth login --url ${url}     (it asks for FOLIO_MASTER_KEY)` : `folio auth login --url ${url} < ${relativeToHere(masterKeyFile)}`;
   return [
     '',
     `Dashboard: open ${url}/ in a browser and sign in with the master key${masterKeyFile === null ? ' (FOLIO_MASTER_KEY)' : ` (in ${relativeToHere(masterKeyFile)})`}.`,
     '',
     'Or from the command line, in another terminal:',
     `  ${login}`,
-    '  npx folio collections create notes',
-    '  npx folio index notes ./some-folder --refresh',
-    "  npx folio search notes 'words to find'",
+    '  folio collections create notes',
+    '  folio index notes ./some-folder --refresh',
+    "  folio search notes 'words to find'",
     '',
   ].join('\n') + '\n';
 }
@@ -101,6 +101,7 @@ program
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
   .option('--open-collections <n>', 'collections kept open at once; others open when used and close when idle (env FOLIO_OPEN_COLLECTIONS, default 500, or half of ulimit -n if lower)')
   .option('--models-dir <dir>', 'where local embedding models are (env FOLIO_MODELS_DIR, default <data>/models)')
+  .option('--addons-dir <dir>', "where add-ons are installed: the local embedder's runtime, OCR languages (env FOLIO_ADDONS_DIR, default <Folio>/addons)")
   .option('--cluster <url>', 'cluster mode: postgres://… holding collections, the write log, manifests and leases (env FOLIO_CLUSTER; docs/cluster.md)')
   .option('--object-store <url>', 'cluster mode: s3://bucket/prefix for segment files (env FOLIO_OBJECT_STORE; credentials from AWS_* variables)')
   .option('--s3-endpoint <url>', 'cluster mode: an S3 endpoint other than AWS, e.g. MinIO (env FOLIO_S3_ENDPOINT)')

@@ -9,7 +9,7 @@ import type { BuildAppOptions, RestoreOutcome, RunningServer, StartOptions } fro
 import type { FolioConfig } from './config/index.ts';
 import type { CollectionCheck, RepairOutcome } from './indexing/index.ts';
 
-export { ConfigError, FOLIO_VERSION, resolveConfig } from './config/index.ts';
+export { ConfigError, FOLIO_PACKAGE_ROOT, FOLIO_VERSION, resolveConfig } from './config/index.ts';
 export type { ConfigFlags, FolioConfig } from './config/index.ts';
 export type { BuildAppOptions, LoggerOptions, RestoreOutcome, RunningServer, StartOptions } from './http/index.ts';
 
@@ -48,6 +48,12 @@ export async function repairCheckedCollection(check: CollectionCheck): Promise<R
 export async function restoreDataDirectory(source: AsyncIterable<Uint8Array>, dataDir: string): Promise<RestoreOutcome> {
   const http = await import('./http/index.ts');
   return http.restoreSnapshot(source, dataDir);
+}
+
+/** Where the `local` embedder's runtime goes in `addonsDir`, and whether it is there (pools/local-embedder-runtime.ts). */
+export async function localRuntimeLocation(addonsDir: string): Promise<{ dir: string; installed: boolean }> {
+  const pools = await import('./pools/index.ts');
+  return { dir: pools.localRuntimeDir(addonsDir), installed: pools.hasLocalRuntime(addonsDir) };
 }
 
 /** The pid of a live server using `dataDir` (its `server.pid`), or null. */

@@ -2,15 +2,16 @@
 // fenced `sh`, `js` and `python` block, against a real server started by the `folio` command
 // in a fresh folder (`folio-data/` there, as `npm start` makes it). The folder holds what the
 // examples name as the reader's own files (`report.pdf`, `notes.pdf`, a `docs/` folder); the
-// `folio` command is on PATH (as after `npm link`); the README's port 7700 is replaced by the
-// server's free port. Skipped: the install block itself (`npm install`, `npm test`: CI runs
-// them) and lines marked "needs internet". A block passes when it exits 0 and prints no
-// error answer (an RFC 9457 problem body).
+// `folio` command is put on PATH by the README's own `npm link` line (into a temporary npm
+// prefix), which, like `npm start` and `npx folio`, must print no npm warning; the README's
+// port 7700 is replaced by the server's free port. Skipped: the install block itself (`npm
+// install`, `npm test`: CI runs them) and lines marked "needs internet". A block passes when
+// it exits 0 and prints no error answer (an RFC 9457 problem body).
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,12 @@ interface Example {
 const NEEDS_INTERNET = /needs internet/;
 const INSTALL_BLOCK = /^npm (install|test|start)\b/m;
 const PROBLEM_BODY = /"type":"about:blank"/;
+const NPM_WARNING = /npm warn|npm WARN/i;
+
+/** The README's first `sh` block: its install commands. */
+function quickStart(readme: string): string {
+  return /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+}
 const BLOCK_TIMEOUT_MS = 120_000;
 
 function missingTools(): string | false {
@@ -79,12 +86,16 @@ describe("README.md's examples", { skip: missingTools() }, () => {
     await mkdir(join(home, 'docs', 'guides'), { recursive: true });
     await writeFile(join(home, 'docs', 'README.md'), '# Manuals\n\nHow to install the tools on Linux.\n');
     await writeFile(join(home, 'docs', 'guides', 'setup.md'), '# Setup\n\nInstall the package, then run it. Windows users see the other guide.\n');
-    const bin = join(home, 'bin');
-    await mkdir(bin);
-    await writeFile(join(bin, 'folio'), `#!/bin/sh\nexec "${process.execPath}" "${join(PROJECT_ROOT, 'bin', 'folio.mjs')}" "$@"\n`);
-    await chmod(join(bin, 'folio'), 0o755);
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FOLIO_')));
-    env = { ...inherited, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PATH: `${bin}:${process.env.PATH}`, PYTHONPATH: join(PROJECT_ROOT, 'clients', 'python') };
+    // The README's own line that puts `folio` on PATH, run in the checkout with npm's global
+    // folder in the test's home.
+    const prefix = join(home, 'npm-global');
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('FOLIO_') && !name.startsWith('npm_')));
+    const link = /\bnpm link\b[^&;|\n]*/.exec(quickStart(await readFile(join(PROJECT_ROOT, 'README.md'), 'utf8')));
+    assert.ok(link, "the README's quick start lost its `npm link` command");
+    const linked = await runProcess('bash', ['-eo', 'pipefail', '-c', link[0].trim()], PROJECT_ROOT, { ...inherited, HOME: home, npm_config_prefix: prefix });
+    assert.equal(linked.code, 0, linked.output);
+    assert.doesNotMatch(linked.output, NPM_WARNING, linked.output);
+    env = { ...inherited, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PATH: `${join(prefix, 'bin')}:${process.env.PATH}`, PYTHONPATH: join(PROJECT_ROOT, 'clients', 'python') };
     server = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'folio.mjs'), 'serve', '--port', '0', '--log-level', 'warn'], { cwd: home, env });
     port = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -104,6 +115,14 @@ describe("README.md's examples", { skip: missingTools() }, () => {
   after(async () => {
     server?.kill('SIGTERM');
     await rm(home, { recursive: true, force: true });
+  });
+
+  test('npm start and npx folio print no npm warning', async () => {
+    for (const [command, args] of [['npm', ['start', '--', '--help']], ['npx', ['folio', '--version']]] as const) {
+      const { code, output } = await runProcess(command, [...args], PROJECT_ROOT, env);
+      assert.equal(code, 0, output);
+      assert.doesNotMatch(output, NPM_WARNING, `${command} ${args.join(' ')}:\n${output}`);
+    }
   });
 
   test('every sh, js and python block runs in order without an error', async () => {

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, resolveConfig } from './config.ts';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, DEFAULT_ADDONS_DIR, DEFAULT_HOST, DEFAULT_PORT, DEFAULT_RATE_LIMIT, resolveConfig } from './config.ts';
 
 test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => {
   const config = resolveConfig({}, {});
@@ -28,8 +29,11 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchTimeoutSeconds: undefined,
     keySearchConcurrency: undefined,
     modelsDir: resolve('./folio-data/models'),
+    addonsDir: DEFAULT_ADDONS_DIR,
     cluster: null,
   });
+  // Add-ons go beside Folio's own files (the checkout's addons/), wherever the server starts.
+  assert.equal(DEFAULT_ADDONS_DIR, fileURLToPath(new URL('../../addons', import.meta.url)));
   assert.equal(config.port, 7700);
   assert.equal(config.host, '127.0.0.1');
 });
@@ -54,6 +58,7 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_EXTRACTION_THREADS: '2',
     FOLIO_SEARCH_TIMEOUT: '0.5',
     FOLIO_KEY_SEARCH_CONCURRENCY: '4',
+    FOLIO_ADDONS_DIR: '/opt/folio-addons',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -75,6 +80,7 @@ test('FOLIO_* variables override the defaults', () => {
     searchTimeoutSeconds: 0.5,
     keySearchConcurrency: 4,
     modelsDir: '/srv/folio/models',
+    addonsDir: '/opt/folio-addons',
     cluster: null,
   });
 });

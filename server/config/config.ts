@@ -7,12 +7,15 @@
 // The master key has no flag on purpose: command lines are visible to every local user (ps).
 
 import { join, resolve } from 'node:path';
+import { FOLIO_PACKAGE_ROOT } from './version.ts';
 
 export const DEFAULT_PORT = 7700;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_DATA_DIR = './folio-data';
 /** The models directory of `local` embedders, inside the data directory unless --models-dir says otherwise. */
 export const MODELS_DIR_NAME = 'models';
+/** Add-ons installed on demand (`folio models runtime`, `folio ocr add`): beside Folio's own files unless --addons-dir says otherwise. */
+export const DEFAULT_ADDONS_DIR = join(FOLIO_PACKAGE_ROOT, 'addons');
 export const DEFAULT_LOG_LEVEL = 'info';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -67,6 +70,8 @@ export interface FolioConfig {
   keySearchConcurrency: number | undefined;
   /** Absolute path of the models directory of `local` embedders (default `<dataDir>/models`). */
   modelsDir: string;
+  /** Absolute path of the add-ons installed on demand: the local embedder's runtime, OCR languages (default `<Folio>/addons`). */
+  addonsDir: string;
   /** Cluster mode (`--cluster` with `--object-store`); null: a single process, no other service. */
   cluster: ClusterConfig | null;
 }
@@ -119,6 +124,7 @@ export interface ConfigFlags {
   searchTimeout?: string | number;
   keySearchConcurrency?: string | number;
   modelsDir?: string;
+  addonsDir?: string;
   cluster?: string;
   objectStore?: string;
   s3Endpoint?: string;
@@ -373,6 +379,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     searchTimeoutSeconds: flagOrEnv(flags.searchTimeout, '--search-timeout', env.FOLIO_SEARCH_TIMEOUT, 'FOLIO_SEARCH_TIMEOUT', parseSearchTimeout),
     keySearchConcurrency: threadsSetting(flags.keySearchConcurrency, '--key-search-concurrency', env.FOLIO_KEY_SEARCH_CONCURRENCY, 'FOLIO_KEY_SEARCH_CONCURRENCY'),
     modelsDir: resolve(nonEmpty(flags.modelsDir) ?? nonEmpty(env.FOLIO_MODELS_DIR) ?? join(dataDir, MODELS_DIR_NAME)),
+    addonsDir: resolve(nonEmpty(flags.addonsDir) ?? nonEmpty(env.FOLIO_ADDONS_DIR) ?? DEFAULT_ADDONS_DIR),
     cluster: clusterConfig(flags, env),
   };
 }

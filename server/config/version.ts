@@ -1,8 +1,10 @@
 // The running Folio version, read once from the project's package.json: reported by
-// GET /v1/health, the OpenAPI document and `folio --version`. The file is found by walking up
-// from this module, so the same code works from the sources and from the compiled dist/.
+// GET /v1/health, the OpenAPI document and `folio --version`; and the folder it is installed in
+// (where addons/ is). The file is found by walking up from this module, so the same code works
+// from the sources and from the compiled dist/.
 
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 function findPackageJson(): URL {
   let dir = new URL('./', import.meta.url);
@@ -14,6 +16,10 @@ function findPackageJson(): URL {
   throw new Error('package.json not found above server/version');
 }
 
-const packageJson = JSON.parse(readFileSync(findPackageJson(), 'utf8')) as { version: string };
+const packageJsonUrl = findPackageJson();
+const packageJson = JSON.parse(readFileSync(packageJsonUrl, 'utf8')) as { version: string };
+
+/** The folder Folio is installed in (its package.json's), with no trailing separator. */
+export const FOLIO_PACKAGE_ROOT: string = fileURLToPath(new URL('.', packageJsonUrl)).replace(/[\\/]$/, '');
 
 export const FOLIO_VERSION: string = packageJson.version;

@@ -12,7 +12,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Settings } from 'typebox/system';
 import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH, MAX_RAW_VALIDATION_ERRORS } from '../api/index.ts';
 import { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, SessionStore, TokenBucketLimiter } from '../auth/index.ts';
-import { DEFAULT_RATE_LIMIT } from '../config/index.ts';
+import { DEFAULT_ADDONS_DIR, DEFAULT_RATE_LIMIT } from '../config/index.ts';
 import { CollectionService, DocumentService } from '../documents/index.ts';
 import type { RateLimitSetting } from '../config/index.ts';
 import { FileUploads, KeptOriginals } from '../files/index.ts';
@@ -80,6 +80,8 @@ export interface BuildAppOptions {
   keySearchConcurrency?: number;
   /** Where `local` embedders' models are (`--models-dir`); default `<dataDir>/models`. */
   modelsDir?: string;
+  /** Where add-ons are installed (`--addons-dir`): the local embedder's runtime, OCR languages; default `<Folio>/addons`. */
+  addonsDir?: string;
   /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
   rateLimit?: RateLimitSetting | null;
   /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
@@ -230,6 +232,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     searchCacheBytes: options.searchCacheBytes,
     ...(options.searchTimeoutMs !== undefined && { searchTimeoutMs: options.searchTimeoutMs }),
     ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
+    addonsDir: options.addonsDir ?? DEFAULT_ADDONS_DIR,
     ...(options.backpressure !== undefined && { backpressure: options.backpressure }),
     onBackgroundError: (error, collection) => app.log.error({ err: error, collection }, 'background refresh, merge or embedding failed'),
     // Loud: a damaged file is never passed over in silence (issue 18).

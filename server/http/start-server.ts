@@ -88,6 +88,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
     ...(config.openCollections !== undefined && { maxOpenCollections: config.openCollections }),
     modelsDir: config.modelsDir,
+    addonsDir: config.addonsDir,
     rateLimit: config.rateLimit,
     maxFileBytes: config.maxFileBytes,
     keepFiles: config.keepFiles,

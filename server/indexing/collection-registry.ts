@@ -62,6 +62,8 @@ export interface CollectionRegistryOptions {
   backpressure?: Backpressure;
   /** Where `local` embedders' models are; default `<dataDir>/models`. */
   modelsDir?: string;
+  /** Where add-ons are installed (the local embedder's runtime); default `<Folio>/addons`. */
+  addonsDir?: string;
   /** Cluster mode: each collection's link to the cluster, asked whenever it is opened. */
   cluster?: (name: string) => ClusterLink;
   /** Collections kept open at once (others open when used); default DEFAULT_MAX_OPEN_COLLECTIONS. Not in cluster mode. */
@@ -223,7 +225,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     validateLanguage(language);
     return this.createWith(name, language, new Date().toISOString(), {
       typoTolerance: applyTypoTolerancePatch(defaultTypoTolerance(), settings.typo_tolerance, '/body/typo_tolerance'),
-      embedders: applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.hasLocalModel(model)),
+      embedders: applyEmbeddersPatch({}, settings.embedders, '/body/embedders', (model) => this.workers.embedding.localModelProblem(model)),
       synonyms: checkSynonyms(settings.synonyms ?? [], language, '/body/synonyms'),
       ranking: settings.ranking === undefined ? NO_RANKING : checkRanking(settings.ranking, '/body/ranking'),
       searchableFields: checkSearchableFields(settings.searchable_fields ?? DEFAULT_SEARCHABLE_FIELDS, '/body/searchable_fields'),
@@ -547,7 +549,7 @@ export async function openCollectionRegistry(
   const workers: CollectionWorkers = {
     search: new SearchPool({ threads: options.searchThreads, ...(options.searchTimeoutMs !== undefined && { timeoutMs: options.searchTimeoutMs }) }),
     index: new IndexPool({ threads: options.indexThreads }),
-    embedding: new EmbeddingPool({ modelsDir: options.modelsDir ?? path.join(dataDir, 'models') }),
+    embedding: new EmbeddingPool({ modelsDir: options.modelsDir ?? path.join(dataDir, 'models'), ...(options.addonsDir !== undefined && { addonsDir: options.addonsDir }) }),
   };
   const lifecycle: CollectionLifecycle = {
     lazy: options.cluster === undefined,

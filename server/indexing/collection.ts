@@ -288,7 +288,7 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const settings: SettingsValues = {
       typoTolerance: applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance'),
-      embedders: applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.hasLocalModel(model)),
+      embedders: applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.localModelProblem(model)),
       synonyms: patch.synonyms === undefined ? this.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
       ranking: patch.ranking === undefined ? this.ranking : checkRanking(patch.ranking, '/body/ranking'),
       searchableFields: patch.searchable_fields === undefined ? this.searchableFields : checkSearchableFields(patch.searchable_fields, '/body/searchable_fields'),

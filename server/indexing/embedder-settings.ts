@@ -34,31 +34,31 @@ export interface EmbedderConfig {
 
 const namePattern = new RegExp(EMBEDDER_NAME_PATTERN);
 
-/** Whether the server's models directory holds a local model of this name. */
-export type LocalModelCheck = (model: string) => boolean;
+/** Why the server cannot run a local model of this name (its runtime or the model missing), or null. */
+export type LocalModelCheck = (model: string) => string | null;
 
 /**
  * `patch` over `current` (null removes an embedder); `path` names the patch in the request for
- * errors; `hasLocalModel` says which `local` models the server has.
+ * errors; `localModelProblem` says why a `local` model cannot run here.
  */
 export function applyEmbeddersPatch(
   current: Readonly<Record<string, EmbedderConfig>>,
   patch: EmbeddersPatch | undefined,
   path: string,
-  hasLocalModel: LocalModelCheck,
+  localModelProblem: LocalModelCheck,
 ): Record<string, EmbedderConfig> {
   const next: Record<string, EmbedderConfig> = { ...current };
   if (patch === undefined) return next;
   for (const [name, input] of Object.entries(patch)) {
     if (!namePattern.test(name)) invalid(`${path}/${name}`, `embedder names must match ${EMBEDDER_NAME_PATTERN}`);
     if (input === null) delete next[name];
-    else next[name] = embedderConfig(input, `${path}/${name}`, hasLocalModel);
+    else next[name] = embedderConfig(input, `${path}/${name}`, localModelProblem);
   }
   if (Object.keys(next).length > MAX_EMBEDDERS) invalid(path, `a collection has at most ${MAX_EMBEDDERS} embedders`);
   return next;
 }
 
-function embedderConfig(input: EmbedderSettingsInput, path: string, hasLocalModel: LocalModelCheck): EmbedderConfig {
+function embedderConfig(input: EmbedderSettingsInput, path: string, localModelProblem: LocalModelCheck): EmbedderConfig {
   const base = {
     documentTemplate: input.document_template ?? DEFAULT_DOCUMENT_TEMPLATE,
     defaultSemanticRatio: input.default_semantic_ratio ?? DEFAULT_SEMANTIC_RATIO[input.source],
@@ -84,8 +84,9 @@ function embedderConfig(input: EmbedderSettingsInput, path: string, hasLocalMode
     case 'local':
       if (input.model === undefined) invalid(`${path}/model`, 'a local embedder needs a model name (a directory of the models directory, e.g. bge-small-en-v1.5)');
       if (input.url !== undefined || input.api_key !== undefined) invalid(path, 'a local embedder takes no url or api_key');
-      if (!hasLocalModel(input.model!)) {
-        invalid(`${path}/model`, `no model '${input.model}' in the server's models directory (--models-dir): fetch it with \`folio models pull ${input.model}\` on a machine with internet, or copy it there`);
+      {
+        const problem = localModelProblem(input.model!);
+        if (problem !== null) invalid(`${path}/model`, problem);
       }
       return { source: 'local', model: input.model!, url: null, apiKey: null, dimensions: input.dimensions ?? null, ...base };
     case 'user':

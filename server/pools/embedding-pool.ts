@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { FolioError } from '../errors/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
+import { localRuntimeProblem } from './local-embedder-runtime.ts';
 import { LOCAL_MODEL_FILES } from './text-embedders.ts';
 import type { EmbedderRuntime } from './text-embedders.ts';
 import { workerEntry } from './worker-file.ts';
@@ -36,10 +37,13 @@ export class EmbeddingPool {
 
   /** Where `local` models are (`<modelsDir>/<model>/`), or null when none are configured. */
   readonly modelsDir: string | null;
+  /** Where add-ons are installed (the local embedder's runtime), or null when none are configured. */
+  readonly addonsDir: string | null;
 
-  constructor(options: { threads?: number; modelsDir?: string | null } = {}) {
+  constructor(options: { threads?: number; modelsDir?: string | null; addonsDir?: string | null } = {}) {
     this.threadCount = options.threads ?? defaultEmbeddingThreads();
     this.modelsDir = options.modelsDir ?? null;
+    this.addonsDir = options.addonsDir ?? null;
     this.workers = new LazyPiscina({
       ...workerEntry('embedding-worker', import.meta.url),
       minThreads: this.threadCount,
@@ -90,21 +94,28 @@ export class EmbeddingPool {
   }
 
   /**
-   * Whether the models directory holds `model` in the layout a local embedder runs (config,
-   * tokenizer and an ONNX file); its name is one directory name, never a path.
+   * Why a `local` embedder of `model` cannot run here, or null when it can: the runtime must be
+   * installed in the models directory, and the directory must hold `model` in the layout a local
+   * embedder runs (config, tokenizer and an ONNX file); its name is one directory name, never a path.
    */
-  hasLocalModel(model: string): boolean {
-    if (this.modelsDir === null || !LOCAL_MODEL_NAME.test(model)) return false;
+  localModelProblem(model: string): string | null {
+    const runtime = localRuntimeProblem(this.addonsDir);
+    if (runtime !== null) return runtime;
+    if (this.modelsDir === null) return 'no models directory is configured (--models-dir)';
     const dir = path.join(this.modelsDir, model);
-    return (
+    const present =
+      LOCAL_MODEL_NAME.test(model) &&
       existsSync(path.join(dir, 'config.json')) &&
       existsSync(path.join(dir, 'tokenizer.json')) &&
-      (existsSync(path.join(dir, LOCAL_MODEL_FILES.fp32)) || existsSync(path.join(dir, LOCAL_MODEL_FILES.q8)))
-    );
+      (existsSync(path.join(dir, LOCAL_MODEL_FILES.fp32)) || existsSync(path.join(dir, LOCAL_MODEL_FILES.q8)));
+    if (present) return null;
+    return `no model '${model}' in the server's models directory (--models-dir): fetch it with \`folio models pull ${model}\` on a machine with internet, or copy it there`;
   }
 
   private async run(task: EmbeddingTask): Promise<EmbeddingResult> {
-    if ('runtime' in task && task.runtime.source === 'local' && this.modelsDir !== null) task = { ...task, runtime: { ...task.runtime, modelsDir: this.modelsDir } };
+    if ('runtime' in task && task.runtime.source === 'local' && this.modelsDir !== null) {
+      task = { ...task, runtime: { ...task.runtime, modelsDir: this.modelsDir, ...(this.addonsDir !== null && { addonsDir: this.addonsDir }) } };
+    }
     let reply: WorkerReply<EmbeddingResult>;
     try {
       reply = await this.workers.pool.run(task);

@@ -2,13 +2,15 @@
 //  - builtin: Universal Sentence Encoder lite (TF.js on the CPU), from npm packages: loaded once
 //    per thread on first use, nothing fetched from the network;
 //  - local: an ONNX sentence-transformer from the models directory, run by Transformers.js on
-//    onnxruntime-node (an optional dependency), remote models off, loaded once per thread;
+//    onnxruntime-node (installed on demand beside the models: local-embedder-runtime.ts), remote
+//    models off, loaded once per thread;
 //  - openai: an OpenAI-compatible `POST {url}/embeddings` (OpenAI, Ollama, llama.cpp, vLLM, TEI)
 //    in batches of OPENAI_BATCH texts, each request with a timeout and a few retries on 429, 5xx
 //    and network errors. The API key goes only in the Authorization header, never in an error.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { importLocalRuntime, localRuntimeProblem } from './local-embedder-runtime.ts';
 
 /** What the worker needs to know of an embedder to run it (structured-cloneable). */
 export interface EmbedderRuntime {
@@ -20,6 +22,8 @@ export interface EmbedderRuntime {
   dimensions: number | null;
   /** `local`: the models directory (the embedding pool fills it in). */
   modelsDir?: string;
+  /** `local`: the add-ons directory holding the runtime (the embedding pool fills it in). */
+  addonsDir?: string;
 }
 
 /** How a `local` model is run: the ONNX file's precision, the pooling, a query's prefix. */
@@ -42,9 +46,6 @@ export function localModelConventions(model: string): LocalModelConventions {
 
 /** The ONNX file of a local model: full precision when present, else the 8-bit quantised one. */
 export const LOCAL_MODEL_FILES = { fp32: 'onnx/model.onnx', q8: 'onnx/model_quantized.onnx' } as const;
-
-/** The package that runs `local` models (an optional dependency). */
-const TRANSFORMERS_PACKAGE: string = '@huggingface/transformers';
 
 /** Texts per OpenAI-compatible request. */
 export const OPENAI_BATCH = 64;
@@ -92,16 +93,13 @@ interface FeatureExtractor {
 /** Loaded local models of this thread, by models directory and name. */
 const locals = new Map<string, Promise<FeatureExtractor>>();
 
-async function loadLocal(modelsDir: string, model: string): Promise<FeatureExtractor> {
-  let transformers: {
+async function loadLocal(modelsDir: string, addonsDir: string | null, model: string): Promise<FeatureExtractor> {
+  const problem = localRuntimeProblem(addonsDir);
+  if (problem !== null) throw new EmbedderError(problem);
+  const transformers = await importLocalRuntime<{
     env: Record<string, unknown>;
     pipeline: (task: string, model: string, options: Record<string, unknown>) => Promise<FeatureExtractor>;
-  };
-  try {
-    transformers = await import(TRANSFORMERS_PACKAGE);
-  } catch {
-    throw new EmbedderError(`local models need the optional package ${TRANSFORMERS_PACKAGE}: reinstall without --omit=optional`);
-  }
+  }>(addonsDir!);
   // Only the models directory: nothing is ever fetched from a hub at run time.
   transformers.env.allowRemoteModels = false;
   transformers.env.allowLocalModels = true;
@@ -117,7 +115,7 @@ async function embedLocal(runtime: EmbedderRuntime, texts: readonly string[], as
   const key = `${modelsDir}\u0000${runtime.model}`;
   let loading = locals.get(key);
   if (loading === undefined) {
-    loading = loadLocal(modelsDir, runtime.model);
+    loading = loadLocal(modelsDir, runtime.addonsDir ?? null, runtime.model);
     locals.set(key, loading);
     loading.catch(() => locals.delete(key));
   }

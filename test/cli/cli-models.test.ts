@@ -2,7 +2,9 @@
 // (it serves a tiny model the test writes, at `/<org>/<name>/resolve/main/<file>`): the files a
 // local embedder needs land in the models directory, complete or not at all; a missing file
 // fails the pull and leaves nothing behind; unknown names are usage errors. Then a server
-// started with that models directory embeds with the pulled model.
+// started with that models directory embeds with the pulled model. `folio models runtime` says
+// when the runtime is installed already. Skipped, saying so, where the local embedder's runtime
+// is not installed (`folio models runtime`; `.ci/run` does): a pull would install it first.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,11 +12,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_ADDONS_DIR } from '../../server/config/index.ts';
+import { hasLocalRuntime } from '../../server/pools/index.ts';
 import { runCli } from '../helpers/spawn-cli.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import { writeTinyOnnxModel } from '../helpers/tiny-onnx-model.ts';
 
-describe('folio models', () => {
+const runtimeMissing = hasLocalRuntime(DEFAULT_ADDONS_DIR) ? false : `the local embedder's runtime is not installed in ${DEFAULT_ADDONS_DIR}: run \`folio models runtime\` (.ci/run does)`;
+
+describe('folio models', { skip: runtimeMissing }, () => {
   const root = mkdtempSync(join(tmpdir(), 'folio-hub-'));
   const served = join(root, 'hub');
   const modelsDir = join(root, 'models');
@@ -70,6 +76,12 @@ describe('folio models', () => {
     } finally {
       await server.close();
     }
+  });
+
+  test('runtime says where the installed runtime is, and installs nothing again', async () => {
+    const result = await runCli(['models', 'runtime']);
+    assert.equal(result.code, 0, result.output);
+    assert.match(result.output, /runtime is installed in .*addons.local-embedder \(--force installs it again\)/);
   });
 
   test('a pull that cannot fetch a file leaves nothing; unknown names are usage errors', async () => {

@@ -53,6 +53,8 @@ export interface TestServerOptions {
   now?: () => number;
   /** Where `local` embedders' models are (default `<dataDir>/models`). */
   modelsDir?: string;
+  /** Where add-ons are installed (default the checkout's addons/). */
+  addonsDir?: string;
   /** Reuse this data directory (it is then not removed by close). */
   dataDir?: string;
   /** Largest file upload in bytes. */
@@ -87,6 +89,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.maxFileBytes !== undefined && { maxFileBytes: options.maxFileBytes }),
     ...(options.keepFiles !== undefined && { keepFiles: options.keepFiles }),
     ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
+    ...(options.addonsDir !== undefined && { addonsDir: options.addonsDir }),
     ...options.webhooks,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

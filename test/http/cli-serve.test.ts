@@ -41,9 +41,9 @@ describe('folio serve', () => {
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       assert.equal(await get(`${first.url}/v1/health`), 200);
       // It says what to do next: the dashboard's URL (which serves the page), or the CLI's login.
-      await pollUntil('the next steps', 5_000, async () => first.output().includes('npx folio auth login'));
+      await pollUntil('the next steps', 5_000, async () => first.output().includes('folio auth login'));
       assert.ok(first.output().includes(`Dashboard: open ${first.url}/ in a browser`), first.output());
-      assert.match(first.output(), new RegExp(`npx folio auth login --url ${first.url.replace(/\./g, '\\.')} < \\S*master\\.key`));
+      assert.match(first.output(), new RegExp(`folio auth login --url ${first.url.replace(/\./g, '\\.')} < \\S*master\\.key`));
       assert.equal(await get(`${first.url}/`), 200);
       // Not a terminal: the log is JSON lines, one per request, written in batches (within 100 ms).
       await pollUntil('the log lines', 5_000, async () => /^\{"level":30,.*"msg":"Server listening/m.test(first.output()));

@@ -3,12 +3,16 @@
 // in the server's models directory and is run by Transformers.js on onnxruntime-node in the
 // embedding threads — documents embedded in the background, queries embedded on the way, a
 // query that shares no word with its answer finds it. A model the directory does not hold is
-// refused with the command that fetches it.
+// refused with the command that fetches it, and a server without the runtime (installed on
+// demand by `folio models runtime`; `.ci/run` does) refuses any local embedder naming that
+// command. The tests that run the model skip, saying so, where the runtime is missing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_ADDONS_DIR } from '../../server/config/index.ts';
+import { hasLocalRuntime } from '../../server/pools/index.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
@@ -21,7 +25,35 @@ const DOCS = [
   { id: 'rain', text: 'Thunderstorms and rain in the forecast.' },
 ];
 
-describe('local embedder (ONNX, offline)', () => {
+const runtimeMissing = hasLocalRuntime(DEFAULT_ADDONS_DIR) ? false : `the local embedder's runtime is not installed in ${DEFAULT_ADDONS_DIR}: run \`folio models runtime\` (.ci/run does)`;
+
+describe('a server without the local embedder’s runtime', () => {
+  const modelsDir = mkdtempSync(join(tmpdir(), 'folio-models-'));
+  const emptyAddons = mkdtempSync(join(tmpdir(), 'folio-addons-'));
+  let server: TestServer;
+  before(async () => {
+    writeTinyOnnxModel(modelsDir, 'tiny-static');
+    server = await startTestServer({ modelsDir, addonsDir: emptyAddons });
+  });
+  after(async () => {
+    await server.close();
+    rmSync(modelsDir, { recursive: true, force: true });
+    rmSync(emptyAddons, { recursive: true, force: true });
+  });
+
+  test('refuses a local embedder with 400 naming the command that installs it; nothing is created', async () => {
+    const response = await server.request('POST', '/v1/collections', { name: 'local', embedders: { onnx: { source: 'local', model: 'tiny-static' } } });
+    assert.equal(response.status, 400, response.text);
+    assert.equal(response.body.code, 'validation_failed');
+    assert.match(response.text, /folio models runtime/);
+    assert.equal(response.body.errors[0].path, '/body/embedders/onnx/model');
+    assert.equal((await server.request('GET', '/v1/collections/local')).status, 404);
+    // The other embedders do not need it.
+    assert.equal((await server.request('POST', '/v1/collections', { name: 'builtin', embedders: { use: { source: 'builtin' } } })).status, 201);
+  });
+});
+
+describe('local embedder (ONNX, offline)', { skip: runtimeMissing }, () => {
   let server: TestServer;
   const modelsDir = mkdtempSync(join(tmpdir(), 'folio-models-'));
 
