@@ -21,6 +21,7 @@ import { registerFacets } from './commands/facets.ts';
 import { registerIndex } from './commands/index-files.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerModels } from './commands/models.ts';
+import { registerOcr } from './commands/ocr.ts';
 import { registerSearch } from './commands/search.ts';
 import { registerStats } from './commands/stats.ts';
 import { registerWebhooks } from './commands/webhooks.ts';
@@ -125,6 +126,7 @@ registerCheck(program);
 registerSnapshots(program);
 registerWebhooks(program);
 registerModels(program);
+registerOcr(program);
 program.addHelpText(
   'after',
   '\nThe commands other than serve use the server and API key saved by `folio auth login`;\n' +

@@ -33,11 +33,24 @@ export interface FormatInfo {
 export interface FormatFamily {
   kind: string;
   formats: FormatInfo[];
-  extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> | Extraction;
+  extract(bytes: Uint8Array, format: string, limits: ExtractionOptions): Promise<Extraction> | Extraction;
 }
 
-/** Bounds for hostile input (zip bombs, deep nesting). */
-export interface ExtractionLimits {
+/** How images and scanned pages are read (OCR): which languages, and where their data is. */
+export interface OcrOptions {
+  /** Tesseract language codes, read together (`['deu', 'eng']`). */
+  languages: readonly string[];
+  /** The add-ons' `tessdata` folder of installed languages; null: English only, from Folio's install. */
+  dataDir: string | null;
+}
+
+/** English from Folio's own install: what OCR reads unless told otherwise. */
+export const DEFAULT_OCR_OPTIONS: Readonly<OcrOptions> = Object.freeze({ languages: Object.freeze(['eng']), dataDir: null });
+
+/** How a file is read: the OCR languages, and bounds for hostile input (zip bombs, deep nesting). */
+export interface ExtractionOptions {
+  /** Languages of images and scanned pages. */
+  ocr: OcrOptions;
   /** Most bytes any unpacked part (or all of them together) may take. */
   maxUnpackedBytes: number;
   /** Deepest nesting of archives within archives. */
@@ -50,7 +63,8 @@ export interface ExtractionLimits {
   pageTimeMs: number;
 }
 
-export const DEFAULT_EXTRACTION_LIMITS: Readonly<ExtractionLimits> = Object.freeze({
+export const DEFAULT_EXTRACTION_OPTIONS: Readonly<ExtractionOptions> = Object.freeze({
+  ocr: DEFAULT_OCR_OPTIONS,
   maxUnpackedBytes: 256 * 1024 * 1024,
   maxArchiveDepth: 3,
   maxPages: 10_000,

@@ -2,27 +2,42 @@
 // and extract a file into { format, title, pages }. Outside code imports only this file.
 
 import {
-  DEFAULT_EXTRACTION_LIMITS,
+  DEFAULT_EXTRACTION_OPTIONS,
   ExtractionError,
   type Extraction,
-  type ExtractionLimits,
+  type ExtractionOptions,
 } from './extraction.ts';
 import { detectFormat } from './detect-format.ts';
 import { familyFor, registerFamily } from './format-registry.ts';
 import { FAMILIES } from './families/index.ts';
 
 export {
-  DEFAULT_EXTRACTION_LIMITS,
+  DEFAULT_EXTRACTION_OPTIONS,
   ExtractionError,
   type ExtractedPage,
   type Extraction,
   type ExtractionErrorCode,
-  type ExtractionLimits,
+  type ExtractionOptions,
   type FormatFamily,
   type FormatInfo,
 } from './extraction.ts';
 export { detectFormat } from './detect-format.ts';
 export { familyFor, formatInfo, listFormats, registerFamily } from './format-registry.ts';
+export { DEFAULT_OCR_OPTIONS, type OcrOptions } from './extraction.ts';
+export {
+  BUNDLED_OCR_LANGUAGE,
+  MAX_OCR_LANGUAGES,
+  OCR_ADD_COMMAND,
+  OCR_LANGUAGE_PATTERN,
+  OCR_MODEL_FOLDER,
+  bundledOcrDataDir,
+  checkOcrLanguageList,
+  installedOcrLanguages,
+  missingOcrLanguages,
+  missingOcrLanguagesMessage,
+  parseOcrLanguages,
+  trainedDataFile,
+} from './ocr/ocr-languages.ts';
 
 for (const family of FAMILIES) registerFamily(family);
 
@@ -34,7 +49,7 @@ for (const family of FAMILIES) registerFamily(family);
 export async function extractFile(
   bytes: Uint8Array,
   fileName: string | null,
-  limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS,
+  limits: ExtractionOptions = DEFAULT_EXTRACTION_OPTIONS,
 ): Promise<Extraction> {
   const format = detectFormat(bytes, fileName, (name) => familyFor(name) !== undefined);
   if (format === null) throw new ExtractionError('unsupported_file_type', 'the file type could not be recognised');

@@ -3,7 +3,7 @@
 // that guard against hostile containers — one unpacked-bytes budget shared by a container
 // and everything nested in it, and at most `maxArchiveDepth` containers within containers.
 
-import { ExtractionError, type Extraction, type ExtractionLimits } from './extraction.ts';
+import { ExtractionError, type Extraction, type ExtractionOptions } from './extraction.ts';
 import { detectFormat } from './detect-format.ts';
 import { familyFor } from './format-registry.ts';
 
@@ -19,7 +19,7 @@ export interface UnpackBudget {
   remaining: number;
 }
 
-const budgets = new WeakMap<ExtractionLimits, UnpackBudget>();
+const budgets = new WeakMap<ExtractionOptions, UnpackBudget>();
 
 /**
  * Called by a container family on entry. Refuses a container nested deeper than allowed and
@@ -27,17 +27,17 @@ const budgets = new WeakMap<ExtractionLimits, UnpackBudget>();
  * budget stays shared), else a private copy with a fresh budget (the caller's limits may be a
  * shared default object).
  */
-export function enterContainer(limits: ExtractionLimits, kind: string): ExtractionLimits {
+export function enterContainer(limits: ExtractionOptions, kind: string): ExtractionOptions {
   if (limits.maxArchiveDepth < 0) {
     throw new ContainerLimitError(`the ${kind} is nested in archives or messages deeper than the limit allows`);
   }
   if (budgets.has(limits)) return limits;
-  const own: ExtractionLimits = { ...limits };
+  const own: ExtractionOptions = { ...limits };
   budgets.set(own, { remaining: limits.maxUnpackedBytes });
   return own;
 }
 
-function budgetOf(limits: ExtractionLimits): UnpackBudget {
+function budgetOf(limits: ExtractionOptions): UnpackBudget {
   let budget = budgets.get(limits);
   if (budget === undefined) {
     budget = { remaining: limits.maxUnpackedBytes };
@@ -47,25 +47,25 @@ function budgetOf(limits: ExtractionLimits): UnpackBudget {
 }
 
 /** Bytes this container (with its parents and siblings) may still unpack. */
-export function remainingUnpacked(limits: ExtractionLimits): number {
+export function remainingUnpacked(limits: ExtractionOptions): number {
   return budgetOf(limits).remaining;
 }
 
 /** Takes `bytes` from the budget; refuses the container when it would run out. */
-export function spendUnpacked(limits: ExtractionLimits, bytes: number): void {
+export function spendUnpacked(limits: ExtractionOptions, bytes: number): void {
   const budget = budgetOf(limits);
   if (bytes > budget.remaining) throw unpackedTooMuch(limits);
   budget.remaining -= bytes;
 }
 
 /** The refusal for a container that unpacks to more than the limit. */
-export function unpackedTooMuch(limits: ExtractionLimits): ContainerLimitError {
+export function unpackedTooMuch(limits: ExtractionOptions): ContainerLimitError {
   return new ContainerLimitError(`the archive unpacks to more than ${limits.maxUnpackedBytes} bytes (the limit)`);
 }
 
 /** The limits for something one level further in: one less level, the same shared budget. */
-function innerLimits(limits: ExtractionLimits): ExtractionLimits {
-  const inner: ExtractionLimits = { ...limits, maxArchiveDepth: limits.maxArchiveDepth - 1 };
+function innerLimits(limits: ExtractionOptions): ExtractionOptions {
+  const inner: ExtractionOptions = { ...limits, maxArchiveDepth: limits.maxArchiveDepth - 1 };
   budgets.set(inner, budgetOf(limits));
   return inner;
 }
@@ -77,7 +77,7 @@ function innerLimits(limits: ExtractionLimits): ExtractionLimits {
 export async function extractNested(
   bytes: Uint8Array,
   fileName: string | null,
-  limits: ExtractionLimits,
+  limits: ExtractionOptions,
 ): Promise<Extraction | null> {
   const format = detectFormat(bytes, fileName, (name) => familyFor(name) !== undefined);
   if (format === null) return null;

@@ -4,6 +4,7 @@
 // (Fastify, the pools, every room: over a second) only when a server is built, so the CLI's
 // client commands start quickly.
 
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { BuildAppOptions, RestoreOutcome, RunningServer, StartOptions } from './http/index.ts';
 import type { FolioConfig } from './config/index.ts';
@@ -54,6 +55,25 @@ export async function restoreDataDirectory(source: AsyncIterable<Uint8Array>, da
 export async function localRuntimeLocation(addonsDir: string): Promise<{ dir: string; installed: boolean }> {
   const pools = await import('./pools/index.ts');
   return { dir: pools.localRuntimeDir(addonsDir), installed: pools.hasLocalRuntime(addonsDir) };
+}
+
+/** The OCR languages' files for `addonsDir`: where `folio ocr add` puts them, and what is installed (extract/ocr/ocr-languages.ts). */
+export async function ocrLanguageFiles(addonsDir: string): Promise<{
+  dataDir: string;
+  installed: string[];
+  bundled: { language: string; file: string };
+  isLanguageCode: (code: string) => boolean;
+  packageFile: (language: string) => string;
+}> {
+  const extract = await import('../extract/index.ts');
+  const dataDir = join(addonsDir, 'tessdata');
+  return {
+    dataDir,
+    installed: extract.installedOcrLanguages(dataDir),
+    bundled: { language: extract.BUNDLED_OCR_LANGUAGE, file: extract.trainedDataFile(extract.bundledOcrDataDir(), extract.BUNDLED_OCR_LANGUAGE) },
+    isLanguageCode: (code) => extract.OCR_LANGUAGE_PATTERN.test(code),
+    packageFile: (language) => `package/${extract.OCR_MODEL_FOLDER}/${language}.traineddata.gz`,
+  };
 }
 
 /** The pid of a live server using `dataDir` (its `server.pid`), or null. */

@@ -47,6 +47,8 @@ interface IndexOptions {
   delete: boolean;
   idFrom: IdFrom;
   watch?: boolean;
+  /** `deu+eng`: the languages scans are read in (default: the collection's setting). */
+  ocrLanguages?: string;
 }
 
 interface Failure {
@@ -113,7 +115,8 @@ async function uploadAll(client: FolioClient, collection: string, root: string, 
     }
     const metadata = { ...fileMetadata(file.relative, file.modifiedMs, root, sha256) }; // a plain record, as the client types metadata
     const id = options.idFrom === 'path' ? idForPath(file.relative) : undefined;
-    const summary = await client.upload(collection, file.absolute, { ...(id !== undefined && { id }), metadata });
+    const ocrLanguages = options.ocrLanguages?.split(/[+,]/);
+    const summary = await client.upload(collection, file.absolute, { ...(id !== undefined && { id }), metadata, ...(ocrLanguages !== undefined && { ocrLanguages }) });
     if (existing !== null && existing.id !== summary.id) await deleteQuietly(client, collection, existing.id);
     if (existing === null) result.added += 1;
     else result.updated += 1;
@@ -281,6 +284,7 @@ export function registerIndex(program: Command): void {
     .option('--no-delete', 'keep the documents of files that are gone from disk')
     .option('--id-from <source>', 'document ids from the file path (default) or sha256 of the bytes', idFromArgument, 'path')
     .option('--watch', 'keep running and sync again whenever a file changes')
+    .option('--ocr-languages <codes>', "the languages scans and images are read in, e.g. deu+eng (default: the collection's ocr_languages)")
     .addHelpText(
       'after',
       '\nIds come from each path relative to the root indexed (the folder given, or the folder\n' +

@@ -601,14 +601,16 @@ class FolioClient:
     # ----------------------------------------------------------------------------------
     # Files
 
-    def upload(self, collection, source, id=None, title=None, metadata=None, file_name=None, refresh=False):
+    def upload(self, collection, source, id=None, title=None, metadata=None, file_name=None, refresh=False,
+               ocr_languages=None):
         """Uploads a file to be extracted and indexed as one document → its summary.
 
         ``source`` is a path (str or os.PathLike), bytes, or a binary file object. Paths and
         seekable file objects are streamed from disk in chunks, never read whole into
         memory. ``file_name`` (used by the server to tell the type, and kept for downloads)
         defaults to the path's or file object's base name. Without ``id`` the document's id
-        is the SHA-256 of the bytes.
+        is the SHA-256 of the bytes. ``ocr_languages`` (``["deu", "eng"]``) are the languages its
+        images and scanned pages are read in; default: the collection's ``ocr_languages``.
         """
         fields = []
         if id is not None:
@@ -617,6 +619,8 @@ class FolioClient:
             fields.append(("title", title))
         if metadata is not None:
             fields.append(("metadata", json.dumps(metadata, ensure_ascii=False, allow_nan=False)))
+        if ocr_languages is not None:
+            fields.append(("ocr_languages", "+".join(ocr_languages)))
         body = _UploadBody(fields, source, file_name)
         return self._request("POST", "/v1/collections/%s/files" % _quote(collection),
                              self._write_query(refresh), upload=body)
@@ -632,6 +636,10 @@ class FolioClient:
     def formats(self):
         """→ the list of file types the server reads: ``{"extension", "mime", "kind"}`` dicts."""
         return self._request("GET", "/v1/formats")["formats"]
+
+    def ocr_languages(self):
+        """→ the languages the server's OCR reads (Tesseract codes, sorted; ``eng`` always)."""
+        return self._request("GET", "/v1/formats")["ocr_languages"]
 
     def stats(self):
         """Server and collection statistics (admin) → ``{"version", "uptime_s", "memory",

@@ -254,6 +254,14 @@ class FileTests(FolioTestCase):
         self.assertEqual(file_name, 'Résumé "final".txt')
         self.assertEqual([h["id"] for h in self.folio.search(self.coll, "kettle")["hits"]], ["notes"])
 
+        # OCR languages travel as the form part the server reads: English is there, Klingon is not.
+        self.assertEqual(self.folio.upload(self.coll, text, id="eng", file_name="eng.txt", ocr_languages=["eng"])["id"], "eng")
+        with self.assertRaises(FolioError) as raised:
+            self.folio.upload(self.coll, text, file_name="tlh.txt", ocr_languages=["tlh", "eng"])
+        self.assertEqual(raised.exception.status, 400)
+        self.assertIn("folio ocr add tlh", str(raised.exception))
+        self.assertIn("eng", self.folio.ocr_languages())
+
         # A PDF as bytes with no name at all: the type comes from its first bytes.
         summary = self.folio.upload(self.coll, read(SAMPLE_PDF), id="nameless")
         self.assertEqual(summary["format"], "pdf")

@@ -66,6 +66,8 @@ export interface CollectionSettings {
   ranking: RankingSettings;
   /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). At most 16 metadata fields; adding or removing one indexes the collection again in the background (the record's `reindexing`). */
   searchable_fields: SearchableField[];
+  /** The languages images and scanned pages of uploaded files are read in (OCR), as Tesseract codes: `["deu", "eng"]`. Default `["eng"]`; every language must be installed on the server (`GET /v1/formats` lists them; `folio ocr add <code>` installs one). An upload may name its own (the `ocr_languages` form part). */
+  ocr_languages: string[];
 }
 
 export interface CollectionStats {
@@ -457,6 +459,8 @@ export interface UploadFileBody {
   title?: string;
   /** A flat JSON object as text, e.g. `{"shelf":"b2"}`; the file's format, extension and size are added. */
   metadata?: string;
+  /** The languages its images and scanned pages are read in, as Tesseract codes joined by '+' (`deu+eng`); default: the collection's `ocr_languages`. Each must be installed (`GET /v1/formats`). */
+  ocr_languages?: string;
   [key: string]: unknown;
 }
 
@@ -549,6 +553,8 @@ export interface CreateCollectionBody {
   ranking?: RankingSettings;
   /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). At most 16 metadata fields; adding or removing one indexes the collection again in the background (the record's `reindexing`). */
   searchable_fields?: SearchableField[];
+  /** The languages images and scanned pages of uploaded files are read in (OCR), as Tesseract codes: `["deu", "eng"]`. Default `["eng"]`; every language must be installed on the server (`GET /v1/formats` lists them; `folio ocr add <code>` installs one). An upload may name its own (the `ocr_languages` form part). */
+  ocr_languages?: string[];
   /** Stemmer language, e.g. `english`, `french`, `german`. */
   language?: string;
 }
@@ -594,6 +600,8 @@ export interface UpdateCollectionBody {
   ranking?: RankingSettings;
   /** The fields searches look in and their weights; default `[{"field":"title","weight":3},{"field":"text","weight":1}]`. A field left out is not searched (but `title:word` still searches the title). At most 16 metadata fields; adding or removing one indexes the collection again in the background (the record's `reindexing`). */
   searchable_fields?: SearchableField[];
+  /** The languages images and scanned pages of uploaded files are read in (OCR), as Tesseract codes: `["deu", "eng"]`. Default `["eng"]`; every language must be installed on the server (`GET /v1/formats` lists them; `folio ocr add <code>` installs one). An upload may name its own (the `ocr_languages` form part). */
+  ocr_languages?: string[];
 }
 
 /** Query of GET /v1/collections/{name}/documents: List documents */
@@ -789,6 +797,8 @@ export interface SearchBody {
 /** Answer to GET /v1/formats: List the file types the server reads */
 export interface ListFormatsResponse {
   formats: { extension: string; mime: string; kind: string }[];
+  /** The languages images and scanned pages can be read in (Tesseract codes, sorted): `eng` always; others once installed with `folio ocr add <code>`. */
+  ocr_languages: string[];
 }
 
 /** Body of POST /v1/multi-search: Search several collections */

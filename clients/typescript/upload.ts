@@ -18,6 +18,8 @@ export interface UploadFields {
   /** Default: the file's own title (a Markdown heading, an HTML `<title>`…). */
   title?: string;
   metadata?: DocumentInput['metadata'];
+  /** The languages its images and scanned pages are read in (`['deu', 'eng']`); default: the collection's `ocr_languages`. */
+  ocrLanguages?: readonly string[];
   /**
    * The name the server sees, which helps it tell the type (`notes.md`). Default: the path's
    * base name, a File's or fs.ReadStream's name, else `file`.
@@ -47,6 +49,7 @@ function envelope(boundary: string, fields: UploadFields, fileName: string, file
     ['id', fields.id],
     ['title', fields.title],
     ['metadata', fields.metadata === undefined ? undefined : JSON.stringify(fields.metadata)],
+    ['ocr_languages', fields.ocrLanguages === undefined ? undefined : fields.ocrLanguages.join('+')],
   ];
   let head = '';
   for (const [name, value] of textFields) {

@@ -6,15 +6,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { DEFAULT_EXTRACTION_LIMITS, ExtractionError, extractFile } from '../index.ts';
-import type { ExtractionLimits } from '../index.ts';
+import { DEFAULT_EXTRACTION_OPTIONS, ExtractionError, extractFile } from '../index.ts';
+import type { ExtractionOptions } from '../index.ts';
 import { decodeHeaderText, decodeQuotedPrintable, parseEntity, parseStructured } from './mime.ts';
 import { splitMultipart } from './message.ts';
 
 const latin1 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 const crlf = (lines: string[]): string => lines.join('\r\n');
 
-async function readEml(text: string, limits?: ExtractionLimits) {
+async function readEml(text: string, limits?: ExtractionOptions) {
   return extractFile(latin1(text), 'message.eml', limits);
 }
 
@@ -129,7 +129,7 @@ test('an attached message is read, and refused beyond maxArchiveDepth', async ()
   ]);
   const result = await readEml(outer);
   assert.match(result.pages[0].text, /outer body[\s\S]*Attachment: attachment\.eml\n[\s\S]*inner body words/);
-  await assert.rejects(readEml(outer, { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 0 }), (error: unknown) => {
+  await assert.rejects(readEml(outer, { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 0 }), (error: unknown) => {
     assert.ok(error instanceof ExtractionError);
     assert.equal(error.code, 'extraction_failed');
     assert.match(error.message, /nested/);
@@ -172,7 +172,7 @@ test('a zip bomb attached to a message is refused', async () => {
     zip.toString('base64'),
     '--q--',
   ]);
-  await assert.rejects(readEml(message, { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }), /unpacks to more than/);
+  await assert.rejects(readEml(message, { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }), /unpacks to more than/);
 });
 
 test('MIME helpers: unfolding, parameters (quoted, RFC 2231), encoded words, QP, multipart split', () => {

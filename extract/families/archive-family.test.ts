@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { makeZip } from '../../test/helpers/zip-writer.ts';
-import { DEFAULT_EXTRACTION_LIMITS, ExtractionError, extractFile } from '../index.ts';
+import { DEFAULT_EXTRACTION_OPTIONS, ExtractionError, extractFile } from '../index.ts';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -49,7 +49,7 @@ test('an empty zip reads as one empty page', async () => {
 test('a nested zip within the depth limit is read, its pages labelled outer/inner', async () => {
   const inner = makeZip([{ name: 'deep.txt', data: 'nested words' }]);
   const outer = makeZip([{ name: 'top.txt', data: 'top words' }, { name: 'sub/inner.zip', data: inner }]);
-  const result = await extractFile(outer, 'outer.zip', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 1 });
+  const result = await extractFile(outer, 'outer.zip', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 1 });
   assert.deepEqual(result.pages.map((p) => [p.label, p.text]), [
     ['top.txt', 'top words'],
     ['sub/inner.zip/deep.txt', 'nested words'],
@@ -62,9 +62,9 @@ test('a nested zip within the depth limit is read, its pages labelled outer/inne
 test('zips nested deeper than maxArchiveDepth are refused', async () => {
   let zip = makeZip([{ name: 'core.txt', data: 'core' }]);
   for (let i = 0; i < 3; i++) zip = makeZip([{ name: `level${i}.zip`, data: zip }]);
-  const ok = await extractFile(zip, 'deep.zip', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 3 });
+  const ok = await extractFile(zip, 'deep.zip', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 3 });
   assert.equal(ok.pages[0].text, 'core');
-  const error = await rejection(extractFile(zip, 'deep.zip', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 2 }));
+  const error = await rejection(extractFile(zip, 'deep.zip', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1 << 20, maxArchiveDepth: 2 }));
   assert.equal(error.code, 'extraction_failed');
   assert.match(error.message, /nested .*deeper than the limit/);
 });
@@ -74,7 +74,7 @@ test('a zip bomb is refused quickly: declared size over the budget', async () =>
   const zip = makeZip([{ name: 'zeros.txt', data: zeros }]);
   assert.ok(zip.length < 20_000);
   const started = Date.now();
-  const error = await rejection(extractFile(zip, 'bomb.zip', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
+  const error = await rejection(extractFile(zip, 'bomb.zip', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
   assert.equal(error.code, 'extraction_failed');
   assert.match(error.message, /the archive unpacks to more than 1048576 bytes/);
   assert.ok(Date.now() - started < 1000);
@@ -83,14 +83,14 @@ test('a zip bomb is refused quickly: declared size over the budget', async () =>
 test('a zip that lies about its sizes is stopped at the budget while inflating', async () => {
   const zeros = new Uint8Array(5 * 1024 * 1024);
   const zip = makeZip([{ name: 'small.txt', data: zeros, declaredSize: 100 }]);
-  const error = await rejection(extractFile(zip, 'liar.zip', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
+  const error = await rejection(extractFile(zip, 'liar.zip', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
   assert.match(error.message, /the archive unpacks to more than/);
 });
 
 test('the budget is shared with nested zips (42.zip style)', async () => {
   const layer = makeZip([{ name: 'z.txt', data: new Uint8Array(400_000).fill(0x61) }]);
   const outer = makeZip([1, 2, 3, 4].map((i) => ({ name: `part${i}.zip`, data: layer })));
-  const error = await rejection(extractFile(outer, 'outer.zip', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
+  const error = await rejection(extractFile(outer, 'outer.zip', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
   assert.match(error.message, /the archive unpacks to more than/);
 });
 
@@ -116,7 +116,7 @@ test('a gzip file reads its single compressed file', async () => {
   assert.equal(result.format, 'gz');
   assert.match(result.pages[0].text, /gzipped text/);
   const bomb = new Uint8Array(gzipSync(new Uint8Array(3 * 1024 * 1024)));
-  const error = await rejection(extractFile(bomb, 'bomb.gz', { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
+  const error = await rejection(extractFile(bomb, 'bomb.gz', { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1024 * 1024, maxArchiveDepth: 3 }));
   assert.match(error.message, /the archive unpacks to more than/);
 });
 

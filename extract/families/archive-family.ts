@@ -14,7 +14,7 @@ import {
   ExtractionError,
   type ExtractedPage,
   type Extraction,
-  type ExtractionLimits,
+  type ExtractionOptions,
   type FormatFamily,
   type FormatInfo,
 } from '../extraction.ts';
@@ -46,7 +46,7 @@ function isCandidate(entry: ZipEntry): boolean {
  * Runs a step of reading the zip; a limit the ZIP reader enforces fails the whole extraction
  * (ContainerLimitError), and running out of the shared budget says so in its usual words.
  */
-async function withinLimits<T>(limits: ExtractionLimits, step: () => T | Promise<T>): Promise<T> {
+async function withinLimits<T>(limits: ExtractionOptions, step: () => T | Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
@@ -68,7 +68,7 @@ function numbered(pages: Array<Omit<ExtractedPage, 'number'>>): ExtractedPage[] 
   return pages.map((page, i) => ({ number: i + 1, label: page.label, text: page.text }));
 }
 
-async function extractZip(bytes: Uint8Array, limits: ExtractionLimits): Promise<Extraction> {
+async function extractZip(bytes: Uint8Array, limits: ExtractionOptions): Promise<Extraction> {
   const zip = await withinLimits(limits, () => ZipArchive.open(bytes, { maxUnpackedBytes: remainingUnpacked(limits) }));
   const entries = zip.entries.filter(isCandidate);
   await withinLimits(limits, () => zip.checkDeclaredSizes(entries));
@@ -98,7 +98,7 @@ function gzipFileName(bytes: Uint8Array): string | null {
   return name === '' ? null : name;
 }
 
-async function extractGzip(bytes: Uint8Array, limits: ExtractionLimits): Promise<Extraction> {
+async function extractGzip(bytes: Uint8Array, limits: ExtractionOptions): Promise<Extraction> {
   if (bytes.length < 18 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
     throw new ExtractionError('extraction_failed', 'the file is not gzip-compressed');
   }
@@ -122,7 +122,7 @@ async function extractGzip(bytes: Uint8Array, limits: ExtractionLimits): Promise
 export const archiveFamily: FormatFamily = {
   kind: 'archive',
   formats: FORMATS,
-  async extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> {
+  async extract(bytes: Uint8Array, format: string, limits: ExtractionOptions): Promise<Extraction> {
     const own = enterContainer(limits, 'archive');
     if (format === 'zip') return extractZip(bytes, own);
     if (format === 'gz') return extractGzip(bytes, own);

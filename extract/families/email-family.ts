@@ -5,7 +5,7 @@
 // Subject is the title. Attachments are extracted through the registry by their detected
 // format; attached messages and archives count as one nesting level (limits.maxArchiveDepth).
 
-import type { Extraction, ExtractionLimits, FormatFamily } from '../extraction.ts';
+import type { Extraction, ExtractionOptions, FormatFamily } from '../extraction.ts';
 import { readMessage } from '../email/message.ts';
 import { readOutlookMessage } from '../email/outlook-message.ts';
 import { enterContainer, extractNested } from '../nested-extraction.ts';
@@ -17,7 +17,7 @@ export const emailFamily: FormatFamily = {
     { extension: 'eml', mime: 'message/rfc822', kind: 'email' },
     { extension: 'msg', mime: 'application/vnd.ms-outlook', kind: 'email' },
   ],
-  async extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> {
+  async extract(bytes: Uint8Array, format: string, limits: ExtractionOptions): Promise<Extraction> {
     const own = enterContainer(limits, 'message');
     const message = format === 'msg' ? readOutlookMessage(bytes) : readMessage(bytes);
     const sections: string[] = [message.headerLines.join('\n'), ...message.body.map(tidyText)];

@@ -1,8 +1,8 @@
-// Images: the text tesseract.js reads in them (OCR, English), as one page without a label or
+// Images: the text tesseract.js reads in them (OCR, in the languages asked for), as one page without a label or
 // title. Only the formats tesseract's own decoder (leptonica) reads are listed, each proven by
 // a fixture: PNG, JPEG, GIF, TIFF, BMP, WebP and Netpbm.
 
-import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
+import type { Extraction, ExtractionOptions, FormatFamily, FormatInfo } from '../extraction.ts';
 import { recognizeImage } from '../ocr/tesseract-worker.ts';
 import { tidyOcrText } from '../ocr/tidy-ocr-text.ts';
 
@@ -27,8 +27,8 @@ const FORMATS: FormatInfo[] = [
 export const imageFamily: FormatFamily = {
   kind: 'image',
   formats: FORMATS,
-  async extract(bytes: Uint8Array, format: string): Promise<Extraction> {
-    const text = tidyOcrText(await recognizeImage(bytes));
+  async extract(bytes: Uint8Array, format: string, options: ExtractionOptions): Promise<Extraction> {
+    const text = tidyOcrText(await recognizeImage(bytes, options.ocr));
     return { format, title: null, pages: [{ number: 1, label: null, text }] };
   },
 };

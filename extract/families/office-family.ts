@@ -4,7 +4,7 @@
 // flat, and EPUB.
 // The readers live in extract/office/; this file maps format names to them.
 
-import type { Extraction, ExtractionLimits, FormatFamily, FormatInfo } from '../extraction.ts';
+import type { Extraction, ExtractionOptions, FormatFamily, FormatInfo } from '../extraction.ts';
 import { extractWordDocument } from '../office/docx.ts';
 import { extractEpub } from '../office/epub.ts';
 import { extractFlatOpenDocument, extractOpenDocument } from '../office/odf.ts';
@@ -68,7 +68,7 @@ const POWERPOINT97 = new Set(['ppt', 'pps', 'pot']);
 export const officeFamily: FormatFamily = {
   kind: 'office',
   formats: FORMATS,
-  async extract(bytes: Uint8Array, format: string, limits: ExtractionLimits): Promise<Extraction> {
+  async extract(bytes: Uint8Array, format: string, limits: ExtractionOptions): Promise<Extraction> {
     if (FLAT.has(format)) return extractFlatOpenDocument(decodePart(bytes), format);
     if (WORD97.has(format)) return extractWord97(bytes, format);
     if (EXCEL97.has(format)) return extractXls(bytes, format);

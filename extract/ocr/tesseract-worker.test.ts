@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ocrLanguageDataPath, ocrWorkerOptions, recognizeImage, terminateOcrWorker } from './tesseract-worker.ts';
+import { ocrWorkerOptions, recognizeImage, terminateOcrWorker } from './tesseract-worker.ts';
+import { bundledOcrDataDir } from './ocr-languages.ts';
 import { extractFile } from '../index.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/files/', import.meta.url));
@@ -16,7 +17,7 @@ const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(join(F
 after(() => terminateOcrWorker());
 
 test('the language data is a local file in the @tesseract.js-data/eng package', () => {
-  const langPath = ocrLanguageDataPath();
+  const langPath = bundledOcrDataDir();
   assert.ok(isAbsolute(langPath), langPath);
   assert.ok(!langPath.includes('://'), langPath);
   assert.ok(langPath.endsWith(join('node_modules', '@tesseract.js-data', 'eng', '4.0.0_best_int')), langPath);

@@ -1,33 +1,29 @@
 // OCR with tesseract.js, strictly offline: one tesseract worker per thread, created on first
-// use and reused, reading the English model from the local @tesseract.js-data/eng package
-// (never the CDN), with no cache files written. Jobs run one at a time; a broken or stuck
-// worker is thrown away and the next call starts a fresh one.
+// use and reused while jobs ask for the same languages, reading their models from a local
+// folder (ocr-languages.ts: English from @tesseract.js-data/eng, others from the add-ons;
+// never the CDN), with no cache files written. Jobs run one at a time; a broken or stuck
+// worker is thrown away, and a job in other languages replaces it, and the next call starts a
+// fresh one.
 
-import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Worker as WorkerThread } from 'node:worker_threads';
 import type Tesseract from 'tesseract.js';
-
-/** The model variant shipped in @tesseract.js-data/eng that the LSTM-only core reads. */
-const MODEL_FOLDER = '4.0.0_best_int';
+import type { OcrOptions } from '../extraction.ts';
+import { DEFAULT_OCR_OPTIONS } from '../extraction.ts';
+import { ocrDataDirFor, trainedDataFile } from './ocr-languages.ts';
 /** Longest one image may take before its worker is terminated. */
 const RECOGNIZE_TIMEOUT_MS = 60_000;
 /** tesseract.js's OEM.LSTM_ONLY (the default core has no legacy engine). */
 const OEM_LSTM_ONLY = 1;
 
-/** The local folder holding `eng.traineddata.gz`: an absolute file-system path, never a URL. */
-export function ocrLanguageDataPath(): string {
-  const packageJson = createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json');
-  return join(dirname(packageJson), MODEL_FOLDER);
-}
-
-/** Options for tesseract.js's createWorker that keep every byte local. */
-export function ocrWorkerOptions(): Partial<Tesseract.WorkerOptions> {
-  const langPath = ocrLanguageDataPath();
+/** Options for tesseract.js's createWorker that keep every byte local, reading `languages`. */
+export function ocrWorkerOptions(ocr: OcrOptions = DEFAULT_OCR_OPTIONS): Partial<Tesseract.WorkerOptions> {
+  const langPath = ocrDataDirFor(ocr.languages, ocr.dataDir);
   // A falsy langPath makes tesseract.js download from a CDN; a URL makes it fetch. Refuse both.
-  if (!isAbsolute(langPath) || !existsSync(join(langPath, 'eng.traineddata.gz'))) {
-    throw new Error(`the OCR language data is missing from ${langPath}`);
+  const absent = ocr.languages.find((language) => !existsSync(trainedDataFile(langPath, language)));
+  if (!isAbsolute(langPath) || absent !== undefined) {
+    throw new Error(`the OCR language data of '${absent ?? ocr.languages[0]}' is missing from ${langPath}`);
   }
   return {
     langPath,
@@ -41,14 +37,16 @@ export function ocrWorkerOptions(): Partial<Tesseract.WorkerOptions> {
 }
 
 let workerPromise: Promise<Tesseract.Worker> | null = null;
+/** The languages and folder the current worker reads (`deu+eng@/path`). */
+let workerKey = '';
 /** The tail of the job chain: each job starts when the previous one has settled. */
 let queue: Promise<unknown> = Promise.resolve();
 let running = 0;
 
-async function startWorker(): Promise<Tesseract.Worker> {
-  const options = ocrWorkerOptions();
+async function startWorker(ocr: OcrOptions): Promise<Tesseract.Worker> {
+  const options = ocrWorkerOptions(ocr);
   const { createWorker } = (await import('tesseract.js')).default;
-  const worker = await createWorker('eng', OEM_LSTM_ONLY, options);
+  const worker = await createWorker(ocr.languages.join('+'), OEM_LSTM_ONLY, options);
   const thread = threadOf(worker);
   // An uncaught error in tesseract's thread would crash the process without a listener.
   thread?.on('error', () => discardWorker(worker));
@@ -74,9 +72,22 @@ function discardWorker(worker: Tesseract.Worker): void {
   );
 }
 
-function getWorker(): Promise<Tesseract.Worker> {
+function keyOf(ocr: OcrOptions): string {
+  return `${ocr.languages.join('+')}@${ocr.dataDir ?? ''}`;
+}
+
+async function getWorker(ocr: OcrOptions): Promise<Tesseract.Worker> {
+  const key = keyOf(ocr);
+  if (workerPromise !== null && workerKey !== key) {
+    // Other languages: this worker's models are the wrong ones.
+    const previous = workerPromise;
+    workerPromise = null;
+    const worker = await previous.catch(() => null);
+    await worker?.terminate().catch(() => {});
+  }
   if (workerPromise === null) {
-    const started = startWorker();
+    workerKey = key;
+    const started = startWorker(ocr);
     workerPromise = started;
     started.catch(() => {
       if (workerPromise === started) workerPromise = null;
@@ -85,8 +96,8 @@ function getWorker(): Promise<Tesseract.Worker> {
   return workerPromise;
 }
 
-async function runJob(image: Uint8Array): Promise<string> {
-  const worker = await getWorker();
+async function runJob(image: Uint8Array, ocr: OcrOptions): Promise<string> {
+  const worker = await getWorker(ocr);
   const thread = threadOf(worker);
   running += 1;
   thread?.ref();
@@ -111,9 +122,9 @@ async function runJob(image: Uint8Array): Promise<string> {
   }
 }
 
-/** The text tesseract reads in an image (PNG, JPEG, GIF, TIFF, BMP, WebP or Netpbm bytes). */
-export function recognizeImage(image: Uint8Array): Promise<string> {
-  const job = queue.then(() => runJob(image));
+/** The text tesseract reads in an image (PNG, JPEG, GIF, TIFF, BMP, WebP or Netpbm bytes) in `ocr`'s languages. */
+export function recognizeImage(image: Uint8Array, ocr: OcrOptions = DEFAULT_OCR_OPTIONS): Promise<string> {
+  const job = queue.then(() => runJob(image, ocr));
   queue = job.catch(() => {});
   return job;
 }

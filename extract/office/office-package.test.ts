@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeZip } from '../../test/helpers/zip-writer.ts';
-import { DEFAULT_EXTRACTION_LIMITS, ExtractionError, extractFile } from '../index.ts';
+import { DEFAULT_EXTRACTION_OPTIONS, ExtractionError, extractFile } from '../index.ts';
 import { OfficePackage } from './office-package.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/files/', import.meta.url));
 
 const text = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'utf8'));
-const LIMITS = { ...DEFAULT_EXTRACTION_LIMITS, maxUnpackedBytes: 1_000_000, maxArchiveDepth: 3 };
+const LIMITS = { ...DEFAULT_EXTRACTION_OPTIONS, maxUnpackedBytes: 1_000_000, maxArchiveDepth: 3 };
 const CONTENT_TYPES = { name: '[Content_Types].xml', data: text('<Types/>') };
 
 function bomb(declaredSize?: number): Uint8Array {

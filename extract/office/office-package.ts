@@ -4,7 +4,7 @@
 // as OOXML names them (leading slash optional, case-insensitive when no exact match) and
 // decoded as XML/HTML text. Failures are ExtractionError('extraction_failed').
 
-import type { ExtractionLimits } from '../extraction.ts';
+import type { ExtractionOptions } from '../extraction.ts';
 import { isDirectory, ZipArchive, type ZipEntry } from '../zip/index.ts';
 
 /** Decodes an XML/HTML part: UTF-16 by its byte order mark, else UTF-8 (BOM dropped). */
@@ -28,7 +28,7 @@ export class OfficePackage {
   }
 
   /** Opens a document; throws extraction_failed when the bytes are not a readable ZIP. */
-  static open(bytes: Uint8Array, limits: ExtractionLimits): OfficePackage {
+  static open(bytes: Uint8Array, limits: ExtractionOptions): OfficePackage {
     return new OfficePackage(ZipArchive.open(bytes, { maxUnpackedBytes: limits.maxUnpackedBytes }));
   }
 

@@ -3,6 +3,7 @@
 // PGM and read by tesseract.js (extract/ocr/). Only pages that paint an image are read: a page
 // with neither text nor image is blank, and OCR would only cost time.
 
+import type { OcrOptions } from '../extraction.ts';
 import { recognizeImage } from '../ocr/tesseract-worker.ts';
 import { tidyOcrText } from '../ocr/tidy-ocr-text.ts';
 import type { PdfPage } from './pdfjs.ts';
@@ -79,8 +80,8 @@ export async function renderPageForOcr(page: PdfPage): Promise<Uint8Array> {
   return rgbaToPgm(pixels, width, height);
 }
 
-/** The text OCR reads on a page that has no text layer; '' when it paints no image. */
-export async function ocrPage(page: PdfPage): Promise<string> {
+/** The text OCR reads on a page that has no text layer, in `ocr`'s languages; '' when it paints no image. */
+export async function ocrPage(page: PdfPage, ocr: OcrOptions): Promise<string> {
   if (!(await pagePaintsImage(page))) return '';
-  return tidyOcrText(await recognizeImage(await renderPageForOcr(page)));
+  return tidyOcrText(await recognizeImage(await renderPageForOcr(page), ocr));
 }

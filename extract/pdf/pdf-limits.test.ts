@@ -2,7 +2,7 @@
 // anything, and a PDF over `maxPdfObjects` or `maxPages` is refused as extraction_failed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_EXTRACTION_LIMITS, ExtractionError } from '../extraction.ts';
+import { DEFAULT_EXTRACTION_OPTIONS, ExtractionError } from '../extraction.ts';
 import { pdfOfRepeatedPage } from '../../test/helpers/pdf-of-repeated-page.ts';
 import { countIndirectObjects, readPdf } from './read-pdf.ts';
 
@@ -14,8 +14,8 @@ test('indirect objects are counted from the bytes', () => {
 test('a PDF over the object or page limit is refused before it is read', async () => {
   const pdf = pdfOfRepeatedPage(3);
   assert.equal((await readPdf(pdf)).pages.length, 3);
-  const refused = (limits: Partial<typeof DEFAULT_EXTRACTION_LIMITS>, pattern: RegExp) =>
-    assert.rejects(readPdf(pdf, { ...DEFAULT_EXTRACTION_LIMITS, ...limits }), (error: unknown) => error instanceof ExtractionError && error.code === 'extraction_failed' && pattern.test(error.message));
+  const refused = (limits: Partial<typeof DEFAULT_EXTRACTION_OPTIONS>, pattern: RegExp) =>
+    assert.rejects(readPdf(pdf, { ...DEFAULT_EXTRACTION_OPTIONS, ...limits }), (error: unknown) => error instanceof ExtractionError && error.code === 'extraction_failed' && pattern.test(error.message));
   await refused({ maxPdfObjects: 4 }, /holds 5 objects; at most 4 are read/);
   await refused({ maxPages: 2 }, /has 3 pages; at most 2 are read/);
 });

@@ -7,7 +7,7 @@
 // one with more than `maxPages` pages before any page is read, and a page that takes longer
 // than `pageTimeMs` is kept empty.
 
-import { DEFAULT_EXTRACTION_LIMITS, ExtractionError, type ExtractedPage, type ExtractionLimits } from '../extraction.ts';
+import { DEFAULT_EXTRACTION_OPTIONS, ExtractionError, type ExtractedPage, type ExtractionOptions, type OcrOptions } from '../extraction.ts';
 import { cleanTitle } from '../text-formats/tidy.ts';
 import { ocrPage } from './page-ocr.ts';
 import { joinTextItems, type PositionedText } from './page-text.ts';
@@ -63,8 +63,8 @@ async function within<T>(ms: number, work: Promise<T>, what: string): Promise<T>
   }
 }
 
-/** The text of page `number` (1-based): its text layer, else what OCR reads on it. */
-async function pageText(document: PdfDocument, number: number): Promise<string> {
+/** The text of page `number` (1-based): its text layer, else what OCR reads on it in `ocr`'s languages. */
+async function pageText(document: PdfDocument, number: number, ocr: OcrOptions): Promise<string> {
   const page = await document.getPage(number);
   try {
     const content = await page.getTextContent();
@@ -72,7 +72,7 @@ async function pageText(document: PdfDocument, number: number): Promise<string> 
     const items = content.items.filter((item): item is PositionedText & typeof item => 'str' in item);
     const text = joinTextItems(items);
     // A page with no text layer (a scan) yields no items: OCR reads it instead.
-    return text.trim() !== '' ? text : await ocrPage(page);
+    return text.trim() !== '' ? text : await ocrPage(page, ocr);
   } finally {
     page.cleanup();
   }
@@ -93,7 +93,7 @@ export function countIndirectObjects(bytes: Uint8Array): number {
   return count;
 }
 
-export async function readPdf(bytes: Uint8Array, limits: ExtractionLimits = DEFAULT_EXTRACTION_LIMITS): Promise<PdfContent> {
+export async function readPdf(bytes: Uint8Array, limits: ExtractionOptions = DEFAULT_EXTRACTION_OPTIONS): Promise<PdfContent> {
   const objects = countIndirectObjects(bytes);
   if (objects > limits.maxPdfObjects) {
     throw new ExtractionError('extraction_failed', `the PDF holds ${objects.toLocaleString('en')} objects; at most ${limits.maxPdfObjects.toLocaleString('en')} are read`);
@@ -116,7 +116,7 @@ export async function readPdf(bytes: Uint8Array, limits: ExtractionLimits = DEFA
     for (let number = 1; number <= document.numPages; number++) {
       let text = '';
       try {
-        text = await within(limits.pageTimeMs, pageText(document, number), `page ${number}`);
+        text = await within(limits.pageTimeMs, pageText(document, number, limits.ocr), `page ${number}`);
       } catch (error) {
         // One damaged page should not cost the others; it is kept, empty.
         failures++;

@@ -2,7 +2,7 @@
 // archives. Start here:
 //   zip-limits.ts   every limit a ZIP read obeys (entries, name length, compression ratio,
 //                   mimetype bytes) and ZipLimitError; the unpack budget and nesting depth
-//                   come from ExtractionLimits
+//                   come from ExtractionOptions
 //   zip-entries.ts  the central directory (ZIP64), the local-header walk for truncated files,
 //                   where an entry's data lies
 //   zip-archive.ts  ZipArchive: entries unpacked within a budget, size and CRC checked

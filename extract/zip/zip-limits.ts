@@ -1,7 +1,7 @@
 // The limits every ZIP read in extract/ obeys (format detection, office documents and e-books,
 // zip archives), declared once here, and ZipLimitError, the refusal for breaking one.
 //
-// Two more limits come from the caller's ExtractionLimits (defaults in DEFAULT_EXTRACTION_LIMITS,
+// Two more limits come from the caller's ExtractionOptions (defaults in DEFAULT_EXTRACTION_OPTIONS,
 // extraction.ts), because e-mail and gzip share them: `maxUnpackedBytes` bounds each entry and
 // all entries read from one archive together (ZipArchive's budget; a zip archive's budget is
 // also shared with everything nested in it, nested-extraction.ts), and `maxArchiveDepth`

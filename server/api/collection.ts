@@ -165,6 +165,17 @@ export const RankingSettingsSchema = Type.Object(
 );
 export type RankingSettingsWire = Static<typeof RankingSettingsSchema>;
 
+/** `ocr_languages`: Tesseract language codes (docs/api.md, "OCR languages"). */
+const OcrLanguagesSchema = Type.Array(Type.String({ pattern: '^[a-z]{3}(_[a-z]{3,5})?$', maxLength: 9 }), {
+  minItems: 1,
+  maxItems: 5,
+  uniqueItems: true,
+  description:
+    'The languages images and scanned pages of uploaded files are read in (OCR), as Tesseract codes: `["deu", "eng"]`. '
+    + 'Default `["eng"]`; every language must be installed on the server (`GET /v1/formats` lists them; `folio ocr add <code>` installs one). '
+    + 'An upload may name its own (the `ocr_languages` form part).',
+});
+
 /** A collection's settings as returned. */
 export const CollectionSettingsSchema = Type.Object(
   {
@@ -173,6 +184,7 @@ export const CollectionSettingsSchema = Type.Object(
     synonyms: SynonymsSchema,
     ranking: RankingSettingsSchema,
     searchable_fields: SearchableFieldsSchema,
+    ocr_languages: OcrLanguagesSchema,
   },
   { additionalProperties: false, title: 'CollectionSettings' },
 );
@@ -186,6 +198,7 @@ export const UpdateCollectionBodySchema = Type.Object(
     synonyms: Type.Optional(SynonymsSchema),
     ranking: Type.Optional(RankingSettingsSchema),
     searchable_fields: Type.Optional(SearchableFieldsSchema),
+    ocr_languages: Type.Optional(OcrLanguagesSchema),
   },
   { additionalProperties: false },
 );
@@ -199,6 +212,7 @@ export const CreateCollectionBodySchema = Type.Object(
     synonyms: Type.Optional(SynonymsSchema),
     ranking: Type.Optional(RankingSettingsSchema),
     searchable_fields: Type.Optional(SearchableFieldsSchema),
+    ocr_languages: Type.Optional(OcrLanguagesSchema),
     language: Type.Optional(
       Type.String({
         minLength: 1,

@@ -161,6 +161,9 @@ export const UploadFileBodySchema = Type.Object(
     metadata: Type.Optional(
       Type.String({ contentMediaType: 'application/json', description: 'A flat JSON object as text, e.g. `{"shelf":"b2"}`; the file\'s format, extension and size are added.' }),
     ),
+    ocr_languages: Type.Optional(
+      Type.String({ description: "The languages its images and scanned pages are read in, as Tesseract codes joined by '+' (`deu+eng`); default: the collection's `ocr_languages`. Each must be installed (`GET /v1/formats`)." }),
+    ),
   },
   { title: 'UploadFileBody', description: 'multipart/form-data' },
 );

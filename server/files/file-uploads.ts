@@ -1,6 +1,7 @@
 // The upload flow (SPEC §5), behind `POST /v1/collections/{name}/files`: the route receives
 // the multipart body into a temporary file, and this service does the rest — checks the
-// fields, has the extraction pool read the file (never the main thread), adds the file's facts
+// fields, has the extraction pool read the file (never the main thread; images and scanned
+// pages in the upload's or the collection's OCR languages, ocr-languages.ts), adds the file's facts
 // to its metadata (file-facts.ts: format, extension, size), keeps the original
 // with --keep-files (durably, before the document is written), writes the document, and sends
 // the `file.indexed` or `file.failed` webhook event. Unknown type → 415, unreadable → 422,
@@ -20,6 +21,7 @@ import type { ExtractionPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 import { buildFileDocument } from './file-document.ts';
 import { fileFacts, withFileFacts } from './file-facts.ts';
+import type { OcrLanguages } from './ocr-languages.ts';
 import type { KeptOriginal, KeptOriginals, OriginalFile } from './original-files.ts';
 
 /** Default largest upload (SPEC §5: 100 MiB; `--max-file-size`). */
@@ -36,7 +38,7 @@ export interface UploadedFile {
   fileName: string | null;
   bytes: number;
   sha256: string;
-  fields: { id?: string; title?: string; metadata?: string };
+  fields: { id?: string; title?: string; metadata?: string; ocr_languages?: string };
 }
 
 export interface FileUploadsOptions {
@@ -44,6 +46,8 @@ export interface FileUploadsOptions {
   extraction: ExtractionPool;
   originals: KeptOriginals;
   events: WebhookEvents;
+  /** The OCR languages the server has. */
+  ocrLanguages: OcrLanguages;
   /** Largest upload in bytes (default 100 MiB). */
   maxFileBytes?: number;
 }
@@ -111,7 +115,8 @@ export class FileUploads {
     try {
       const metadata = parseMetadata(upload.fields.metadata);
       validateFileFields({ id: upload.fields.id, title: upload.fields.title, metadata });
-      const extraction = await this.options.extraction.extract(upload.path, upload.fileName);
+      const ocr = this.options.ocrLanguages.forUpload(collection.ocrLanguages, upload.fields.ocr_languages);
+      const extraction = await this.options.extraction.extract(upload.path, upload.fileName, undefined, ocr);
       const document = buildFileDocument(
         {
           id: upload.fields.id,

@@ -7,4 +7,5 @@ export { buildFileDocument } from './file-document.ts';
 export { reindexFromOriginals } from './original-reindex.ts';
 export type { OriginalsReindexed } from './original-reindex.ts';
 export { DEFAULT_MAX_FILE_BYTES, FileUploads } from './file-uploads.ts';
+export { OcrLanguages } from './ocr-languages.ts';
 export type { FileUploadsOptions, UploadedFile } from './file-uploads.ts';

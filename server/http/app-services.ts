@@ -4,7 +4,7 @@
 
 import type { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, RequestRateLimiter } from '../auth/index.ts';
 import type { CollectionService, DocumentService } from '../documents/index.ts';
-import type { FileUploads } from '../files/index.ts';
+import type { FileUploads, OcrLanguages } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
 import type { ClusterNode } from '../cluster/index.ts';
@@ -26,6 +26,8 @@ declare module 'fastify' {
     workers: CollectionWorkers;
     /** The upload flow: extraction, kept originals, file events (server/files/file-uploads.ts). */
     uploads: FileUploads;
+    /** The OCR languages this server has (server/files/ocr-languages.ts). */
+    ocrLanguages: OcrLanguages;
     /** Who a bearer token is: master key, session or API key (server/auth/credentials.ts). */
     credentials: Credentials;
     /** The API key store (server/auth/key-store.ts): the auth plugin marks keys used. */

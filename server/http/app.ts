@@ -6,6 +6,7 @@
 // services (flushing pending writes) when the app closes.
 // It does not listen: server/http/start-server.ts does, and tests may call `inject` or `listen` on it.
 
+import path from 'node:path';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,7 +16,7 @@ import { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, SessionStore, TokenB
 import { DEFAULT_ADDONS_DIR, DEFAULT_RATE_LIMIT } from '../config/index.ts';
 import { CollectionService, DocumentService } from '../documents/index.ts';
 import type { RateLimitSetting } from '../config/index.ts';
-import { FileUploads, KeptOriginals } from '../files/index.ts';
+import { FileUploads, KeptOriginals, OcrLanguages } from '../files/index.ts';
 import { openCollectionRegistry } from '../indexing/index.ts';
 import type { ClusterOptions } from '../cluster/index.ts';
 import type { Backpressure } from '../indexing/index.ts';
@@ -275,9 +276,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('snapshots', snapshots);
   app.decorate('collections', new CollectionService(registry, webhooks));
   app.decorate('documents', new DocumentService({ collections: registry, originals, events: webhooks, ingest }));
+  // OCR languages beyond English are installed on demand into the add-ons' tessdata folder.
+  const ocrLanguages = new OcrLanguages(path.join(options.addonsDir ?? DEFAULT_ADDONS_DIR, 'tessdata'));
+  app.decorate('ocrLanguages', ocrLanguages);
   app.decorate(
     'uploads',
-    new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, maxFileBytes: options.maxFileBytes }),
+    new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, ocrLanguages, maxFileBytes: options.maxFileBytes }),
   );
 
   try {

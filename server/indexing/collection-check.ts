@@ -34,6 +34,7 @@ import type { Manifest, ManifestSegment } from '../../storage/index.ts';
 import { DEFAULT_LANGUAGE } from '../api/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
 import { COLLECTION_CONFIG_FILE, WAL_DIR_NAME } from './collection-layout.ts';
+import { DEFAULT_OCR_LANGUAGES } from './ocr-language-settings.ts';
 import { DEFAULT_SEARCHABLE_FIELDS } from './searchable-fields.ts';
 import { defaultTypoTolerance } from './collection-settings.ts';
 import { decodeWalRecord, encodeWalRecord } from './wal-records.ts';
@@ -138,7 +139,7 @@ export function repairCollection(check: CollectionCheck): RepairOutcome {
   const damagedFiles = new Set(check.problems.map((problem) => problem.file));
 
   if (damagedFiles.has(COLLECTION_CONFIG_FILE)) {
-    writeCollectionConfig(dir, { name: check.name, language: DEFAULT_LANGUAGE, created_at: new Date().toISOString(), typoTolerance: defaultTypoTolerance(), embedders: {}, synonyms: [], ranking: { boost: [] }, searchableFields: [...DEFAULT_SEARCHABLE_FIELDS] });
+    writeCollectionConfig(dir, { name: check.name, language: DEFAULT_LANGUAGE, created_at: new Date().toISOString(), typoTolerance: defaultTypoTolerance(), embedders: {}, synonyms: [], ranking: { boost: [] }, searchableFields: [...DEFAULT_SEARCHABLE_FIELDS], ocrLanguages: [...DEFAULT_OCR_LANGUAGES] });
     outcome.notes.push(`collection.json was written again with language '${DEFAULT_LANGUAGE}' and default settings: if the collection had another language or embedders, set them again (PATCH /v1/collections/${check.name}) or re-create it`);
   }
 

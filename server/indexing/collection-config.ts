@@ -1,6 +1,6 @@
 // A collection's own record on disk, `collection.json`: its name, analysis language, creation
 // time and search settings (`settings.typo_tolerance`, `embedders`, `synonyms`, `ranking`,
-// `searchable_fields`, in the API's
+// `searchable_fields`, `ocr_languages`, in the API's
 // shape). Written atomically when the collection is created and whenever its settings change. A
 // file written before a setting existed reads as that setting's default.
 
@@ -13,6 +13,7 @@ import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
 import { defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
 import { embeddersFromStored, embeddersToStored, embeddersToWire } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
+import { ocrLanguagesFromStored, ocrLanguagesToStored } from './ocr-language-settings.ts';
 import { rankingFromStored } from './ranking-settings.ts';
 import { searchableFieldsFromStored } from './searchable-fields.ts';
 import { synonymsFromStored, synonymsToStored } from './synonym-settings.ts';
@@ -29,10 +30,12 @@ export interface CollectionConfig {
   ranking: RankingSettingsWire;
   /** Searchable fields and weights, as written (searchable-fields.ts). */
   searchableFields: SearchableFieldWire[];
+  /** Tesseract languages its uploads are read in (ocr-language-settings.ts). */
+  ocrLanguages: string[];
 }
 
 /** A collection's settings, as the server holds them. */
-export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms' | 'ranking' | 'searchableFields'>;
+export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms' | 'ranking' | 'searchableFields' | 'ocrLanguages'>;
 
 /** A collection's settings as collection.json stores them (and the cluster's catalog, as JSON). */
 export interface StoredSettings {
@@ -44,6 +47,8 @@ export interface StoredSettings {
   ranking?: unknown;
   /** Absent in settings stored before searchable fields existed: the default. */
   searchable_fields?: unknown;
+  /** Absent in settings stored before OCR languages existed: English. */
+  ocr_languages?: unknown;
 }
 
 /** The settings as a collection's record shows them (no embedder's API key). */
@@ -54,6 +59,7 @@ export function settingsToWire(settings: SettingsValues): CollectionSettings {
     synonyms: synonymsToStored(settings.synonyms),
     ranking: structuredClone(settings.ranking),
     searchable_fields: settings.searchableFields.map((entry) => ({ ...entry })),
+    ocr_languages: ocrLanguagesToStored(settings.ocrLanguages),
   };
 }
 
@@ -64,6 +70,7 @@ export function storedSettingsOf(settings: SettingsValues): StoredSettings {
     synonyms: synonymsToStored(settings.synonyms),
     ranking: settings.ranking,
     searchable_fields: settings.searchableFields,
+    ocr_languages: ocrLanguagesToStored(settings.ocrLanguages),
   };
 }
 
@@ -74,8 +81,9 @@ export function settingsFromStored(stored: StoredSettings): SettingsValues | nul
   const synonyms = synonymsFromStored(stored.synonyms);
   const ranking = rankingFromStored(stored.ranking);
   const searchableFields = searchableFieldsFromStored(stored.searchable_fields);
-  if (typoTolerance === null || embedders === null || synonyms === null || ranking === null || searchableFields === null) return null;
-  return { typoTolerance, embedders, synonyms, ranking, searchableFields };
+  const ocrLanguages = ocrLanguagesFromStored(stored.ocr_languages);
+  if (typoTolerance === null || embedders === null || synonyms === null || ranking === null || searchableFields === null || ocrLanguages === null) return null;
+  return { typoTolerance, embedders, synonyms, ranking, searchableFields, ocrLanguages };
 }
 
 /** Written private to the server's user: an embedder's API key is in it. */
@@ -120,5 +128,7 @@ export function readCollectionConfig(dir: string): CollectionConfig {
   if (ranking === null) throw new CorruptFileError(filePath, 'settings.ranking is not a valid ranking setting');
   const searchableFields = searchableFieldsFromStored((settings as Record<string, unknown> | undefined)?.searchable_fields);
   if (searchableFields === null) throw new CorruptFileError(filePath, 'settings.searchable_fields is not a valid list of searchable fields');
-  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms, ranking, searchableFields };
+  const ocrLanguages = ocrLanguagesFromStored((settings as Record<string, unknown> | undefined)?.ocr_languages);
+  if (ocrLanguages === null) throw new CorruptFileError(filePath, 'settings.ocr_languages is not a valid list of OCR languages');
+  return { name: config.name, language: config.language, created_at: config.created_at, typoTolerance, embedders, synonyms, ranking, searchableFields, ocrLanguages };
 }

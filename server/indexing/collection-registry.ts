@@ -27,6 +27,7 @@ import { settingsFromStored, writeCollectionConfig } from './collection-config.t
 import type { SettingsValues, StoredSettings } from './collection-config.ts';
 import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
 import { applyEmbeddersPatch } from './embedder-settings.ts';
+import { DEFAULT_OCR_LANGUAGES } from './ocr-language-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
 import { NO_RANKING, checkRanking } from './ranking-settings.ts';
 import { DEFAULT_SEARCHABLE_FIELDS, checkSearchableFields } from './searchable-fields.ts';
@@ -229,6 +230,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
       synonyms: checkSynonyms(settings.synonyms ?? [], language, '/body/synonyms'),
       ranking: settings.ranking === undefined ? NO_RANKING : checkRanking(settings.ranking, '/body/ranking'),
       searchableFields: checkSearchableFields(settings.searchable_fields ?? DEFAULT_SEARCHABLE_FIELDS, '/body/searchable_fields'),
+      ocrLanguages: [...(settings.ocr_languages ?? DEFAULT_OCR_LANGUAGES)],
     });
   }
 

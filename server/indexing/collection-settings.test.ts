@@ -29,11 +29,18 @@ test('collection.json: settings written and read; absent means the defaults; dam
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-settings-'));
   try {
     const typoTolerance = applyTypoTolerancePatch(defaultTypoTolerance(), { enabled: false }, '');
-    writeCollectionConfig(dir, { name: 'c', language: 'english', created_at: '2026-01-01T00:00:00.000Z', typoTolerance, embedders: {}, synonyms: [], ranking: { boost: [] }, searchableFields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }] });
+    writeCollectionConfig(dir, { name: 'c', language: 'english', created_at: '2026-01-01T00:00:00.000Z', typoTolerance, embedders: {}, synonyms: [], ranking: { boost: [] }, searchableFields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }], ocrLanguages: ['deu', 'eng'] });
     assert.deepEqual(readCollectionConfig(dir).typoTolerance, typoTolerance);
+    assert.deepEqual(readCollectionConfig(dir).ocrLanguages, ['deu', 'eng']);
     const file = path.join(dir, 'collection.json');
     fs.writeFileSync(file, JSON.stringify({ name: 'c', language: 'english', created_at: '2026-01-01T00:00:00.000Z' }));
     assert.deepEqual(readCollectionConfig(dir).typoTolerance, defaultTypoTolerance());
+    assert.deepEqual(readCollectionConfig(dir).ocrLanguages, ['eng'], 'a file from before the setting: English');
+    writeCollectionConfig(dir, { ...readCollectionConfig(dir), ocrLanguages: ['fra'] });
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual(written.settings.ocr_languages, ['fra']);
+    fs.writeFileSync(file, JSON.stringify({ ...written, settings: { ...written.settings, ocr_languages: ['../etc'] } }));
+    assert.throws(() => readCollectionConfig(dir), /settings\.ocr_languages/);
     fs.writeFileSync(file, JSON.stringify({ name: 'c', language: 'english', created_at: 'x', settings: { typo_tolerance: { enabled: 'no' } } }));
     assert.throws(() => readCollectionConfig(dir), CorruptFileError);
   } finally {

@@ -40,6 +40,8 @@ export interface Collection {
   /** The collection's directory (its index files, WAL and kept originals). */
   readonly dir: string;
   info(): CollectionInfo;
+  /** The Tesseract languages its uploads are read in unless an upload names its own (`ocr_languages`). */
+  readonly ocrLanguages: readonly string[];
   /**
    * Changes settings (what the patch leaves out is kept), durably (collection.json), for every
    * later search. Throws FolioError `validation_failed`.

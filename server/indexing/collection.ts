@@ -122,6 +122,8 @@ export class FolioCollection implements Collection {
   private defaultBoosts: FieldBoost[];
   /** Searchable fields as written (collection.json), and as weights when they are not the default ones (else null). */
   private searchableFields: SearchableFieldWire[];
+  /** The Tesseract languages its uploads are read in, unless an upload names its own. */
+  private ocrLanguagesSetting: string[];
   private fieldWeights: FieldWeights | null;
   /** The metadata fields of `searchableFields` (sorted names): every segment indexes their words. */
   private metadataSearchFields: string[];
@@ -158,6 +160,7 @@ export class FolioCollection implements Collection {
     this.ranking = config.ranking;
     this.defaultBoosts = parseBoosts(config.ranking.boost, '/settings/ranking/boost');
     this.searchableFields = config.searchableFields;
+    this.ocrLanguagesSetting = config.ocrLanguages;
     this.fieldWeights = weightsUnlessDefault(config.searchableFields);
     this.metadataSearchFields = searchableMetadataFields(config.searchableFields);
     this.embeddingPool = workers.embedding;
@@ -292,10 +295,16 @@ export class FolioCollection implements Collection {
       synonyms: patch.synonyms === undefined ? this.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
       ranking: patch.ranking === undefined ? this.ranking : checkRanking(patch.ranking, '/body/ranking'),
       searchableFields: patch.searchable_fields === undefined ? this.searchableFields : checkSearchableFields(patch.searchable_fields, '/body/searchable_fields'),
+      ocrLanguages: patch.ocr_languages === undefined ? this.ocrLanguagesSetting : [...patch.ocr_languages],
     };
     this.replaceSettings(settings);
     await this.cluster?.settingsChanged(storedSettingsOf(settings));
     return this.info();
+  }
+
+  /** The Tesseract languages its uploads are read in unless an upload names its own. */
+  get ocrLanguages(): readonly string[] {
+    return this.ocrLanguagesSetting;
   }
 
   /** The settings as collection.json stores them (the cluster's catalog keeps them so). */
@@ -304,7 +313,7 @@ export class FolioCollection implements Collection {
   }
 
   private settingsValues(): SettingsValues {
-    return { typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms, ranking: this.ranking, searchableFields: this.searchableFields };
+    return { typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms, ranking: this.ranking, searchableFields: this.searchableFields, ocrLanguages: this.ocrLanguagesSetting };
   }
 
   /** Takes settings changed on another node of the cluster. */
@@ -317,7 +326,8 @@ export class FolioCollection implements Collection {
 
   private replaceSettings(settings: SettingsValues): void {
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, ...settings });
-    const { typoTolerance, embedders, synonyms, ranking, searchableFields } = settings;
+    const { typoTolerance, embedders, synonyms, ranking, searchableFields, ocrLanguages } = settings;
+    this.ocrLanguagesSetting = ocrLanguages;
     this.searchableFields = searchableFields;
     this.fieldWeights = weightsUnlessDefault(searchableFields);
     const metadataSearchFields = searchableMetadataFields(searchableFields);

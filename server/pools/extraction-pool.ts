@@ -10,8 +10,8 @@
 
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { DEFAULT_EXTRACTION_LIMITS } from '../../extract/index.ts';
-import type { Extraction, ExtractionLimits } from '../../extract/index.ts';
+import { DEFAULT_EXTRACTION_OPTIONS } from '../../extract/index.ts';
+import type { Extraction, ExtractionOptions, OcrOptions } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
@@ -43,7 +43,7 @@ export interface ExtractionPoolOptions {
   /** Each thread's young-generation heap limit in MiB; default V8's. */
   maxYoungGenerationSizeMb?: number;
   /** Bounds handed to the extractors (unpacked bytes, archive depth). */
-  limits?: ExtractionLimits;
+  limits?: ExtractionOptions;
   /** The worker module beside this file, without extension; default `extraction-worker` (tests swap it). */
   workerModule?: string;
 }
@@ -58,7 +58,7 @@ export class ExtractionPool {
   readonly threadCount: number;
   readonly maxQueued: number;
   readonly timeLimitMs: number;
-  private readonly limits: ExtractionLimits;
+  private readonly limits: ExtractionOptions;
   private readonly workers: LazyPiscina<ExtractionTask, WorkerReply<Extraction>>;
   private readonly tasks = new Map<number, RunningTask>();
   private nextTaskId = 1;
@@ -70,7 +70,7 @@ export class ExtractionPool {
     this.maxQueued = options.maxQueued ?? QUEUED_FILES_PER_THREAD * this.threadCount;
     this.timeLimitMs = options.timeLimitMs ?? DEFAULT_EXTRACTION_TIME_LIMIT_MS;
     if (!(this.timeLimitMs > 0)) throw new RangeError('the extraction time limit must be positive');
-    this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...options.limits };
+    this.limits = { ...DEFAULT_EXTRACTION_OPTIONS, ...options.limits };
     this.workers = new LazyPiscina({
       ...workerEntry(options.workerModule ?? 'extraction-worker', import.meta.url),
       // Every thread stays started: a replacement is started as soon as one is stopped or
@@ -96,9 +96,10 @@ export class ExtractionPool {
   /**
    * Reads the file at `filePath` (which the caller keeps and removes) into pages. `fileName` is
    * the name the client gave it. `signal` gives up early (the client went away): the worker
-   * is stopped and the signal's reason is thrown.
+   * is stopped and the signal's reason is thrown. `ocr`: the languages images and scanned pages
+   * are read in (default English).
    */
-  async extract(filePath: string, fileName: string | null, signal?: AbortSignal): Promise<Extraction> {
+  async extract(filePath: string, fileName: string | null, signal?: AbortSignal, ocr?: OcrOptions): Promise<Extraction> {
     if (this.closed) throw closing();
     signal?.throwIfAborted();
     this.assertRoom();
@@ -109,7 +110,8 @@ export class ExtractionPool {
     this.tasks.set(taskId, running);
     let reply: WorkerReply<Extraction>;
     try {
-      reply = await this.workers.pool.run({ taskId, filePath, fileName, limits: this.limits }, { signal: running.controller.signal });
+      const limits = ocr === undefined ? this.limits : { ...this.limits, ocr };
+      reply = await this.workers.pool.run({ taskId, filePath, fileName, limits }, { signal: running.controller.signal });
     } catch (error) {
       if (running.timedOut) throw this.tooSlow();
       if (signal?.aborted) throw signal.reason;

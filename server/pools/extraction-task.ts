@@ -9,11 +9,11 @@
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { ExtractionError } from '../../extract/index.ts';
-import type { Extraction, ExtractionLimits } from '../../extract/index.ts';
+import type { Extraction, ExtractionOptions } from '../../extract/index.ts';
 import { replyOfAsync } from './worker-protocol.ts';
 import type { ExtractionStarted, ExtractionTask, WorkerReply } from './worker-protocol.ts';
 
-export type Extractor = (bytes: Uint8Array, fileName: string | null, limits: ExtractionLimits) => Promise<Extraction>;
+export type Extractor = (bytes: Uint8Array, fileName: string | null, limits: ExtractionOptions) => Promise<Extraction>;
 
 /** Longest part of a parser's own message repeated to the client. */
 const MAX_CAUSE_LENGTH = 300;

@@ -5,7 +5,7 @@
 // dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
 
 import type { FacetValueQuery, IndexDocument, SearchRequest } from '../../engine/index.ts';
-import type { ExtractionLimits } from '../../extract/index.ts';
+import type { ExtractionOptions } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { BatchFormat, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
 import type { ErrorCode, FieldError } from '../errors/index.ts';
@@ -179,7 +179,7 @@ export interface ExtractionTask {
   filePath: string;
   /** The name the client gave the file (helps detect its type), or null. */
   fileName: string | null;
-  limits: ExtractionLimits;
+  limits: ExtractionOptions;
 }
 
 /** Posted by an extraction worker when it begins a task: the per-file time limit starts then. */

@@ -170,6 +170,13 @@ describe('TypeScript client', () => {
     const fromBlob = await client.upload('files', new Blob([markdown]), { fileName: 'blob.md', id: 'md-blob' });
     assert.equal(fromBlob.bytes, markdown.length);
 
+    // OCR languages travel as the form part the server reads: English is there, Klingon is not.
+    assert.equal((await client.upload('files', markdown, { fileName: 'eng.md', id: 'md-eng', ocrLanguages: ['eng'] })).id, 'md-eng');
+    const klingon = await folioError(() => client.upload('files', markdown, { fileName: 'tlh.md', ocrLanguages: ['tlh', 'eng'] }));
+    assert.equal(klingon.status, 400);
+    assert.match(klingon.message, /folio ocr add tlh/);
+    assert.ok((await client.formats()).ocr_languages.includes('eng'));
+
     const hits = await client.search('files', 'folioquokka');
     assert.ok(hits.hits.some((hit) => hit.id === fromStream.id));
 

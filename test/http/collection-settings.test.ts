@@ -41,7 +41,7 @@ describe('collection settings', () => {
   test('a new collection has the default typo tolerance; create may set some of it', async () => {
     const plain = await server.request('POST', '/v1/collections', { name: 'plain' });
     assert.equal(plain.status, 201);
-    assert.deepEqual(plain.body.settings, { typo_tolerance: DEFAULTS, embedders: {}, synonyms: [], ranking: { boost: [] }, searchable_fields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }] });
+    assert.deepEqual(plain.body.settings, { typo_tolerance: DEFAULTS, embedders: {}, synonyms: [], ranking: { boost: [] }, searchable_fields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }], ocr_languages: ['eng'] });
     const strict = await server.request('POST', '/v1/collections', { name: 'strict', typo_tolerance: { min_word_size: { one_typo: 7 } } });
     assert.equal(strict.status, 201, strict.text);
     assert.deepEqual(strict.body.settings.typo_tolerance, { ...DEFAULTS, min_word_size: { one_typo: 7, two_typos: 9 } });
@@ -126,7 +126,7 @@ describe('collection settings', () => {
         assert.deepEqual(kept.settings.typo_tolerance, { ...DEFAULTS, enabled: false, disable_on_fields: ['text'] });
         const search = await second.request('GET', '/v1/collections/kept/search?q=histgram');
         assert.deepEqual(search.body.hits, []);
-        assert.deepEqual((await second.request('GET', '/v1/collections/old')).body.settings, { typo_tolerance: DEFAULTS, embedders: {}, synonyms: [], ranking: { boost: [] }, searchable_fields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }] });
+        assert.deepEqual((await second.request('GET', '/v1/collections/old')).body.settings, { typo_tolerance: DEFAULTS, embedders: {}, synonyms: [], ranking: { boost: [] }, searchable_fields: [{ field: 'title', weight: 3 }, { field: 'text', weight: 1 }], ocr_languages: ['eng'] });
       } finally {
         await second.close();
       }

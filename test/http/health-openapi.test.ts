@@ -131,14 +131,14 @@ describe('health and OpenAPI', () => {
     assert.deepEqual(getDocument.responses['404'].content['application/problem+json'].schema, { $ref: '#/components/schemas/Problem' });
   });
 
-  test('the upload describes its multipart body: the file as binary, id, title and metadata as text', async () => {
+  test('the upload describes its multipart body: the file as binary, id, title, metadata and ocr_languages as text', async () => {
     const { body: document } = await server.request('GET', '/v1/openapi.json');
     const body = document.paths['/v1/collections/{name}/files'].post.requestBody;
     assert.deepEqual(body.content['multipart/form-data'].schema, { $ref: '#/components/schemas/UploadFileBody' });
     const schema = document.components.schemas.UploadFileBody;
     assert.deepEqual(schema.required, ['file']);
     assert.equal(schema.properties.file.format, 'binary');
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['file', 'id', 'metadata', 'title']);
+    assert.deepEqual(Object.keys(schema.properties).sort(), ['file', 'id', 'metadata', 'ocr_languages', 'title']);
   });
 
   test('the search response and hit schemas name every SPEC field', async () => {

@@ -28,6 +28,7 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { name, language = DEFAULT_LANGUAGE, ...settings } = request.body;
+      app.ocrLanguages.assertInstalled(settings.ocr_languages, '/body/ocr_languages');
       return reply.code(201).send(await app.collections.create(name, language, settings));
     },
   );
@@ -63,7 +64,7 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: "Change a collection's settings",
-        description: 'Settings only (`typo_tolerance`, `embedders`, `synonyms`); what the body leaves out is kept (a `synonyms` '
+        description: 'Settings only (`typo_tolerance`, `embedders`, `synonyms`, `ranking`, `searchable_fields`, `ocr_languages`); what the body leaves out is kept (a `synonyms` '
           + 'list replaces the whole list). Searches use the new settings at once, and they survive restarts.',
         tags: ['collections'],
         params: CollectionParamsSchema,
@@ -71,7 +72,10 @@ const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CollectionInfoSchema, ...problemResponses(400, 401, 404, 413, 415, 500) },
       },
     },
-    async (request) => app.collections.updateSettings(request.params.name, request.body),
+    async (request) => {
+      app.ocrLanguages.assertInstalled(request.body.ocr_languages, '/body/ocr_languages');
+      return app.collections.updateSettings(request.params.name, request.body);
+    },
   );
 
   app.delete(

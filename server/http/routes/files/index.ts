@@ -1,7 +1,8 @@
 // File routes (SPEC §5): `POST /v1/collections/{name}/files` takes a multipart upload (`file`,
-// optional `id`, `title`, `metadata` as a JSON string), streams it to a temporary file and hands
-// it to the upload service (server/files/file-uploads.ts), which extracts and indexes it;
-// `GET /v1/formats` lists every file type the server reads. The original file is kept only with
+// optional `id`, `title`, `metadata` as a JSON string, `ocr_languages`), streams it to a
+// temporary file and hands it to the upload service (server/files/file-uploads.ts), which
+// extracts and indexes it; `GET /v1/formats` lists every file type the server reads and the OCR
+// languages it has. The original file is kept only with
 // `--keep-files`; then `GET /v1/collections/{name}/documents/{id}/file` downloads it.
 
 import multipart from '@fastify/multipart';
@@ -30,6 +31,9 @@ const FormatListSchema = Type.Object(
     formats: Type.Array(
       Type.Object({ extension: Type.String(), mime: Type.String(), kind: Type.String() }, { additionalProperties: false }),
     ),
+    ocr_languages: Type.Array(Type.String(), {
+      description: 'The languages images and scanned pages can be read in (Tesseract codes, sorted): `eng` always; others once installed with `folio ocr add <code>`.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -37,7 +41,7 @@ const FormatListSchema = Type.Object(
 const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { uploads } = app;
   await app.register(multipart, {
-    limits: { fileSize: uploads.maxFileBytes, files: 1, fields: 3, parts: 4, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
+    limits: { fileSize: uploads.maxFileBytes, files: 1, fields: 4, parts: 5, fieldSize: MAX_FIELD_BYTES, headerPairs: 100 },
   });
 
   app.get(
@@ -49,7 +53,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: FormatListSchema, ...problemResponses(401, 403, 429, 500) },
       },
     },
-    async () => ({ formats: listFormats().map(({ extension, mime, kind }) => ({ extension, mime, kind })) }),
+    async () => ({ formats: listFormats().map(({ extension, mime, kind }) => ({ extension, mime, kind })), ocr_languages: app.ocrLanguages.list() }),
   );
 
   app.post(
@@ -59,7 +63,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: UploadFileBodySchema }, url }) },
       schema: {
         summary: 'Upload a file: its text is extracted per page and indexed as one document',
-        description: 'multipart/form-data: `file` (required), `id`, `title`, `metadata` (a JSON object as a string).',
+        description: "multipart/form-data: `file` (required), `id`, `title`, `metadata` (a JSON object as a string), `ocr_languages` (`deu+eng`).",
         tags: ['files'],
         consumes: ['multipart/form-data'],
         params: CollectionParamsSchema,

@@ -1,6 +1,6 @@
 // Receives a multipart upload (SPEC §5): the `file` part is streamed to a temporary file while
 // its SHA-256 and size are computed (it is never held in memory), and the small text fields
-// (`id`, `title`, `metadata`) are collected. A file over the size limit stops the upload with
+// (`id`, `title`, `metadata`, `ocr_languages`) are collected. A file over the size limit stops the upload with
 // 413 `file_too_large`; anything else malformed is 400 `validation_failed` naming the body: no
 // boundary, the wrong one, a body cut off before its closing boundary, a broken part header,
 // more parts or files than an upload has. Only a failure of the server itself (the disk) stays
@@ -17,7 +17,7 @@ import { FolioError } from '../../../errors/index.ts';
 import type { UploadedFile } from '../../../files/index.ts';
 
 /** The text fields an upload may carry besides `file`. */
-const FIELD_NAMES = new Set(['id', 'title', 'metadata']);
+const FIELD_NAMES = new Set(['id', 'title', 'metadata', 'ocr_languages']);
 
 type ReceivedUpload = UploadedFile;
 
@@ -42,7 +42,7 @@ function isMalformedBody(error: unknown): boolean {
 function malformed(error: Error): FolioError {
   const { code } = error as { code?: unknown };
   const limit = code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT';
-  const message = limit ? 'an upload has one file part named "file" and at most the fields id, title and metadata' : `not a well-formed multipart/form-data body: ${error.message}`;
+  const message = limit ? 'an upload has one file part named "file" and at most the fields id, title, metadata and ocr_languages' : `not a well-formed multipart/form-data body: ${error.message}`;
   return new FolioError('validation_failed', `the upload is malformed: ${message}`, [{ path: '/body', message }]);
 }
 
@@ -55,7 +55,7 @@ export async function receiveUpload(request: FastifyRequest, tempDir: string, ma
       if (part.type === 'field') {
         if (!FIELD_NAMES.has(part.fieldname)) {
           throw new FolioError('validation_failed', `unknown form field '${part.fieldname}'`, [
-            { path: `/body/${part.fieldname}`, message: 'is not an allowed field (file, id, title, metadata)' },
+            { path: `/body/${part.fieldname}`, message: 'is not an allowed field (file, id, title, metadata, ocr_languages)' },
           ]);
         }
         fields[part.fieldname as keyof ReceivedUpload['fields']] = String(part.value);
