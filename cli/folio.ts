@@ -100,6 +100,7 @@ program
   .option('--search-timeout <seconds>', 'a search answers with what it found after this long (timed_out); 0: no limit (env FOLIO_SEARCH_TIMEOUT, default 2)')
   .option('--key-search-concurrency <n>', 'searches one API key may run at once (env FOLIO_KEY_SEARCH_CONCURRENCY, default search threads - 1, at least 1)')
   .option('--search-cache-mb <mb>', 'MiB of recent search answers kept for repeated searches; 0 disables (env FOLIO_SEARCH_CACHE_MB, default 32)')
+  .option('--preview-cache-mb <mb>', 'MiB of page pictures (previews) kept on disk (env FOLIO_PREVIEW_CACHE_MB, default 256)')
   .option('--open-collections <n>', 'collections kept open at once; others open when used and close when idle (env FOLIO_OPEN_COLLECTIONS, default 500, or half of ulimit -n if lower)')
   .option('--models-dir <dir>', 'where local embedding models are (env FOLIO_MODELS_DIR, default <data>/models)')
   .option('--addons-dir <dir>', "where add-ons are installed: the local embedder's runtime, OCR languages (env FOLIO_ADDONS_DIR, default <Folio>/addons)")

@@ -25,6 +25,16 @@ export { detectFormat } from './detect-format.ts';
 export { familyFor, formatInfo, listFormats, registerFamily } from './format-registry.ts';
 export { DEFAULT_OCR_OPTIONS, type OcrOptions } from './extraction.ts';
 export {
+  MAX_PREVIEW_WIDTH,
+  MIN_PREVIEW_WIDTH,
+  PreviewError,
+  hasPageImages,
+  renderPageImage,
+  type PageImageFormat,
+  type PageImageRequest,
+  type PreviewErrorCode,
+} from './preview/page-image.ts';
+export {
   BUNDLED_OCR_LANGUAGE,
   MAX_OCR_LANGUAGES,
   OCR_ADD_COMMAND,

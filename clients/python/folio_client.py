@@ -633,6 +633,19 @@ class FolioClient:
         file_name = _content_disposition_name(response.headers.get("Content-Disposition"))
         return response.body, content_type, file_name
 
+    def page_image(self, collection, id, page, width=None, format=None):
+        """Page ``page`` of a document's kept original as a picture (server run with
+        ``--keep-files``): a PDF page or an image, ``width`` pixels wide (16–2048, default
+        800), WebP unless ``format="png"`` → ``(bytes, content_type)``."""
+        query = {}
+        if width is not None:
+            query["width"] = str(width)
+        if format is not None:
+            query["format"] = format
+        response = self._request("GET", self._document_path(collection, id) + "/pages/%d/image" % int(page),
+                                 query, raw=True)
+        return response.body, response.headers.get("Content-Type")
+
     def formats(self):
         """→ the list of file types the server reads: ``{"extension", "mime", "kind"}`` dicts."""
         return self._request("GET", "/v1/formats")["formats"]

@@ -235,6 +235,9 @@ class FileTests(FolioTestCase):
         self.assertEqual(content, read(SAMPLE_PDF))
         self.assertEqual(content_type, "application/pdf")
         self.assertEqual(file_name, "sample.pdf")
+        picture, picture_type = self.folio.page_image(self.coll, "report", 1, width=100, format="png")
+        self.assertEqual((picture[:4], picture_type), (b"\x89PNG", "image/png"))
+        self.assertFolioError(lambda: self.folio.page_image(self.coll, "report", 99), 404, "not_found")
         hits = self.folio.search(self.coll, "", filter={"shelf": "b2"})["hits"]
         self.assertEqual([h["id"] for h in hits], ["report"])
 

@@ -666,6 +666,17 @@ export type DeleteDocumentQuery = WriteDocumentsQuery;
 /** Answer to GET /v1/collections/{name}/documents/{id}/file: Download the original of an uploaded file (kept only with --keep-files) */
 export type DownloadFileResponse = Blob;
 
+/** Query of GET /v1/collections/{name}/documents/{id}/pages/{page}/image: A page of the kept original as a picture (PDF pages and images; --keep-files) */
+export interface GetCollectionsByNameDocumentsByIdPagesByPageImageQuery {
+  /** The picture's encoding. */
+  format?: "webp" | "png";
+  /** Width in pixels (an image file is never enlarged; a very tall page is made narrower to stay within 6 million pixels). */
+  width?: number;
+}
+
+/** Answer to GET /v1/collections/{name}/documents/{id}/pages/{page}/image: A page of the kept original as a picture (PDF pages and images; --keep-files) */
+export type GetCollectionsByNameDocumentsByIdPagesByPageImageResponse = DownloadFileResponse;
+
 /** Body of POST /v1/collections/{name}/facet-search: Search a facet's values */
 export interface FacetSearchBody {
   /** The metadata field whose values to search (as in `facets`). */
@@ -869,6 +880,9 @@ export interface Paths {
   };
   "/v1/collections/{name}/documents/{id}/file": {
     get: { path: { id: string; name: string }; query: never; body: never; response: DownloadFileResponse };
+  };
+  "/v1/collections/{name}/documents/{id}/pages/{page}/image": {
+    get: { path: { id: string; name: string; page: number }; query: GetCollectionsByNameDocumentsByIdPagesByPageImageQuery; body: never; response: GetCollectionsByNameDocumentsByIdPagesByPageImageResponse };
   };
   "/v1/collections/{name}/facet-search": {
     post: { path: { name: string }; query: never; body: FacetSearchBody; response: FacetSearchResponse };

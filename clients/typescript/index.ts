@@ -262,6 +262,17 @@ export class FolioClient {
     };
   }
 
+  /**
+   * Page `page` of a document's kept original as a picture (`GET …/pages/{page}/image`; the
+   * server must run with `--keep-files`): a PDF page or an image, `width` pixels wide (16–2048,
+   * default 800), WebP unless `format: 'png'`.
+   */
+  async pageImage(collection: string, id: string, page: number, options: { width?: number; format?: 'webp' | 'png' } = {}): Promise<{ bytes: Uint8Array; contentType: string }> {
+    const query = { ...(options.width !== undefined && { width: String(options.width) }), ...(options.format !== undefined && { format: options.format }) };
+    const response = await this.http.send({ method: 'GET', path: apiPath`/v1/collections/${collection}/documents/${id}/pages/${String(page)}/image`, query });
+    return { bytes: new Uint8Array(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? 'application/octet-stream' };
+  }
+
   // Search ---------------------------------------------------------------------------------
 
   /** One page of hits (`POST …/search`); `q` may be empty to match every document. */

@@ -51,7 +51,7 @@ async function pageLabels(document: PdfDocument): Promise<(string | null)[] | nu
 }
 
 /** `work`, or a rejection once `ms` have passed (the work itself ends when the document is destroyed). */
-async function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+export async function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);

@@ -25,6 +25,26 @@ export const DocumentIdSchema = Type.String({
 
 export const DocumentParamsSchema = Type.Object({ name: CollectionNameSchema, id: DocumentIdSchema });
 
+/** `GET …/documents/{id}/pages/{page}/image`: a page of the kept original as a picture. */
+export const PageImageParamsSchema = Type.Object({
+  name: CollectionNameSchema,
+  id: DocumentIdSchema,
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, description: '1-based physical page number (as a hit\'s `page`).' }),
+});
+
+/** Widths a page picture may be asked for, in pixels (extract/preview/page-image.ts). */
+export const MIN_PAGE_IMAGE_WIDTH = 16;
+export const MAX_PAGE_IMAGE_WIDTH = 2048;
+export const DEFAULT_PAGE_IMAGE_WIDTH = 800;
+
+export const PageImageQuerySchema = Type.Object(
+  {
+    width: Type.Optional(Type.Integer({ minimum: MIN_PAGE_IMAGE_WIDTH, maximum: MAX_PAGE_IMAGE_WIDTH, default: DEFAULT_PAGE_IMAGE_WIDTH, description: 'Width in pixels (an image file is never enlarged; a very tall page is made narrower to stay within 6 million pixels).' })),
+    format: Type.Optional(Type.Union([Type.Literal('webp'), Type.Literal('png')], { default: 'webp', description: 'The picture\'s encoding.' })),
+  },
+  { additionalProperties: false },
+);
+
 export const MetadataValueSchema = Type.Union(
   [Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.String()), Type.Array(Type.Number())],
   { description: 'A string, finite number, boolean, or an array of strings or of numbers.' },

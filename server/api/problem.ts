@@ -35,7 +35,7 @@ const PROBLEM_DESCRIPTIONS = {
   401: 'Missing or unknown bearer token (`unauthorized`)',
   403: 'The token lacks the right (`forbidden`)',
   404: 'Not found (`collection_not_found`, `document_not_found`, `key_not_found`, `not_found`)',
-  409: 'Conflict (`collection_exists`)',
+  409: 'Conflict (`collection_exists`; `preview_unavailable`: the file has no page pictures, or its page could not be drawn)',
   413: 'Body, batch or file too large (`payload_too_large`, `file_too_large`)',
   415: 'Unsupported content or file type (`unsupported_media_type`, `unsupported_file_type`)',
   422: 'The file could not be read (`extraction_failed`)',

@@ -43,6 +43,7 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteNeed>> = {
   'GET /v1/collections/:name/documents': { scope: 'search', collectionParam: 'name' },
   'GET /v1/collections/:name/documents/:id': { scope: 'search', collectionParam: 'name' },
   'GET /v1/collections/:name/documents/:id/file': { scope: 'search', collectionParam: 'name' },
+  'GET /v1/collections/:name/documents/:id/pages/:page/image': { scope: 'search', collectionParam: 'name' },
   'PATCH /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
   'DELETE /v1/collections/:name/documents/:id': { scope: 'write', collectionParam: 'name' },
   'POST /v1/collections/:name/documents/delete': { scope: 'write', collectionParam: 'name' },

@@ -20,6 +20,7 @@ test('defaults work on a laptop: ./folio-data, port 7700, loopback only', () => 
     searchThreads: undefined,
     indexThreads: undefined,
     searchCacheMb: undefined,
+    previewCacheMb: undefined,
     openCollections: undefined,
     maxFileBytes: undefined,
     rateLimit: undefined,
@@ -59,6 +60,7 @@ test('FOLIO_* variables override the defaults', () => {
     FOLIO_SEARCH_TIMEOUT: '0.5',
     FOLIO_KEY_SEARCH_CONCURRENCY: '4',
     FOLIO_ADDONS_DIR: '/opt/folio-addons',
+    FOLIO_PREVIEW_CACHE_MB: '64',
   });
   assert.deepEqual(config, {
     port: 8800,
@@ -71,6 +73,7 @@ test('FOLIO_* variables override the defaults', () => {
     searchThreads: 3,
     indexThreads: 1,
     searchCacheMb: 0,
+    previewCacheMb: 64,
     openCollections: 250,
     maxFileBytes: 10 * 1024 * 1024,
     rateLimit: { perSecond: 50, burst: 100 },

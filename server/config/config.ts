@@ -48,6 +48,8 @@ export interface FolioConfig {
   indexThreads: number | undefined;
   /** MiB of recent search answers kept for repeated searches; 0 disables; undefined: default (32). */
   searchCacheMb: number | undefined;
+  /** MiB of page pictures kept on disk (`--preview-cache-mb`); undefined: the default (256). */
+  previewCacheMb: number | undefined;
   /** Collections kept open at once (others open when used, close when idle); undefined: the default (500). */
   openCollections: number | undefined;
   /**
@@ -115,6 +117,7 @@ export interface ConfigFlags {
   searchThreads?: string | number;
   indexThreads?: string | number;
   searchCacheMb?: string | number;
+  previewCacheMb?: string | number;
   openCollections?: string | number;
   rateLimit?: string | number;
   maxFileSize?: string | number;
@@ -188,12 +191,19 @@ function parseThreads(value: string | number, source: string): number {
 
 /** Most MiB the search cache may be given. */
 export const MAX_SEARCH_CACHE_MB = 16_384;
+/** Most MiB of page pictures `--preview-cache-mb` accepts (1 TiB). */
+const MAX_PREVIEW_CACHE_MB = 1024 * 1024;
 
 /** The most `--open-collections` may be. */
 const MAX_OPEN_COLLECTIONS = 100_000;
 
 function parseCacheMb(value: string | number, source: string): number {
   return parseWholeNumber(value, source, 0, MAX_SEARCH_CACHE_MB, 'of MiB ');
+}
+
+/** `--preview-cache-mb`: 0 keeps no picture on disk. */
+function parsePreviewCacheMb(value: string | number, source: string): number {
+  return parseWholeNumber(value, source, 0, MAX_PREVIEW_CACHE_MB, 'of MiB ');
 }
 
 /** `--open-collections`: at least 1; each open collection holds a descriptor, so far fewer than `ulimit -n`. */
@@ -364,6 +374,7 @@ export function resolveConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = 
     searchThreads: threadsSetting(flags.searchThreads, '--search-threads', env.FOLIO_SEARCH_THREADS, 'FOLIO_SEARCH_THREADS'),
     indexThreads: threadsSetting(flags.indexThreads, '--index-threads', env.FOLIO_INDEX_THREADS, 'FOLIO_INDEX_THREADS'),
     searchCacheMb: flagOrEnv(flags.searchCacheMb, '--search-cache-mb', env.FOLIO_SEARCH_CACHE_MB, 'FOLIO_SEARCH_CACHE_MB', parseCacheMb),
+    previewCacheMb: flagOrEnv(flags.previewCacheMb, '--preview-cache-mb', env.FOLIO_PREVIEW_CACHE_MB, 'FOLIO_PREVIEW_CACHE_MB', parsePreviewCacheMb),
     openCollections: flagOrEnv(flags.openCollections, '--open-collections', env.FOLIO_OPEN_COLLECTIONS, 'FOLIO_OPEN_COLLECTIONS', parseOpenCollections),
     maxFileBytes: flagOrEnv(flags.maxFileSize, '--max-file-size', env.FOLIO_MAX_FILE_SIZE, 'FOLIO_MAX_FILE_SIZE', parseFileSize),
     rateLimit: flagOrEnv(flags.rateLimit, '--rate-limit', env.FOLIO_RATE_LIMIT, 'FOLIO_RATE_LIMIT', parseRateLimit),

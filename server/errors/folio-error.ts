@@ -30,6 +30,7 @@ export type ErrorCode =
   | 'cluster_unavailable'
   | 'invalid_vector'
   | 'embedder_failed'
+  | 'preview_unavailable'
   | 'internal';
 
 /** One field-level validation problem, listed in the problem body's `errors`. */

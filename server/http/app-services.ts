@@ -4,7 +4,7 @@
 
 import type { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, Principal, SessionStore, RequestRateLimiter } from '../auth/index.ts';
 import type { CollectionService, DocumentService } from '../documents/index.ts';
-import type { FileUploads, OcrLanguages } from '../files/index.ts';
+import type { FileUploads, OcrLanguages, PagePreviews } from '../files/index.ts';
 import type { CollectionRegistry, CollectionWorkers } from '../indexing/index.ts';
 import type { Webhooks } from '../webhooks/index.ts';
 import type { ClusterNode } from '../cluster/index.ts';
@@ -28,6 +28,8 @@ declare module 'fastify' {
     uploads: FileUploads;
     /** The OCR languages this server has (server/files/ocr-languages.ts). */
     ocrLanguages: OcrLanguages;
+    /** Pictures of the pages of kept originals, cached (server/files/page-previews.ts). */
+    previews: PagePreviews;
     /** Who a bearer token is: master key, session or API key (server/auth/credentials.ts). */
     credentials: Credentials;
     /** The API key store (server/auth/key-store.ts): the auth plugin marks keys used. */

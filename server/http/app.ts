@@ -16,7 +16,7 @@ import { ApiKeys, Credentials, FailedAuthLimiter, KeyStore, SessionStore, TokenB
 import { DEFAULT_ADDONS_DIR, DEFAULT_RATE_LIMIT } from '../config/index.ts';
 import { CollectionService, DocumentService } from '../documents/index.ts';
 import type { RateLimitSetting } from '../config/index.ts';
-import { FileUploads, KeptOriginals, OcrLanguages } from '../files/index.ts';
+import { FileUploads, KeptOriginals, OcrLanguages, PagePreviews } from '../files/index.ts';
 import { openCollectionRegistry } from '../indexing/index.ts';
 import type { ClusterOptions } from '../cluster/index.ts';
 import type { Backpressure } from '../indexing/index.ts';
@@ -83,6 +83,8 @@ export interface BuildAppOptions {
   modelsDir?: string;
   /** Where add-ons are installed (`--addons-dir`): the local embedder's runtime, OCR languages; default `<Folio>/addons`. */
   addonsDir?: string;
+  /** Bytes of page pictures kept on disk (`--preview-cache-mb`); default 256 MiB. */
+  previewCacheBytes?: number;
   /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
   rateLimit?: RateLimitSetting | null;
   /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
@@ -279,10 +281,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // OCR languages beyond English are installed on demand into the add-ons' tessdata folder.
   const ocrLanguages = new OcrLanguages(path.join(options.addonsDir ?? DEFAULT_ADDONS_DIR, 'tessdata'));
   app.decorate('ocrLanguages', ocrLanguages);
-  app.decorate(
-    'uploads',
-    new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, ocrLanguages, maxFileBytes: options.maxFileBytes }),
-  );
+  const uploads = new FileUploads({ dataDir: options.dataDir, extraction, originals, events: webhooks, ocrLanguages, maxFileBytes: options.maxFileBytes });
+  app.decorate('uploads', uploads);
+  app.decorate('previews', new PagePreviews(options.dataDir, uploads, extraction, options.previewCacheBytes));
 
   try {
     await app.register(errorHandlerPlugin);

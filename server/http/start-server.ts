@@ -86,6 +86,7 @@ export async function startServer(config: FolioConfig, options: StartOptions = {
     searchThreads: config.searchThreads,
     indexThreads: config.indexThreads,
     searchCacheBytes: config.searchCacheMb === undefined ? undefined : config.searchCacheMb * 1024 * 1024,
+    ...(config.previewCacheMb !== undefined && { previewCacheBytes: config.previewCacheMb * 1024 * 1024 }),
     ...(config.openCollections !== undefined && { maxOpenCollections: config.openCollections }),
     modelsDir: config.modelsDir,
     addonsDir: config.addonsDir,

@@ -11,12 +11,12 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_EXTRACTION_OPTIONS } from '../../extract/index.ts';
-import type { Extraction, ExtractionOptions, OcrOptions } from '../../extract/index.ts';
+import type { Extraction, ExtractionOptions, OcrOptions, PageImageRequest } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
 import { isExtractionStarted, unwrapReply } from './worker-protocol.ts';
-import type { ExtractionTask, WorkerReply } from './worker-protocol.ts';
+import type { ExtractionPoolTask, WorkerReply } from './worker-protocol.ts';
 
 /** One thread per two cores (at least one): extraction never takes every core from searches. */
 export function defaultExtractionThreads(): number {
@@ -52,14 +52,18 @@ interface RunningTask {
   controller: AbortController;
   timer: NodeJS.Timeout | null;
   timedOut: boolean;
+  timeLimitMs: number;
 }
+
+/** Longest one page picture may take to draw (a preview is asked for by a person waiting). */
+export const PREVIEW_TIME_LIMIT_MS = 30_000;
 
 export class ExtractionPool {
   readonly threadCount: number;
   readonly maxQueued: number;
   readonly timeLimitMs: number;
   private readonly limits: ExtractionOptions;
-  private readonly workers: LazyPiscina<ExtractionTask, WorkerReply<Extraction>>;
+  private readonly workers: LazyPiscina<ExtractionPoolTask, WorkerReply<unknown>>;
   private readonly tasks = new Map<number, RunningTask>();
   private nextTaskId = 1;
   private closed = false;
@@ -100,29 +104,44 @@ export class ExtractionPool {
    * are read in (default English).
    */
   async extract(filePath: string, fileName: string | null, signal?: AbortSignal, ocr?: OcrOptions): Promise<Extraction> {
+    const limits = ocr === undefined ? this.limits : { ...this.limits, ocr };
+    return this.run<Extraction>((taskId) => ({ taskId, filePath, fileName, limits }), this.timeLimitMs, 'extraction_failed', signal);
+  }
+
+  /**
+   * Draws page `request.page` of the kept file at `filePath` (of `format`, the registry's name)
+   * as a picture (extract/preview/), within PREVIEW_TIME_LIMIT_MS and the thread's memory; a
+   * file that cannot be drawn is FolioError `preview_unavailable`, a page it lacks `not_found`.
+   */
+  async renderPage(filePath: string, format: string, request: PageImageRequest, signal?: AbortSignal): Promise<Uint8Array> {
+    const image = await this.run<Uint8Array>((taskId) => ({ kind: 'page-image', taskId, filePath, format, request, limits: this.limits }), PREVIEW_TIME_LIMIT_MS, 'preview_unavailable', signal);
+    return new Uint8Array(image.buffer, image.byteOffset, image.byteLength);
+  }
+
+  /** Runs one task in a thread, its clock started when the thread takes it up. */
+  private async run<T>(task: (taskId: number) => ExtractionPoolTask, timeLimitMs: number, failure: 'extraction_failed' | 'preview_unavailable', signal?: AbortSignal): Promise<T> {
     if (this.closed) throw closing();
     signal?.throwIfAborted();
     this.assertRoom();
     const taskId = this.nextTaskId++;
-    const running: RunningTask = { controller: new AbortController(), timer: null, timedOut: false };
+    const running: RunningTask = { controller: new AbortController(), timer: null, timedOut: false, timeLimitMs };
     const onCallerAbort = (): void => running.controller.abort(signal?.reason);
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     this.tasks.set(taskId, running);
-    let reply: WorkerReply<Extraction>;
+    let reply: WorkerReply<unknown>;
     try {
-      const limits = ocr === undefined ? this.limits : { ...this.limits, ocr };
-      reply = await this.workers.pool.run({ taskId, filePath, fileName, limits }, { signal: running.controller.signal });
+      reply = await this.workers.pool.run(task(taskId), { signal: running.controller.signal });
     } catch (error) {
-      if (running.timedOut) throw this.tooSlow();
+      if (running.timedOut) throw tooSlow(timeLimitMs, failure);
       if (signal?.aborted) throw signal.reason;
       if (this.closed) throw closing();
-      throw workerDied(error);
+      throw workerDied(error, failure);
     } finally {
       if (running.timer !== null) clearTimeout(running.timer);
       signal?.removeEventListener('abort', onCallerAbort);
       this.tasks.delete(taskId);
     }
-    return unwrapReply(reply);
+    return unwrapReply(reply) as T;
   }
 
   /** Throws 503 `overloaded` (Retry-After) when every thread is busy and the line of waiting files is full. */
@@ -157,23 +176,26 @@ export class ExtractionPool {
     running.timer = setTimeout(() => {
       running.timedOut = true;
       running.controller.abort();
-    }, this.timeLimitMs);
-  }
-
-  private tooSlow(): FolioError {
-    const seconds = Number((this.timeLimitMs / 1000).toFixed(3));
-    return new FolioError('extraction_failed', `extraction took longer than ${seconds} s; the file was refused`);
+    }, running.timeLimitMs);
   }
 }
 
+/** The error for a task stopped at its time limit. */
+function tooSlow(timeLimitMs: number, failure: 'extraction_failed' | 'preview_unavailable'): FolioError {
+  const seconds = Number((timeLimitMs / 1000).toFixed(3));
+  if (failure === 'preview_unavailable') return new FolioError(failure, `drawing the page took longer than ${seconds} s`);
+  return new FolioError(failure, `extraction took longer than ${seconds} s; the file was refused`);
+}
+
 /** The error for a file whose worker died (out of memory, or a crash) while reading it. */
-function workerDied(cause: unknown): FolioError {
+function workerDied(cause: unknown, failure: 'extraction_failed' | 'preview_unavailable'): FolioError {
   const outOfMemory = (cause as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+  const doing = failure === 'extraction_failed' ? ['read', 'the file was refused'] : ['drawn', 'no picture was made'];
   const error = new FolioError(
-    'extraction_failed',
+    failure,
     outOfMemory
-      ? 'the file could not be read within the memory limit; the file was refused'
-      : 'the extraction worker stopped while reading the file; the file was refused',
+      ? `the file could not be ${doing[0]} within the memory limit; ${doing[1]}`
+      : `the extraction worker stopped while the file was ${doing[0]}; ${doing[1]}`,
   );
   (error as { cause?: unknown }).cause = cause;
   return error;

@@ -5,7 +5,7 @@
 // dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
 
 import type { FacetValueQuery, IndexDocument, SearchRequest } from '../../engine/index.ts';
-import type { ExtractionOptions } from '../../extract/index.ts';
+import type { ExtractionOptions, PageImageRequest } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { BatchFormat, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
 import type { ErrorCode, FieldError } from '../errors/index.ts';
@@ -182,6 +182,20 @@ export interface ExtractionTask {
   limits: ExtractionOptions;
 }
 
+/** A task of the extraction pool asking for page `request.page` of a kept file as a picture. */
+export interface PageImageTask {
+  kind: 'page-image';
+  taskId: number;
+  filePath: string;
+  /** The file's format, as the registry names it (`pdf`, `png`…). */
+  format: string;
+  request: PageImageRequest;
+  limits: ExtractionOptions;
+}
+
+/** What the extraction pool's threads are given. */
+export type ExtractionPoolTask = ExtractionTask | PageImageTask;
+
 /** Posted by an extraction worker when it begins a task: the per-file time limit starts then. */
 export interface ExtractionStarted {
   kind: 'extraction-started';
@@ -213,6 +227,8 @@ const CLIENT_ERROR_CODES: ReadonlySet<string> = new Set<ErrorCode>([
   'unsupported_file_type',
   'extraction_failed',
   'embedder_failed',
+  'not_found',
+  'preview_unavailable',
 ]);
 
 /** Runs `work` and packs its outcome as a reply (used inside workers). */

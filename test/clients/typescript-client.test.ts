@@ -185,6 +185,10 @@ describe('TypeScript client', () => {
     assert.equal(downloaded.fileName, 'notes.md');
     assert.match(downloaded.contentType, /^text\/markdown/);
     assert.deepEqual(Buffer.from((await client.downloadFile('files', 'pdf-1')).bytes), readFileSync(fixture('sample.pdf')));
+    const pagePicture = await client.pageImage('files', 'pdf-1', 1, { width: 100, format: 'png' });
+    assert.equal(pagePicture.contentType, 'image/png');
+    assert.deepEqual([...pagePicture.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    assert.equal((await folioError(() => client.pageImage('files', 'md-bytes', 1))).code, 'preview_unavailable');
 
     await client.upsert('files', 'json-doc', { text: 'no file' });
     const noFile = await folioError(() => client.downloadFile('files', 'json-doc'));

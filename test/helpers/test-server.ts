@@ -55,6 +55,8 @@ export interface TestServerOptions {
   modelsDir?: string;
   /** Where add-ons are installed (default the checkout's addons/). */
   addonsDir?: string;
+  /** Bytes of page pictures kept on disk. */
+  previewCacheBytes?: number;
   /** Reuse this data directory (it is then not removed by close). */
   dataDir?: string;
   /** Largest file upload in bytes. */
@@ -90,6 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.keepFiles !== undefined && { keepFiles: options.keepFiles }),
     ...(options.modelsDir !== undefined && { modelsDir: options.modelsDir }),
     ...(options.addonsDir !== undefined && { addonsDir: options.addonsDir }),
+    ...(options.previewCacheBytes !== undefined && { previewCacheBytes: options.previewCacheBytes }),
     ...options.webhooks,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

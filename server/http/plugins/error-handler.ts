@@ -34,6 +34,7 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
   key_not_found: 404,
   webhook_not_found: 404,
   collection_exists: 409,
+  preview_unavailable: 409,
   payload_too_large: 413,
   file_too_large: 413,
   unsupported_media_type: 415,

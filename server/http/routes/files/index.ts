@@ -13,8 +13,11 @@ import { listFormats } from '../../../../extract/index.ts';
 import { FolioError } from '../../../errors/index.ts';
 import {
   CollectionParamsSchema,
+  DEFAULT_PAGE_IMAGE_WIDTH,
   DocumentParamsSchema,
   DocumentSummarySchema,
+  PageImageParamsSchema,
+  PageImageQuerySchema,
   UploadFileBodySchema,
   WriteQuerySchema,
   problemResponses,
@@ -95,6 +98,33 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const visible = visibleFilter(request.principal);
       if (visible !== null) app.documents.get(request.params.name, request.params.id, visible);
       return sendOriginalFile(reply, uploads.original(collection, request.params.id));
+    },
+  );
+
+  app.get(
+    '/v1/collections/:name/documents/:id/pages/:page/image',
+    {
+      schema: {
+        summary: 'A page of the kept original as a picture (PDF pages and images; --keep-files)',
+        description:
+          'PNG or WebP, `width` pixels wide (16–2048, default 800), drawn from the original kept with `--keep-files` and cached. '
+          + '404 `not_found` without a kept original or for a page the file does not have; 409 `preview_unavailable` for a type without page pictures (Word, text…).',
+        tags: ['files'],
+        params: PageImageParamsSchema,
+        querystring: PageImageQuerySchema,
+        response: { 200: Type.Unsafe({ type: 'string', format: 'binary' }), 304: Type.Null(), ...problemResponses(400, 401, 403, 404, 409, 429, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { name, id, page } = request.params;
+      const collection = app.registry.get(name);
+      // A key with a filter sees only the pages of documents it sees.
+      const visible = visibleFilter(request.principal);
+      if (visible !== null) app.documents.get(name, id, visible);
+      const picture = await app.previews.image(collection, id, page, request.query.width ?? DEFAULT_PAGE_IMAGE_WIDTH, request.query.format ?? 'webp');
+      reply.header('etag', picture.etag).header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === picture.etag) return reply.code(304).send(null);
+      return reply.header('content-type', picture.contentType).send(Buffer.from(picture.bytes.buffer, picture.bytes.byteOffset, picture.bytes.byteLength));
     },
   );
 };
