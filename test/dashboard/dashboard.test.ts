@@ -24,6 +24,7 @@ import { TEST_MASTER_KEY, startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { Receiver } from '../helpers/webhook-receiver.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { textPdf } from '../../benchmarks/extraction-pdf-writer.ts';
 import { parseSynonymLines, synonymLines, wordsLinesCannotHold } from '../../web/src/synonym-lines.ts';
 
 const CHROMIUM = process.env.FOLIO_CHROMIUM ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
@@ -185,7 +186,7 @@ describe('the dashboard in Chromium', { skip }, () => {
     assert.equal(hostile.status, 200);
     await page.fill('#q', 'kelpies');
     await pollUntil('three kelpie hits', WAIT_MS, async () => (await page.locator('.hit').count()) === 3);
-    assert.equal(await page.locator('.hits img, .hits b, .hits script').count(), 0);
+    assert.equal(await page.locator('.hits img:not(.page-thumb), .hits b, .hits script').count(), 0);
     const shown = await page.locator('.hits').innerText();
     assert.match(shown, /<img src=x onerror=alert\(1\)> Kelpie <b>notes<\/b>/);
     assert.match(shown, /kelpies & <script>alert\(2\)<\/script>/);
@@ -503,6 +504,36 @@ describe('the dashboard in Chromium', { skip }, () => {
     await pollUntil('the hostile hit', WAIT_MS, async () => (await page.locator('.hit h3').allTextContents()).join() === 'Hostile');
     assert.equal(await page.locator('.hits img').count(), 0);
     assert.equal(await authorLine.innerText(), 'author: <img src=x onerror=alert(3)> Mallory & Eve');
+  });
+
+  test("a PDF's hit shows its page beside it and the other matching pages; a click opens the original at that page", async () => {
+    assert.equal((await server.request('POST', '/v1/collections', { name: 'manuals' })).status, 201);
+    const form = new FormData();
+    form.append('id', 'pump.pdf');
+    form.append('file', new Blob([textPdf([['Pump manual: contents.'], ['Priming the pump: open the valve, then prime it twice.'], ['After winter storage, prime the pump again.']])]), 'pump.pdf');
+    const uploaded = await fetch(`${server.url}/v1/collections/manuals/files?refresh=wait_for`, { method: 'POST', headers: { authorization: `Bearer ${TEST_MASTER_KEY}` }, body: form });
+    assert.equal(uploaded.status, 201, await uploaded.text());
+    await page.goto(`${server.url}/#/search/manuals`);
+    await page.locator('#q').fill('prime');
+    // The answer for the word (not the one for the empty box before it): two matching pages.
+    await explained(pollUntil('the hit of the word', WAIT_MS, async () => /· also page \d/.test((await page.locator('.hit.pictured .details').textContent().catch(() => '')) ?? '')));
+    const best = Number(/page (\d)/.exec((await page.locator('.hit .details').textContent()) ?? '')?.[1]);
+    assert.ok(best === 2 || best === 3, `the best page is one of the two with the word (${best})`);
+    // The pictures are the server's: the page drawn at twice the shown width, for sharp screens.
+    await explained(page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.page-pictures img')].every((img) => img.complete && img.naturalWidth > 0)));
+    assert.equal(await page.locator('.page-main img').evaluate((img: HTMLImageElement) => img.naturalWidth), 280);
+    assert.equal(await page.locator('.page-main img').getAttribute('alt'), `Page ${best}`);
+    const other = best === 2 ? 3 : 2;
+    assert.deepEqual(await page.locator('.other-pages button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title'))), [`Open page ${other} of the original`]);
+    await shot('search-pages');
+    // A click opens the kept PDF in a new tab at that page, the query's words asked to be found.
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('.page-main')]);
+    await pollUntil('the original opened in the tab', WAIT_MS, async () => tab.url().startsWith('blob:'));
+    assert.match(tab.url(), new RegExp(`^blob:${server.url.replace(/[.]/g, '\\.')}/[0-9a-f-]+#page=${best}&search=prime$`));
+    await tab.close();
+    const [otherTab] = await Promise.all([page.context().waitForEvent('page'), page.click('.other-pages button')]);
+    await pollUntil('the other page opened', WAIT_MS, async () => otherTab.url().includes(`#page=${other}&`));
+    await otherTab.close();
   });
 
   test('readable on a phone: no sideways scrolling on any page', async () => {

@@ -124,6 +124,68 @@ export async function downloadOriginal(collection: string, id: string): Promise<
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Picture URLs (blob:) already fetched, by collection, document, page and width; the oldest go past PICTURES_KEPT. */
+const pictures = new Map<string, Promise<string>>();
+const PICTURES_KEPT = 300;
+
+/**
+ * A page of a document's kept original as a picture (`GET …/pages/{page}/image`), fetched with
+ * the session's token and handed back as a blob: URL for an <img>. Rejects when there is none
+ * (no kept original, a type without pages).
+ */
+export function pagePicture(collection: string, id: string, page: number, width: number): Promise<string> {
+  const key = JSON.stringify([collection, id, page, width]);
+  let url = pictures.get(key);
+  if (url === undefined) {
+    url = fetch(`/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}/pages/${page}/image?width=${width}`, {
+      headers: { authorization: `Bearer ${token() ?? ''}` },
+    }).then(async (response) => {
+      if (!response.ok) throw await failure(response);
+      return URL.createObjectURL(await response.blob());
+    });
+    url.catch(() => pictures.delete(key));
+    pictures.set(key, url);
+    for (const [old, oldUrl] of pictures) {
+      if (pictures.size <= PICTURES_KEPT) break;
+      pictures.delete(old);
+      void oldUrl.then((u) => URL.revokeObjectURL(u), () => {});
+    }
+  }
+  return url;
+}
+
+/** Types a browser shows itself, opened in a tab; others are downloaded (an HTML file must never run under this origin). */
+const SHOWN_IN_BROWSER = /^(application\/pdf|image\/(png|jpeg|gif|webp))\b/;
+
+/**
+ * Opens a document's kept original in a new tab at `page`: a PDF in the browser's viewer at
+ * `#page=N` (with `search=` the query's words, for viewers that highlight them), an image as
+ * itself; any other type is downloaded instead.
+ */
+export async function openOriginalAt(collection: string, id: string, page: number, words: string): Promise<void> {
+  // Opened now, while the click still counts as the user's: a tab opened after the download would be blocked.
+  const tab = window.open('about:blank', '_blank');
+  try {
+    const response = await fetch(`/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}/file`, {
+      headers: { authorization: `Bearer ${token() ?? ''}` },
+    });
+    if (!response.ok) throw await failure(response);
+    const type = response.headers.get('content-type') ?? '';
+    if (tab === null || !SHOWN_IN_BROWSER.test(type)) {
+      tab?.close();
+      return downloadOriginal(collection, id);
+    }
+    const url = URL.createObjectURL(new Blob([await response.arrayBuffer()], { type: type.split(';')[0] }));
+    const at = type.startsWith('application/pdf') ? `#page=${page}${words === '' ? '' : `&search=${encodeURIComponent(words)}`}` : '';
+    tab.opener = null;
+    tab.location.href = url + at;
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (error) {
+    tab?.close();
+    throw error;
+  }
+}
+
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     const fields = error.errors.map((item) => `${item.path}: ${item.message}`).join('; ');

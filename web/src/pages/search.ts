@@ -6,10 +6,13 @@
 // collection); page through; search by words, meaning or both.
 // Each hit shows its title or path, page and printed label, the other matching pages, the
 // highlighted snippet, a line per searchable metadata field the query matched in (its value
-// highlighted), a download of the kept original, and on request the score's explanation. The
+// highlighted), a download of the kept original, and on request the score's explanation. A hit
+// of a PDF or an image with a kept original shows a picture of its page beside it, and the
+// other matching pages as small ones: a click opens the original at that page (a PDF in the
+// browser's viewer at `#page=N`, the query's words asked to be found). The
 // request is shown as a curl command to copy.
 
-import { api, downloadOriginal, errorText, pathWithQuery } from '../api.ts';
+import { api, downloadOriginal, errorText, openOriginalAt, pagePicture, pathWithQuery } from '../api.ts';
 import { h, highlightNodes, message, replace } from '../dom.ts';
 import type { Page } from '../main.ts';
 
@@ -66,6 +69,47 @@ function metadataHighlightLines(highlights: Hit['metadata_highlights'] = {}): HT
     const parts = (Array.isArray(value) ? value : [value]).flatMap((one, i) => (i === 0 ? highlightNodes(one) : [', ', ...highlightNodes(one)]));
     return h('p', { class: 'field-highlight' }, h('span', { class: 'field-name' }, `${field}: `), ...parts);
   });
+}
+
+/** File types whose pages have pictures (`GET …/pages/{n}/image`): PDFs and the images a browser shows. */
+const PICTURED_FORMATS = new Set(['pdf', 'png', 'jpg', 'jpeg', 'jpe', 'jfif', 'gif', 'webp', 'bmp', 'dib']);
+/** Other matching pages shown as small pictures. */
+const OTHER_PAGES_SHOWN = 6;
+/** Widths of the pictures, in CSS pixels (fetched at twice that, for sharp screens). */
+const PAGE_PICTURE_WIDTH = 140;
+const OTHER_PAGE_PICTURE_WIDTH = 56;
+
+/** The words of a query, for a viewer to find: no operators, quotes or field names. */
+function queryWords(q: string): string {
+  return q
+    .replace(/["()]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word !== '' && !word.startsWith('-') && !/^(AND|OR|NOT)$/.test(word))
+    .map((word) => word.replace(/^[\w.]+:/, ''))
+    .join(' ');
+}
+
+/** A button showing page `page`'s picture that opens the original there; it goes away if there is no picture. */
+function pageButton(collection: string, hit: Hit, page: number, width: number, words: () => string, className: string): HTMLElement {
+  const picture = h('img', { class: 'page-thumb', alt: `Page ${page}`, width });
+  const button = h('button', { type: 'button', class: className, title: `Open page ${page} of the original`, onclick: () => openOriginalAt(collection, hit.id, page, words()).catch((error: unknown) => button.replaceWith(h('span', { class: 'hint' }, errorText(error)))) }, picture);
+  pagePicture(collection, hit.id, page, width * 2).then(
+    (url) => { picture.src = url; },
+    () => button.remove(),
+  );
+  return button;
+}
+
+/** The hit's page as a picture, and its other matching pages as small ones; null for a type without pages to picture. */
+function pagePictures(collection: string, hit: Hit, words: () => string): HTMLElement | null {
+  if (hit.page === null || !PICTURED_FORMATS.has(hit.format)) return null;
+  const others = hit.matched_pages.filter((p) => p !== hit.page).slice(0, OTHER_PAGES_SHOWN);
+  return h(
+    'div',
+    { class: 'page-pictures' },
+    pageButton(collection, hit, hit.page, PAGE_PICTURE_WIDTH, words, 'page-main'),
+    others.length > 0 ? h('div', { class: 'other-pages', 'aria-label': 'Other matching pages' }, ...others.map((p) => pageButton(collection, hit, p, OTHER_PAGE_PICTURE_WIDTH, words, 'page-other'))) : null,
+  );
 }
 
 function pageText(hit: Hit): string {
@@ -211,9 +255,11 @@ export async function renderSearch(page: Page): Promise<void> {
       const name = hit.title ?? (typeof hit.metadata.path === 'string' ? hit.metadata.path : hit.id);
       const details = [federated ? from : '', hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id].filter(Boolean).join(' · ');
       const download = h('button', { type: 'button', class: 'link', onclick: () => downloadOriginal(from, hit.id).catch((error: unknown) => download.replaceWith(h('span', { class: 'hint' }, errorText(error)))) }, 'Download original');
+      const pictures = pagePictures(from, hit, () => queryWords(query.value));
       return h(
         'li',
-        { class: 'hit' },
+        { class: pictures === null ? 'hit' : 'hit pictured' },
+        pictures,
         h('h3', {}, name),
         h('p', { class: 'details' }, details),
         h('p', { class: 'snippet' }, ...highlightNodes(hit.highlight ?? '')),
