@@ -534,6 +534,18 @@ describe('the dashboard in Chromium', { skip }, () => {
     const [otherTab] = await Promise.all([page.context().waitForEvent('page'), page.click('.other-pages button')]);
     await pollUntil('the other page opened', WAIT_MS, async () => otherTab.url().includes(`#page=${other}&`));
     await otherTab.close();
+
+    // Its OCR languages on the Settings page: the server's installed ones to pick from; none is refused.
+    await page.goto(`${server.url}/#/settings/manuals`);
+    const english = page.locator('.ocr-languages input[value="eng"]');
+    await english.waitFor();
+    assert.equal(await english.isChecked(), true, 'English by default');
+    await english.uncheck();
+    await page.click('text=Save OCR languages');
+    await explained(page.getByText(/validation_failed.*ocr_languages/).waitFor());
+    await english.check();
+    await page.click('text=Save OCR languages');
+    await explained(page.getByText('OCR languages saved: eng.').waitFor());
   });
 
   test('readable on a phone: no sideways scrolling on any page', async () => {

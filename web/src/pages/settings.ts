@@ -4,14 +4,15 @@
 // re-index that adding or removing a metadata field starts (the record's `reindexing`, read
 // again every second until it is done); synonyms, one entry a line (synonym-lines.ts:
 // `laptop, notebook` a group, `nyc -> new york` one-way); ranking by fields as the JSON of
-// `ranking.boost`; and the embedders with their embedding progress (remove one, add a builtin
-// or user one). Each form saves its own part and shows the server's answer beside it: that
+// `ranking.boost`; the embedders with their embedding progress (remove one, add a builtin
+// or user one); and the OCR languages of its uploads (ocr-languages-form.ts). Each form saves its own part and shows the server's answer beside it: that
 // part as saved, or the problem's detail and each field error (as text).
 
 import { ApiError, api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
 import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../main.ts';
+import { ocrLanguagesForm } from '../ocr-languages-form.ts';
 import { parseSynonymLines, synonymLines, wordsLinesCannotHold } from '../synonym-lines.ts';
 import type { SynonymEntry } from '../synonym-lines.ts';
 
@@ -53,7 +54,7 @@ interface Collection {
   name: string;
   language: string;
   documents: number;
-  settings: { typo_tolerance: TypoTolerance; searchable_fields: SearchableField[]; embedders: Record<string, Embedder>; synonyms: SynonymEntry[]; ranking: { boost: unknown[] } };
+  settings: { typo_tolerance: TypoTolerance; searchable_fields: SearchableField[]; embedders: Record<string, Embedder>; synonyms: SynonymEntry[]; ranking: { boost: unknown[] }; ocr_languages: string[] };
   embedding: Record<string, EmbeddingProgress>;
   reindexing: ReindexProgress | null;
 }
@@ -467,6 +468,7 @@ export async function renderSettings(page: Page): Promise<void> {
     synonymsForm,
     boostForm,
     embeddersSection,
+    ocrLanguagesForm(current.settings.ocr_languages, save),
   );
 
   if (current.reindexing !== null) followReindexing(current.reindexing);
