@@ -1,5 +1,5 @@
 // How the `folio` command fails: every error becomes one line `folio: <code>: <message>`
-// on standard error (the SPEC's code for server errors, `network_error` when the server
+// on standard error (the server's stable code for its errors, `network_error` when the server
 // could not be reached, plus the `errors` of a validation failure), never a stack trace,
 // and exit status 1; usage errors exit with 2.
 
@@ -9,7 +9,7 @@ import { clean, note } from './output.ts';
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-/** An error of the command itself, with a code in the style of the SPEC's. */
+/** An error of the command itself, with a code in the style of the server's (docs/api.md, "Errors"). */
 export class CliError extends Error {
   constructor(
     readonly code: string,

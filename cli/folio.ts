@@ -1,4 +1,4 @@
-// The `folio` command (SPEC §10, §12): `serve` runs the server (defined here); auth, config,
+// The `folio` command (README.md, "Command line"): `serve` runs the server (defined here); auth, config,
 // keys, collections, index, documents, search, stats, webhooks and models talk to one through
 // the TypeScript client, one command group per file in cli/commands/. `npm start` runs `folio serve`, and
 // `npm start -- --port 7711 --data ./x` passes flags through. For serve, flags win over

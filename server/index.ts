@@ -1,6 +1,6 @@
 // The server's one door for code outside server/ (the CLI, tests, benchmarks). Inside, the
-// server is a set of rooms (see docs/architecture.md): api, auth, config, errors, files, http,
-// indexing, pools, webhooks. The settings and the version load at once; the server itself
+// server is a set of twelve rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
+// cluster, config, documents, errors, files, http, indexing, ingest, pools, webhooks. The settings and the version load at once; the server itself
 // (Fastify, the pools, every room: over a second) only when a server is built, so the CLI's
 // client commands start quickly.
 

@@ -1,4 +1,4 @@
-// Checks DESIGN.md's import rules ("Folders and who may import whom") over the real source tree,
+// Checks docs/architecture.md's import rules ("Folders and who may import whom") over the real source tree,
 // and, in "the checker itself", feeds small synthetic trees through the pure checker in
 // test/helpers/import-rules.ts to show every rule fails where it should, naming file and line.
 // The rules themselves are described on checkImportRules.
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import {
   SOURCE_FOLDERS,
   STORAGE_WRITE_PATH_FILES,
+  WRITE_PATH_ROOMS,
   checkImportRules,
   exportedNames,
   findModuleReferences,
@@ -76,9 +77,33 @@ test('the source tree follows the import rules', () => {
   assert.equal(
     violations.length,
     0,
-    `${violations.length} import rule violation(s) (see DESIGN.md, "Folders and who may import whom"):\n` +
+    `${violations.length} import rule violation(s) (see docs/architecture.md, "Folders and who may import whom"):\n` +
       formatViolations(violations),
   );
+});
+
+test("docs/architecture.md names what exists: server/'s rooms, storage's files, the write path's rooms", () => {
+  const architecture = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+  const section = (heading: string): string => {
+    const start = architecture.indexOf(`\n## ${heading}`);
+    assert.ok(start >= 0, `docs/architecture.md has a section "${heading}"`);
+    const end = architecture.indexOf('\n## ', start + 1);
+    return architecture.slice(start, end < 0 ? undefined : end);
+  };
+  // The rooms table of "server/ — rooms": a row per folder of server/, and no other.
+  const rooms = [...section('server/ — rooms').matchAll(/^\| `([a-z-]+)\/` \|/gm)].map((match) => match[1]).sort();
+  const folders = readdirSync(join(root, 'server'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  assert.deepEqual(rooms, folders, 'the rooms docs/architecture.md lists are the rooms that exist');
+  // The storage table names every file of storage/ (its door aside).
+  const storageTable = section('storage/ — bytes on disk');
+  const unnamed = readdirSync(join(root, 'storage')).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && name !== 'index.ts' && !storageTable.includes(`\`${name}\``));
+  assert.deepEqual(unnamed, [], 'storage files docs/architecture.md does not name');
+  // The rooms allowed storage's write path are the ones the text names.
+  const rules = section('Folders and who may import whom');
+  for (const room of WRITE_PATH_ROOMS) assert.ok(rules.includes(`\`server/${room}/\``), `the rules name server/${room}/ as a user of the write path`);
+  // server/index.ts's comment counts and names the rooms.
+  const door = readFileSync(join(root, 'server', 'index.ts'), 'utf8').split('\n').filter((line) => line.startsWith('//')).join(' ');
+  for (const room of folders) assert.match(door, new RegExp(`\\b${room}\\b`), `server/index.ts's comment names ${room}`);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// `folio documents list|get|delete`: what a collection holds (SPEC §12). `list` prints a page
+// `folio documents list|get|delete`: what a collection holds (docs/api.md, "Listing documents"). `list` prints a page
 // of documents in id order (id, what it is called, format, pages, size, when indexed) and the
 // command for the next page, or every document with `--all`; `get` prints one document's
 // summary, metadata and text; `delete` removes one. `--json` prints the server's answers.

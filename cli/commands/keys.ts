@@ -1,4 +1,4 @@
-// `folio keys create|list|delete`: API keys (SPEC §7). `create` prints the new key once, alone
+// `folio keys create|list|delete`: API keys (docs/api.md, "API keys, sessions and rate limits"). `create` prints the new key once, alone
 // on standard output (so `KEY=$(folio keys create …)` works), with what it may do on
 // standard error (`--filter`: a key that sees only the documents matching it, docs/api.md
 // "Keys with a filter"); `list` shows the records, never the keys.

@@ -1,4 +1,4 @@
-// `folio webhooks add|list|delete`: webhooks (SPEC §8). `add` prints the signing secret once,
+// `folio webhooks add|list|delete`: webhooks (docs/api.md, "Webhooks"). `add` prints the signing secret once,
 // alone on standard output, with the webhook's id on standard error.
 
 import type { Command } from 'commander';

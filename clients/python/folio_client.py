@@ -516,7 +516,7 @@ class FolioClient:
     def upsert(self, collection, id, title=None, text=None, metadata=None, refresh=False):
         """Creates or entirely replaces one document → its summary.
 
-        Either ``upsert(c, id, {"title": …, "text": …, "metadata": {…}})`` (SPEC §10's form) or
+        Either ``upsert(c, id, {"title": …, "text": …, "metadata": {…}})`` (README.md, "Use it from code") or
         the same as keywords. Fields left out become empty (title None, text "", metadata {}).
         """
         if isinstance(title, dict):

@@ -305,7 +305,7 @@ export interface Problem {
   /** The HTTP status text. */
   title: string;
   status: number;
-  /** Stable machine-readable error code (SPEC §3). */
+  /** Stable machine-readable error code (docs/api.md, "Errors"). */
   code: string;
   /** Human-readable explanation of this occurrence. */
   detail: string;
@@ -633,7 +633,7 @@ export type DeleteByFilterQuery = WriteDocumentsQuery;
 
 /** Body of POST /v1/collections/{name}/documents/delete: Delete the documents matching a filter */
 export interface DeleteByFilterBody {
-  /** The documents to delete: a filter object as in search (SPEC §6). `{}` is refused; to remove every document, delete and re-create the collection. */
+  /** The documents to delete: a filter object as in search (docs/api.md, "Search"). `{}` is refused; to remove every document, delete and re-create the collection. */
   filter: { [key: string]: unknown };
 }
 

@@ -1,5 +1,5 @@
 // The one error type of the TypeScript client: `FolioError` carries the HTTP status and the
-// SPEC's stable `code` from the server's RFC 9457 problem body (or status 0 and
+// stable `code` (docs/api.md, "Errors") from the server's RFC 9457 problem body (or status 0 and
 // `network_error` when no answer came), plus helpers that build it from a response.
 
 import type { Problem } from './api-types.ts';
@@ -13,7 +13,7 @@ export interface FieldError {
 export class FolioError extends Error {
   /** The HTTP status; 0 when the request got no answer (network failure). */
   readonly status: number;
-  /** The SPEC's stable error code, e.g. `collection_not_found`, `rate_limited`, `network_error`. */
+  /** The stable error code (docs/api.md, "Errors"), e.g. `collection_not_found`, `rate_limited`, `network_error`. */
   readonly code: string;
   /** Human-readable explanation (may change between versions; branch on `code`). */
   readonly detail: string;

@@ -1,4 +1,4 @@
-// The TypeScript client of the Folio HTTP API (SPEC §10): `FolioClient` has one async method
+// The TypeScript client of the Folio HTTP API (README.md, "Use it from code"): `FolioClient` has one async method
 // per route, typed with the types generated from the OpenAPI description (api-types.ts).
 // Non-2xx answers and network failures throw `FolioError`; a 429 is retried after its
 // `Retry-After`. See clients/typescript/README.md.
@@ -58,7 +58,7 @@ export interface WriteOptions {
   refresh?: boolean;
 }
 
-/** Search parameters (SPEC §6) besides `q`, with the API's names. */
+/** Search parameters (docs/api.md, "Search") besides `q`, with the API's names. */
 export interface SearchOptions extends Omit<SearchBody, 'q'> {
   /** Shorthand for `highlight_tag` (the element wrapped round matched terms). */
   highlight?: string;
@@ -85,7 +85,7 @@ export interface DownloadedFile {
   fileName: string | null;
 }
 
-/** Largest `offset + limit` of a search (SPEC §6). */
+/** Largest `offset + limit` of a search (docs/api.md, "Search"). */
 const SEARCH_WINDOW = 10_000;
 /** Hits per request of `searchAll` when `limit` is not given. */
 const SEARCH_ALL_PAGE_SIZE = 100;

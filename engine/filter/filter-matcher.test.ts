@@ -1,4 +1,4 @@
-// What a filter matches (SPEC §6), one document at a time: the reference semantics that the
+// What a filter matches (docs/api.md, "Search"), one document at a time: the reference semantics that the
 // searcher's bitmap evaluation must agree with. Each table is one rule, written as filters a
 // user would send (parsed with parseFilter) against small metadata objects.
 

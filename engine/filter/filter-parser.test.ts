@@ -1,4 +1,4 @@
-// The filter syntax, as a user writes it (SPEC §6), and the AST the searcher is given. Each
+// The filter syntax, as a user writes it (docs/api.md, "Search"), and the AST the searcher is given. Each
 // test is one rule of the manual or one error a user may meet. A property test renders random
 // ASTs as JSON and checks the parsed filter matches the same documents; a fuzz test checks no
 // input breaks the parser with anything but an invalid_filter error.

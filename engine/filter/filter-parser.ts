@@ -1,4 +1,4 @@
-// The filter grammar (SPEC §6): turns a user's filter object into a FilterNode, or throws
+// The filter grammar (docs/api.md, "Search"): turns a user's filter object into a FilterNode, or throws
 // EngineError('invalid_filter') with a message naming the path of the problem, e.g.
 // `filter.$or[1].year: range bounds must be all numbers or all strings`.
 //
@@ -50,7 +50,7 @@ export function isAllowedFieldName(name: string): boolean {
   return name.length <= MAX_FIELD_NAME_LENGTH || codePointCount(name) <= MAX_FIELD_NAME_LENGTH;
 }
 
-/** Parses a filter object (SPEC §6) into a FilterNode; throws EngineError('invalid_filter'). */
+/** Parses a filter object (docs/api.md, "Search") into a FilterNode; throws EngineError('invalid_filter'). */
 export function parseFilter(input: unknown): FilterNode {
   if (!isPlainObject(input)) fail('filter', `must be a JSON object, not ${describe(input)}`);
   return new FilterParser().parseObject(input, 'filter', 1);

@@ -1,4 +1,4 @@
-// The filter AST (SPEC §6): what parseFilter makes of a user's filter object, and what the
+// The filter AST (docs/api.md, "Search"): what parseFilter makes of a user's filter object, and what the
 // searcher evaluates against segments' metadata. Plain data only (structured-cloneable), so it
 // can cross to search workers as is. The grammar and its errors live in filter-parser.ts.
 
@@ -27,7 +27,7 @@ export type FilterNode =
   /** A value of the field, of the bounds' type, lies within every bound. */
   | { kind: 'range'; field: string; bounds: RangeBounds };
 
-/** SPEC §9: at most 64 filter clauses, counting field conditions (`in` and `range` leaves). */
+/** docs/api.md, "Limits": at most 64 filter clauses, counting field conditions (`in` and `range` leaves). */
 export const MAX_FILTER_CLAUSES = 64;
 
 /** Filter objects may nest at most this deep (the whole filter is level 1; `$or`/`$not` add one). */

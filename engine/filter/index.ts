@@ -1,4 +1,4 @@
-// Public surface of metadata filters (SPEC §6): parse a filter object into a FilterNode, and
+// Public surface of metadata filters (docs/api.md, "Search"): parse a filter object into a FilterNode, and
 // the reference matcher for one document's metadata. Evaluating a node against a segment's
 // bitmaps is the searcher's job.
 

@@ -1,4 +1,4 @@
-// Builds a hit's `snippet` and `highlight` (SPEC §6): a short excerpt of the text around the
+// Builds a hit's `snippet` and `highlight` (docs/api.md, "Search"): a short excerpt of the text around the
 // best match, as plain text and as HTML with each matched token wrapped in the highlight tag.
 //
 // - The excerpt is centred on the window (at most maxChars) holding the most distinct
@@ -51,7 +51,7 @@ export interface SnippetMatch {
   end: number;
 }
 
-/** Default snippet length (SPEC §6: "at most about 240 characters"). */
+/** Default snippet length (docs/api.md, "Search": "at most about 240 characters"). */
 export const SNIPPET_MAX_CHARS = 240;
 /** Smaller maxChars values are raised to this. */
 export const MIN_SNIPPET_CHARS = 16;

@@ -1,4 +1,4 @@
-// Splits query text into its syntactic parts (SPEC §6) before any analysis: words, "exact
+// Splits query text into its syntactic parts (docs/api.md, "Search") before any analysis: words, "exact
 // phrases", a leading `-` (exclude) or `+` (require), a `title:` / `text:` field prefix and a
 // trailing `*` (prefix search). A hand-written scanner: every input gives some list of parts,
 // never an error.

@@ -1,4 +1,4 @@
-// The query language, as a user writes it (SPEC §6), and what the searcher is asked to do.
+// The query language, as a user writes it (docs/api.md, "Search"), and what the searcher is asked to do.
 // Each test is one rule of the manual; a fuzz test checks no input can break the parser.
 
 import assert from 'node:assert/strict';

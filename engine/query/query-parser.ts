@@ -1,4 +1,4 @@
-// Turns query text (SPEC §6) into an AnalyzedQuery: lexes it into parts (query-lexer.ts),
+// Turns query text (docs/api.md, "Search") into an AnalyzedQuery: lexes it into parts (query-lexer.ts),
 // runs each through the collection's analyzer, and applies the match mode. Never throws.
 //
 // - A word gives a term clause; a word with no terms ("--", "…") is dropped. An identifier

@@ -1,4 +1,4 @@
-// The analyzed form of a search query (SPEC §6) that the query parser produces and the
+// The analyzed form of a search query (docs/api.md, "Search") that the query parser produces and the
 // searcher executes: a flat list of clauses, each a term, a phrase or a prefix, with how it
 // must occur and which field it looks in (terms and phrases with their synonyms, if any).
 

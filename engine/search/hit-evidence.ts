@@ -1,4 +1,4 @@
-// Where a hit's query is actually satisfied in its document (SPEC §6 `page`, `matched_pages`,
+// Where a hit's query is actually satisfied in its document (docs/api.md, "Search" `page`, `matched_pages`,
 // `highlight`; issue 14): from the postings positions of the query's terms in one document, the
 // occurrences of each positive clause — a term, or one of a prefix's expansions, wherever it
 // occurs; a phrase only where its words stand at consecutive positions, and in a paged document

@@ -1,4 +1,4 @@
-// The search request the engine executes and the result it returns (SPEC §6). The server
+// The search request the engine executes and the result it returns (docs/api.md, "Search"). The server
 // turns HTTP parameters into a SearchRequest and adds paging fields and timing around the
 // SearchResult. Names here are the engine's (camelCase); the server gives them the API's
 // names (`page_label`, `matched_pages`, `facet_stats`) at one boundary of its own.

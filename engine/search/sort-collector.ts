@@ -1,4 +1,4 @@
-// Sorting by fields (SPEC §6 `sort`): keeps the best k docs of a segment by up to three keys —
+// Sorting by fields (docs/api.md, "Search" `sort`): keeps the best k docs of a segment by up to three keys —
 // a metadata field, the title, the id or the score — with ties broken by score, then id, and
 // missing values last in either direction. Within a segment every key is an integer rank
 // (value ordinal, id rank, title rank), so comparisons are cheap; the per-segment winners are

@@ -1,4 +1,4 @@
-// "Did you mean" (SPEC §12 `suggestions`): when a search finds nothing, up to MAX_SUGGESTIONS
+// "Did you mean" (docs/api.md, "Search" `suggestions`): when a search finds nothing, up to MAX_SUGGESTIONS
 // alternative queries, each the query text with its unknown words replaced by typo corrections
 // found in the collection. A word is unknown when no segment has its analyzed term; its
 // corrections are its typo variants (typo-expansions.ts: fewest typos, then most documents),

@@ -22,7 +22,7 @@ function idOrder(ids: readonly string[]): Uint32Array {
     if (doc > 0 && ids[doc - 1] > ids[doc]) ascending = false;
   }
   if (ascending) return order;
-  // Ids are ASCII (SPEC §5), so the default (UTF-16) string order is byte order; sorting the
+  // Ids are ASCII (docs/api.md, "Documents"), so the default (UTF-16) string order is byte order; sorting the
   // strings natively is much faster than sorting doc numbers with a comparator.
   const docOf = new Map<string, number>();
   ids.forEach((id, doc) => docOf.set(id, doc));
@@ -70,7 +70,7 @@ export class DocIds {
   }
 
   /**
-   * The doc number holding `id`, or -1. An ASCII id (every id SPEC §5 allows) is compared with
+   * The doc number holding `id`, or -1. An ASCII id (every id docs/api.md, "Documents" allows) is compared with
    * the stored bytes code unit by code unit, without encoding it: a write looks its ids up in
    * every segment, so this runs millions of times during an import.
    */

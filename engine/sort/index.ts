@@ -1,4 +1,4 @@
-// Public surface of search sorting (SPEC §6): parse `sort=year:desc,title:asc` into SortKeys.
+// Public surface of search sorting (docs/api.md, "Search"): parse `sort=year:desc,title:asc` into SortKeys.
 // Ordering hits by them is the searcher's job.
 
 export { parseSort } from './sort-parser.ts';

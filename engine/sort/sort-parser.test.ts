@@ -1,4 +1,4 @@
-// The sort syntax, as a user writes it (SPEC §6: `sort=year:desc,title:asc`), and the keys the
+// The sort syntax, as a user writes it (docs/api.md, "Search": `sort=year:desc,title:asc`), and the keys the
 // searcher orders hits by. Each test is one rule of the manual or one error a user may meet.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The sort syntax (SPEC §6): turns `year:desc,title:asc` (one string, or an array of them from
+// The sort syntax (docs/api.md, "Search"): turns `year:desc,title:asc` (one string, or an array of them from
 // repeated query parameters or a JSON body) into SortKeys, or throws
 // EngineError('invalid_sort') with a message naming the key.
 //
@@ -31,7 +31,7 @@ const FIELD_DEFAULT_DIRECTION: SortDirection = 'asc';
 /** Keys and names longer than this are cut short when quoted in a message. */
 const MAX_QUOTED_LENGTH = 64;
 
-/** Parses `sort` (SPEC §6) into SortKeys, first key first; [] for undefined or empty. */
+/** Parses `sort` (docs/api.md, "Search") into SortKeys, first key first; [] for undefined or empty. */
 export function parseSort(input: string | string[] | undefined): SortKey[] {
   if (input === undefined) return [];
   const entries: unknown[] = Array.isArray(input) ? input : [input];

@@ -1,4 +1,4 @@
-// The sort order of a search (SPEC §6): what parseSort makes of `sort=year:desc,title:asc`,
+// The sort order of a search (docs/api.md, "Search"): what parseSort makes of `sort=year:desc,title:asc`,
 // and what the searcher orders hits by, first key first. Plain data only.
 
 export type SortDirection = 'asc' | 'desc';

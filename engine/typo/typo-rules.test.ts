@@ -1,4 +1,4 @@
-// The typo budget of a query word (Meilisearch's rules, SPEC §12): by its length as typed, never
+// The typo budget of a query word (Meilisearch's rules, docs/api.md, "Typo tolerance"): by its length as typed, never
 // on numbers, capped by a search's `typos`, none when the collection disables typos or keeps
 // both fields exact.
 import { test } from 'node:test';

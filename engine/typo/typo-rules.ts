@@ -1,4 +1,4 @@
-// How many typos a query word may have (SPEC §12, issue 14): a collection's typo tolerance
+// How many typos a query word may have (docs/api.md, "Typo tolerance", issue 14): a collection's typo tolerance
 // settings, a search's `typos` override, and the rule that turns both and the word as typed into
 // 0, 1 or 2. The rules are Meilisearch's:
 // - 0 typos for words under `oneTypo` characters (default 5), 1 from there, 2 from `twoTypos`

@@ -1,4 +1,4 @@
-// TypeBox schemas of API keys and sessions (SPEC §1, §7): the create bodies, the key record
+// TypeBox schemas of API keys and sessions (docs/api.md, "API keys, sessions and rate limits"): the create bodies, the key record
 // (never the hash; the plaintext `key` only in the create answer) and the session answer.
 // Field rules beyond shape (future expiry, known collection names, no escalation) are checked
 // by the key store and the route.

@@ -251,7 +251,7 @@ export const CollectionInfoSchema = Type.Object(
   },
   { additionalProperties: false, title: 'Collection' },
 );
-/** Collection record (SPEC §4). */
+/** Collection record (docs/api.md, "Collections"). */
 export type CollectionInfo = Static<typeof CollectionInfoSchema>;
 
 export const CollectionListSchema = Type.Object(

@@ -1,4 +1,4 @@
-// TypeBox schemas of delete by filter (SPEC §5): `POST …/documents/delete` with
+// TypeBox schemas of delete by filter (docs/api.md, "Documents"): `POST …/documents/delete` with
 // `{ "filter": {...} }` answers `{ "deleted": n }`. The filter's grammar is checked by the
 // engine's parser (400 invalid_filter); the schema only requires a non-empty object, so an
 // empty filter sent by mistake cannot empty a collection.
@@ -11,7 +11,7 @@ export const DeleteByFilterBodySchema = Type.Object(
       type: 'object',
       minProperties: 1,
       description:
-        'The documents to delete: a filter object as in search (SPEC §6). `{}` is refused; '
+        'The documents to delete: a filter object as in search (docs/api.md, "Search"). `{}` is refused; '
         + 'to remove every document, delete and re-create the collection.',
     }),
   },

@@ -1,4 +1,4 @@
-// TypeBox schemas of the document listing (SPEC §12, GET …/documents): a page of documents in id
+// TypeBox schemas of the document listing (docs/api.md, "Listing documents", GET …/documents): a page of documents in id
 // order with an opaque cursor for the next page, the members each carries chosen by `fields`.
 
 import { Type } from 'typebox';

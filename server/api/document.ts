@@ -1,4 +1,4 @@
-// TypeBox schemas of JSON documents (SPEC §5): ids, flat metadata, the write bodies, the
+// TypeBox schemas of JSON documents (docs/api.md, "Documents"): ids, flat metadata, the write bodies, the
 // summary and the stored document, matching server/indexing/collection-types.ts.
 
 import { Type } from 'typebox';
@@ -124,7 +124,7 @@ export const DocumentSummarySchema = Type.Object(
   },
   { additionalProperties: false, title: 'DocumentSummary' },
 );
-/** Document summary (SPEC §5). `pages` is null for documents without pages. */
+/** Document summary (docs/api.md, "Documents"). `pages` is null for documents without pages. */
 export type DocumentSummary = Static<typeof DocumentSummarySchema>;
 
 export const StoredDocumentSchema = Type.Object(

@@ -1,4 +1,4 @@
-// TypeBox schemas of a collection's embedders (SPEC §12 `embedders`): how a client configures
+// TypeBox schemas of a collection's embedders (docs/api.md, "Search by meaning" `embedders`): how a client configures
 // search by meaning, and how the collection record shows it (never with its `api_key`).
 
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Request limits of the HTTP API (SPEC §5, §6, §9), named once so schemas, handlers, the
+// Request limits of the HTTP API (docs/api.md, "Limits"), named once so schemas, handlers, the
 // error messages and the tests all agree. Raising one is a contract change.
 
 /** Largest JSON or NDJSON request body, in bytes (32 MiB). */

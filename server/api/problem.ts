@@ -1,4 +1,4 @@
-// The RFC 9457 problem body every error carries (SPEC §3), and the helper routes use to
+// The RFC 9457 problem body every error carries (docs/api.md, "Errors"), and the helper routes use to
 // declare their error responses so the OpenAPI description lists every status a route
 // can answer with, served as `application/problem+json`.
 
@@ -20,7 +20,7 @@ export const ProblemSchema = Type.Object(
     type: Type.String({ description: 'Always `about:blank`: `code` identifies the problem.' }),
     title: Type.String({ description: 'The HTTP status text.' }),
     status: Type.Integer(),
-    code: Type.String({ description: 'Stable machine-readable error code (SPEC §3).' }),
+    code: Type.String({ description: 'Stable machine-readable error code (docs/api.md, "Errors").' }),
     detail: Type.String({ description: 'Human-readable explanation of this occurrence.' }),
     errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'Field-level validation problems.' })),
   },

@@ -1,4 +1,4 @@
-// TypeBox schemas of search (SPEC §6, §12): the GET query string, the POST body with the same
+// TypeBox schemas of search (docs/api.md, "Search"): the GET query string, the POST body with the same
 // names, a hit and the response, matching engine/search/search-types.ts. The grammar of
 // `filter` and `sort` is checked by the engine's parsers (400 invalid_filter / invalid_sort);
 // facet names by server/http/routes/search/search-request.ts.

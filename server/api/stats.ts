@@ -1,4 +1,4 @@
-// TypeBox schema of the server's statistics (SPEC §9, §12: GET /v1/stats, admin): version,
+// TypeBox schema of the server's statistics (docs/api.md, "Statistics": GET /v1/stats, admin): version,
 // uptime, memory, searches answered and their rate, and per collection its documents,
 // segments, bytes and state.
 

@@ -1,4 +1,4 @@
-// TypeBox schemas of webhooks (SPEC §8): the create body, the webhook record (the signing
+// TypeBox schemas of webhooks (docs/api.md, "Webhooks"): the create body, the webhook record (the signing
 // secret only in the create answer) and the list of recent deliveries. Event names are checked
 // by the route, so an unknown one gets a 400 that lists the valid names.
 

@@ -1,4 +1,4 @@
-// Who may call which route (SPEC §1), as one declarative table: for every route, the scope it
+// Who may call which route (docs/api.md, "API keys, sessions and rate limits"), as one declarative table: for every route, the scope it
 // needs and the path parameter naming the collection it touches. The auth plugin enforces it
 // on every request, and refuses to start if a route that is not public has no entry here, so
 // a new route cannot go unguarded by accident.

@@ -1,4 +1,4 @@
-// API key management as clients see it (SPEC §7): create (the plaintext key is in this answer
+// API key management as clients see it (docs/api.md, "API keys, sessions and rate limits"): create (the plaintext key is in this answer
 // only), list and revoke, with no escalation: a key can create, see and revoke only keys
 // whose scopes and collections are within its own, and creates only keys that expire no later
 // and are limited no higher than itself (left out, they inherit its expiry and its rate

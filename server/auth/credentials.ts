@@ -1,4 +1,4 @@
-// Who a bearer token is (SPEC §1): the master key (compared as SHA-256 digests in constant
+// Who a bearer token is (docs/api.md, "API keys, sessions and rate limits"): the master key (compared as SHA-256 digests in constant
 // time), a session, or an API key (looked up by its SHA-256, so no timing leak). Unknown,
 // revoked or expired tokens are nobody. The HTTP layer asks here and never sees key records.
 

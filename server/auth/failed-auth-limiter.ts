@@ -1,4 +1,4 @@
-// Limits failed authentications per client address (SPEC §1: unknown-token answers are rate
+// Limits failed authentications per client address (docs/api.md, "API keys, sessions and rate limits": unknown-token answers are rate
 // limited per client IP so keys cannot be guessed quickly). The caller asks `isBlocked` before
 // authenticating a request and calls `recordFailure` when a token turns out missing or unknown;
 // successful authentications are simply not counted (they do not reset an address's count, so

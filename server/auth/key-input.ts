@@ -1,4 +1,4 @@
-// Validation of a new API key's settings (SPEC §7 `POST /v1/api-keys` body): name, scopes,
+// Validation of a new API key's settings (docs/api.md, "API keys, sessions and rate limits" `POST /v1/api-keys` body): name, scopes,
 // collections, rate limit, expiry and filter (key-filter.ts: a key with one has only `search`). Every problem is collected and reported at once as a
 // `validation_failed` FolioError whose field paths point into the request body.
 

@@ -1,4 +1,4 @@
-// The API key store (SPEC §1, §7): key records in one JSON file `<data>/api-keys.json` (mode
+// The API key store (docs/api.md, "API keys, sessions and rate limits"): key records in one JSON file `<data>/api-keys.json` (mode
 // 0600), replaced atomically and durably before create or delete returns. Only the SHA-256 of a
 // key is kept; a presented key is found by a hash Map lookup (no comparison loop over secrets).
 // `last_used_at` changes in memory on every use and reaches the disk only through `flush()`.

@@ -1,4 +1,4 @@
-// The master key (SPEC §1): taken from FOLIO_MASTER_KEY, else read from `<data>/master.key`,
+// The master key (docs/api.md, "API keys, sessions and rate limits"): taken from FOLIO_MASTER_KEY, else read from `<data>/master.key`,
 // else generated on first start — `folio_` + 40 base62 characters (≈ 238 bits) — and written
 // to that file with mode 0600. Only the caller that created it gets `generated: true`, so the
 // key is shown once on the console and never logged or sent anywhere after.

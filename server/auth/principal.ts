@@ -1,4 +1,4 @@
-// Who is calling, once the bearer token is resolved (SPEC §1): the master key or a session
+// Who is calling, once the bearer token is resolved (docs/api.md, "API keys, sessions and rate limits"): the master key or a session
 // (every right), or an API key with its scopes (admin implying the others), the collections it
 // is limited to (null: all), the documents it sees (its filter, key-filter.ts) and its own rate
 // limit. Authorization reads only this.

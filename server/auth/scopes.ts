@@ -1,4 +1,4 @@
-// API key scopes and the no-escalation rule (SPEC §1): `search`, `write`, `admin`, where admin
+// API key scopes and the no-escalation rule (docs/api.md, "API keys, sessions and rate limits"): `search`, `write`, `admin`, where admin
 // implies the other two; collections `null` means all. A key may only create keys whose scopes
 // and collections are subsets of its own.
 

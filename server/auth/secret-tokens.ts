@@ -1,4 +1,4 @@
-// Secret token generation (SPEC §1): API key values (`folio_` + 40 base62), key ids
+// Secret token generation (docs/api.md, "API keys, sessions and rate limits"): API key values (`folio_` + 40 base62), key ids
 // (`key_` + 16 base62), session tokens (`folio_sess_` + 40 base62), all drawn from
 // crypto.randomBytes without modulo bias, and the SHA-256 digest that is all we ever store.
 

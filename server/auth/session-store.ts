@@ -1,4 +1,4 @@
-// Dashboard and CLI sessions (SPEC §1): `folio_sess_…` tokens valid for 12 hours, kept only as
+// Dashboard and CLI sessions (docs/api.md, "API keys, sessions and rate limits"): `folio_sess_…` tokens valid for 12 hours, kept only as
 // SHA-256 hashes in `<data>/sessions.json` (mode 0600, replaced atomically and durably) so they
 // survive restarts. Expired sessions are refused and pruned; at most `maxSessions` live at once
 // (creating one more evicts the oldest).

@@ -1,4 +1,4 @@
-// A keyed token-bucket rate limiter (SPEC §2): one bucket per key (an API key's id, a client
+// A keyed token-bucket rate limiter (docs/api.md, "API keys, sessions and rate limits"): one bucket per key (an API key's id, a client
 // address, …), refilled continuously from the elapsed time, with a per-key override of the
 // server's default rate and burst. It answers everything the RateLimit-* and Retry-After
 // headers need. Memory is bounded: at most `maxKeys` buckets; when that many exist, buckets that
@@ -11,7 +11,7 @@ export interface RateLimit {
   burst: number;
 }
 
-/** What one request is told (SPEC §2 headers). */
+/** What one request is told (docs/api.md, "API keys, sessions and rate limits" headers). */
 export interface RateDecision {
   allowed: boolean;
   /** The bucket's size (the burst): the value of RateLimit-Limit. */

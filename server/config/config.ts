@@ -1,5 +1,5 @@
 // Server configuration, resolved from command-line flags, then FOLIO_* environment variables,
-// then defaults that work on a laptop (DESIGN "Config").
+// then defaults that work on a laptop (docs/api.md, "Running and configuration").
 //
 // The default host is 127.0.0.1, as Meilisearch binds localhost by default: a fresh server
 // with a generated key should not be reachable from the network until someone decides so
@@ -40,7 +40,7 @@ export interface FolioConfig {
   logLevel: LogLevel;
   /** How the log reads; undefined: pretty on a terminal, JSON otherwise. */
   logFormat: LogFormat | undefined;
-  /** Let webhooks reach loopback and private addresses (SPEC §8; used once webhooks exist). */
+  /** Let webhooks reach loopback and private addresses (docs/api.md, "Webhooks"; used once webhooks exist). */
   allowPrivateWebhooks: boolean;
   /** Search worker threads; undefined means one per core. */
   searchThreads: number | undefined;
@@ -53,7 +53,7 @@ export interface FolioConfig {
   /** Collections kept open at once (others open when used, close when idle); undefined: the default (500). */
   openCollections: number | undefined;
   /**
-   * The default rate limit of every API key (SPEC §2; a key's own `rate_limit` overrides it):
+   * The default rate limit of every API key (docs/api.md, "API keys, sessions and rate limits"; a key's own `rate_limit` overrides it):
    * undefined means the default (DEFAULT_RATE_LIMIT, 100/s with a burst of 200); null means rate
    * limiting is off (`--rate-limit off` or `0`).
    */
@@ -101,7 +101,7 @@ export interface RateLimitSetting {
   burst: number;
 }
 
-/** The server's default rate limit per API key (SPEC §2). */
+/** The server's default rate limit per API key (docs/api.md, "API keys, sessions and rate limits"). */
 export const DEFAULT_RATE_LIMIT: Readonly<RateLimitSetting> = Object.freeze({ perSecond: 100, burst: 200 });
 /** Most requests a second, and most burst, `--rate-limit` accepts. */
 export const MAX_RATE_LIMIT = 1_000_000;

@@ -1,6 +1,6 @@
-// What a client does to collections (SPEC §4, §12), one call each: create and delete through
+// What a client does to collections (docs/api.md, "Collections"), one call each: create and delete through
 // the registry, each followed by its webhook event once the change is durable; list and get;
-// change a collection's settings (no webhook event: SPEC §8 has none for settings).
+// change a collection's settings (no webhook event: docs/api.md, "Webhooks" has none for settings).
 
 import type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
 import type { CollectionRegistry } from '../indexing/index.ts';

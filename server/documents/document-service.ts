@@ -1,8 +1,8 @@
-// What a client does to a collection's JSON documents, one call each (SPEC §5): the write
+// What a client does to a collection's JSON documents, one call each (docs/api.md, "Documents"): the write
 // through the collection (durable on return), what it does to kept originals (a JSON
 // document has no original file, so one kept for an upload it replaces goes; a PATCH keeps
 // it bound to the new version), and its webhook event, sent once the change is durable (one
-// event per request: a single document names its id, a batch lists them, SPEC §8).
+// event per request: a single document names its id, a batch lists them, docs/api.md, "Webhooks").
 
 import { bothFilters, matchesFilter } from '../../engine/index.ts';
 import type { FilterNode } from '../../engine/index.ts';

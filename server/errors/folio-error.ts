@@ -1,5 +1,5 @@
-// The API's error type: every failure a client can cause is a FolioError with a stable SPEC
-// code (SPEC §3). HTTP statuses are assigned from the code in one place
+// The API's error type: every failure a client can cause is a FolioError with a stable
+// code (docs/api.md, "Errors"). HTTP statuses are assigned from the code in one place
 // (server/http/plugins/error-handler.ts), never in handlers.
 
 export type ErrorCode =

@@ -1,7 +1,7 @@
 // Turns an extracted file into the engine's IndexDocument: the pages' texts joined (a blank
 // line between pages) with each page's start offset, number and label kept, so hits can name
 // their best page, its label and every matched page. The title is the caller's, else the
-// file's own; the id is the caller's, else the hex SHA-256 of the bytes (SPEC §5), so the same
+// file's own; the id is the caller's, else the hex SHA-256 of the bytes (docs/api.md, "Files"), so the same
 // file uploaded twice replaces itself.
 
 import type { IndexDocument, Metadata, PageInfo } from '../../engine/index.ts';

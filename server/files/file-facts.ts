@@ -1,4 +1,4 @@
-// The facts every uploaded file carries as metadata (SPEC §12), so a filter, facet or sort can
+// The facts every uploaded file carries as metadata (docs/api.md, "Files"), so a filter, facet or sort can
 // use them like any field: `format` (the type it was read as: `pdf`, `docx`, `md`…),
 // `extension` (of the file's name, lower case, when the name has one) and `size` (bytes).
 // The caller's own metadata wins for a field of the same name.

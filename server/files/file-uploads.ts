@@ -1,4 +1,4 @@
-// The upload flow (SPEC §5), behind `POST /v1/collections/{name}/files`: the route receives
+// The upload flow (docs/api.md, "Files"), behind `POST /v1/collections/{name}/files`: the route receives
 // the multipart body into a temporary file, and this service does the rest — checks the
 // fields, has the extraction pool read the file (never the main thread; images and scanned
 // pages in the upload's or the collection's OCR languages, ocr-languages.ts), adds the file's facts
@@ -24,7 +24,7 @@ import { fileFacts, withFileFacts } from './file-facts.ts';
 import type { OcrLanguages } from './ocr-languages.ts';
 import type { KeptOriginal, KeptOriginals, OriginalFile } from './original-files.ts';
 
-/** Default largest upload (SPEC §5: 100 MiB; `--max-file-size`). */
+/** Default largest upload (docs/api.md, "Files": 100 MiB; `--max-file-size`). */
 export const DEFAULT_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 /** Refusals of a file that send a `file.failed` webhook event. */

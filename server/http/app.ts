@@ -57,7 +57,7 @@ export interface LoggerOptions {
 export interface BuildAppOptions {
   /** Directory holding every collection (created if missing). */
   dataDir: string;
-  /** The master key: the root credential; API keys and sessions are kept under dataDir (SPEC §1). */
+  /** The master key: the root credential; API keys and sessions are kept under dataDir (docs/api.md, "API keys, sessions and rate limits"). */
   masterKey: string;
   /** false (default) for no logging, true for info-level logs, or options. */
   logger?: boolean | LoggerOptions;
@@ -85,7 +85,7 @@ export interface BuildAppOptions {
   addonsDir?: string;
   /** Bytes of page pictures kept on disk (`--preview-cache-mb`); default 256 MiB. */
   previewCacheBytes?: number;
-  /** Default rate limit per credential (SPEC §2); null turns it off; default 100/s, burst 200. */
+  /** Default rate limit per credential (docs/api.md, "API keys, sessions and rate limits"); null turns it off; default 100/s, burst 200. */
   rateLimit?: RateLimitSetting | null;
   /** The clock in milliseconds since the epoch (tests pass a fake one); default Date.now. */
   now?: () => number;

@@ -1,4 +1,4 @@
-// A collection's search settings (SPEC §12 `typo_tolerance`): the engine's TypoTolerance
+// A collection's search settings (docs/api.md, "Typo tolerance" `typo_tolerance`): the engine's TypoTolerance
 // (camelCase) to and from the API's shape (snake_case, also how collection.json stores it), and
 // a client's partial settings applied over the current ones (create: over the defaults; PATCH:
 // over what the collection has), with the one rule a schema cannot say: `two_typos` ≥ `one_typo`.

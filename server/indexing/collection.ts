@@ -66,7 +66,7 @@ import { SegmentSet, emptyManifest } from './segment-set.ts';
 import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
 import type { WalRecord } from './wal-records.ts';
 
-/** SPEC: a write is searchable within 1 s; the background refresh runs this soon after one. */
+/** docs/api.md, "Durability and visibility": a write is searchable within 1 s; the background refresh runs this soon after one. */
 export const DEFAULT_REFRESH_INTERVAL_MS = 500;
 
 /** The worker pools a collection runs its searches and index builds in. */

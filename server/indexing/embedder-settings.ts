@@ -1,4 +1,4 @@
-// A collection's embedders (SPEC §12 `embedders`): the settings a client writes, checked and
+// A collection's embedders (docs/api.md, "Damaged files and `folio check`" `embedders`): the settings a client writes, checked and
 // completed with each source's defaults, stored in collection.json (the API key too: the file is
 // private to the server's user) and shown without the key. Which sources this server runs:
 //  - `builtin`: Universal Sentence Encoder lite, shipped in npm packages (512 dimensions);

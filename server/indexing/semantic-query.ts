@@ -1,4 +1,4 @@
-// A search by meaning made ready for the engine (SPEC §12 `mode`, `embedder`, `semantic_ratio`,
+// A search by meaning made ready for the engine (docs/api.md, "Search by meaning" `mode`, `embedder`, `semantic_ratio`,
 // `vector`): which embedder, the query's vector (the caller's, checked, or `q` embedded in the
 // embedding pool within QUERY_EMBEDDING_TIMEOUT_MS), the hybrid weight, and the warnings the
 // answer carries. A query that cannot be embedded in time is answered by keywords, with a

@@ -1,4 +1,4 @@
-// A document's own vectors (`vectors: { <embedder>: [numbers] }`, SPEC §12) checked against
+// A document's own vectors (`vectors: { <embedder>: [numbers] }`, docs/api.md, "Damaged files and `folio check`") checked against
 // the collection's `user` embedders: each name must be one of them and each vector of its
 // dimensions. The schema already made them arrays of finite numbers.
 

@@ -1,5 +1,5 @@
 // Tests for the search page, the one place the engine's camelCase result gets the API's names:
-// the worker's JSON text has the wire names in the wire order (SPEC §6), facet_stats only when
+// the worker's JSON text has the wire names in the wire order (docs/api.md, "Search"), facet_stats only when
 // there are any, and parseSearchPage gives back the engine's SearchResult unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

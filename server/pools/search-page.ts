@@ -1,5 +1,5 @@
 // A search answer as it crosses back from a search worker, and the one place where the engine's
-// names (camelCase) become the API's (SPEC §6: `page_label`, `matched_pages`, `facet_stats`;
+// names (camelCase) become the API's (docs/api.md, "Search": `page_label`, `matched_pages`, `facet_stats`;
 // `suggestions` keeps its name):
 // `searchResultMembers` writes the hits, facets, facet stats and total as JSON text in the
 // worker, each hit with explicit keys in the order the API returns them, so the main thread

@@ -1,7 +1,7 @@
 // What crosses the thread boundary between the main thread and the pools: plain,
 // structured-cloneable values only. A worker never throws across the boundary on purpose; it
 // answers with a reply that carries either the value or a portable error, which the main thread
-// turns back into the error class callers know (FolioError with its SPEC code). A worker that
+// turns back into the error class callers know (FolioError with its stable code). A worker that
 // dies instead (a crash) rejects the task, which the pools report as a 500 `internal`.
 
 import type { FacetValueQuery, IndexDocument, SearchRequest } from '../../engine/index.ts';

@@ -1,4 +1,4 @@
-// The SSRF guard of webhook deliveries (SPEC §8): webhook URLs must be absolute http(s), and
+// The SSRF guard of webhook deliveries (docs/api.md, "Webhooks"): webhook URLs must be absolute http(s), and
 // unless the server runs with --allow-private-webhooks a delivery may only reach public
 // addresses — never loopback, private, link-local, multicast, reserved or otherwise special
 // ranges, including IPv4 addresses hidden inside IPv6 (IPv4-mapped, NAT64, 6to4, Teredo). Host

@@ -1,4 +1,4 @@
-// Webhooks (SPEC §8): the registry, the durable outbox of owed deliveries, the dispatcher that
+// Webhooks (docs/api.md, "Webhooks"): the registry, the durable outbox of owed deliveries, the dispatcher that
 // sends them signed in the background, and the guard that keeps receivers off private addresses.
 
 export { WebhookDispatcher } from './webhook-dispatcher.ts';

@@ -1,4 +1,4 @@
-// One webhook delivery attempt over HTTP(S) (SPEC §8): checks the destination with the SSRF
+// One webhook delivery attempt over HTTP(S) (docs/api.md, "Webhooks"): checks the destination with the SSRF
 // guard, then POSTs the body to the addresses that were checked — the connection's DNS lookup is
 // pinned to them, so a name cannot resolve to something else between the check and the connect,
 // while TLS still uses the host name for SNI and certificate checks. Redirects are never

@@ -1,4 +1,4 @@
-// Turns changes into webhook deliveries and delivers them (SPEC §8). `emit` is called where a
+// Turns changes into webhook deliveries and delivers them (docs/api.md, "Webhooks"). `emit` is called where a
 // change has been committed: it makes one event, queues one delivery per enabled webhook that
 // subscribes to it in the durable outbox, and resolves once they are on disk; sending happens
 // in the background, so a slow receiver never slows a write. Deliveries are signed (Standard
@@ -18,7 +18,7 @@ import type { DeliveryQueue, WebhookRegistry } from './webhook-places.ts';
 import { signWebhook } from './webhook-signature.ts';
 import type { WebhookRecord } from './webhook-store.ts';
 
-/** Waits before the retries (SPEC §8): 5 s, 30 s, 2 min, 10 min, 1 h, 6 h. */
+/** Waits before the retries (docs/api.md, "Webhooks"): 5 s, 30 s, 2 min, 10 min, 1 h, 6 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const MAX_IN_FLIGHT = 8;

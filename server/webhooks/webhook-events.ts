@@ -1,4 +1,4 @@
-// The catalogue of webhook events (SPEC §8), named `<resource>.<action>`, and how a
+// The catalogue of webhook events (docs/api.md, "Webhooks"), named `<resource>.<action>`, and how a
 // subscription (`events`, possibly `*`) matches one. Bulk changes carry their ids in chunks so
 // one event body stays bounded.
 

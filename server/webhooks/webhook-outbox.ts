@@ -1,4 +1,4 @@
-// The webhook outbox (SPEC §8): every delivery owed, on disk, so deliveries survive a restart
+// The webhook outbox (docs/api.md, "Webhooks"): every delivery owed, on disk, so deliveries survive a restart
 // or kill -9 (at-least-once). One append-only NDJSON log, `<data>/webhook-outbox.log`:
 //   {"op":"add","delivery":{…}}                   a delivery owed (the event, its webhook, when)
 //   {"op":"update","id":…,"state":…,"next":…,"attempt":{…}}   an attempt and what follows

@@ -7,7 +7,7 @@ import { randomBase62 } from '../auth/index.ts';
 import type { WebhookInput } from './webhook-places.ts';
 import type { WebhookRecord } from './webhook-store.ts';
 
-/** Failed attempts in a row after which a webhook is disabled (SPEC §8). */
+/** Failed attempts in a row after which a webhook is disabled (docs/api.md, "Webhooks"). */
 export const MAX_CONSECUTIVE_FAILURES = 20;
 
 /** A new webhook's record, enabled, with no failures. */

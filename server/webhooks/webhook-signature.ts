@@ -1,4 +1,4 @@
-// Webhook signing secrets and signatures in the Standard Webhooks format (SPEC §8): secrets are
+// Webhook signing secrets and signatures in the Standard Webhooks format (docs/api.md, "Webhooks"): secrets are
 // `whsec_` + base64 of 32 random bytes, and a delivery's `webhook-signature` header is `v1,` +
 // base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the secret's
 // decoded bytes — byte for byte what the `standardwebhooks` (and Svix) libraries compute, so

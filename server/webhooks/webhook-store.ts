@@ -1,4 +1,4 @@
-// The webhook registry (SPEC §8): records in `<data>/webhooks.json` (mode 0600), replaced
+// The webhook registry (docs/api.md, "Webhooks"): records in `<data>/webhooks.json` (mode 0600), replaced
 // atomically and durably before a create, delete or disable returns. The signing secret has to
 // be kept as it is (it signs every delivery, so it cannot be hashed like an API key); the file
 // is readable by its owner only, and the secret is shown once, in the create answer.

@@ -1,4 +1,4 @@
-// The webhook service (SPEC §8) the routes and other rooms use: opens the registry
+// The webhook service (docs/api.md, "Webhooks") the routes and other rooms use: opens the registry
 // (webhooks.json) and the durable outbox under the data directory, runs the dispatcher, and
 // offers what the routes need — register (URL and events vetted, the secret made and shown
 // once), list, get, delete (nothing more is delivered), a webhook's recent deliveries — and

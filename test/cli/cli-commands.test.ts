@@ -1,4 +1,4 @@
-// The `folio` command end to end (SPEC §10): the real bin/folio.mjs runs as a child process
+// The `folio` command end to end (README.md, "Command line"): the real bin/folio.mjs runs as a child process
 // against a real server started here, with its config under a temporary XDG_CONFIG_HOME.
 // Login with the master key on standard input, config list, environment overrides, keys,
 // collections, indexing a folder (with a failing file), search and webhooks; errors read
@@ -99,7 +99,7 @@ describe('folio commands against a live server', () => {
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
   });
 
-  test('a wrong master key fails with the SPEC code and writes no config', async () => {
+  test('a wrong master key fails with the stable code and writes no config', async () => {
     const run = await folio(['auth', 'login', '--url', server.url], { input: 'folio_not-the-master-key\n' });
     assert.equal(run.code, 1);
     assert.match(run.stderr, /^folio: unauthorized: /m);

@@ -99,7 +99,7 @@ test('option parsers refuse bad values', () => {
   assert.throws(() => urlArgument('ftp://h'), /http/);
 });
 
-test('errors: the SPEC code and detail, with validation errors listed', () => {
+test('errors: the stable code and detail, with validation errors listed', () => {
   const problem = new FolioError(400, 'validation_failed', 'invalid request body', [{ path: '/body/name', message: 'must match pattern' }]);
   assert.deepEqual(describeError(problem), {
     code: 'validation_failed',

@@ -520,8 +520,8 @@ describe('the dashboard in Chromium', { skip }, () => {
     const best = Number(/page (\d)/.exec((await page.locator('.hit .details').textContent()) ?? '')?.[1]);
     assert.ok(best === 2 || best === 3, `the best page is one of the two with the word (${best})`);
     // The pictures are the server's: the page drawn at twice the shown width, for sharp screens.
-    await explained(page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.page-pictures img')].every((img) => img.complete && img.naturalWidth > 0)));
-    assert.equal(await page.locator('.page-main img').evaluate((img: HTMLImageElement) => img.naturalWidth), 280);
+    await explained(page.waitForFunction("[...document.querySelectorAll('.page-pictures img')].every((img) => img.complete && img.naturalWidth > 0)"));
+    assert.equal(await page.locator('.page-main img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 280);
     assert.equal(await page.locator('.page-main img').getAttribute('alt'), `Page ${best}`);
     const other = best === 2 ? 3 : 2;
     assert.deepEqual(await page.locator('.other-pages button').evaluateAll((buttons) => buttons.map((b) => b.getAttribute('title'))), [`Open page ${other} of the original`]);

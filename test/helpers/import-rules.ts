@@ -1,4 +1,4 @@
-// The import rules of DESIGN.md ("Folders and who may import whom") as a pure checker: give it
+// The import rules of docs/architecture.md ("Folders and who may import whom") as a pure checker: give it
 // source files as { file, text } (paths relative to the repository root, with forward slashes)
 // and it returns every broken rule as { file, line, rule, message }. It reads no disk, so
 // test/import-rules.test.ts can run it over the real tree and also feed it small synthetic
@@ -32,7 +32,7 @@ export interface SourceText {
 export const SOURCE_FOLDERS = ['storage', 'engine', 'extract', 'server', 'cli', 'clients', 'web'] as const;
 type SourceFolder = (typeof SOURCE_FOLDERS)[number];
 
-/** Which other top-level folders each folder may import (all of DESIGN.md's arrows, nothing more). */
+/** Which other top-level folders each folder may import (all of docs/architecture.md's arrows, nothing more). */
 export const ALLOWED_IMPORTS: Readonly<Record<SourceFolder, readonly SourceFolder[]>> = {
   cli: ['clients', 'server'],
   server: ['engine', 'storage', 'extract'],

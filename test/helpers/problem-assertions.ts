@@ -1,5 +1,5 @@
 // Assertions shared by the HTTP tests: an answer is an RFC 9457 problem with the expected
-// status and SPEC code, and carries nothing a client should never see (stack traces, paths).
+// status and stable code (docs/api.md, "Errors"), and carries nothing a client should never see (stack traces, paths).
 
 import assert from 'node:assert/strict';
 import type { TestResponse } from './test-server.ts';

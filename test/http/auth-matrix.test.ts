@@ -1,4 +1,4 @@
-// Every route called with every kind of credential (SPEC §1, §7): no token, an unknown token,
+// Every route called with every kind of credential (docs/api.md, "API keys, sessions and rate limits"): no token, an unknown token,
 // an expired key, keys with each scope, a collection-limited admin key, a key with a filter, a
 // session and the master key. The expected answer of each pair is written out below by hand (not derived from
 // the server's access table), so a wrong rule in the table fails here. Then: no escalation (of

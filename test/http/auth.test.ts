@@ -1,4 +1,4 @@
-// Authentication with the master key (SPEC §1, §3): every route but health and the OpenAPI
+// Authentication with the master key (docs/api.md, "API keys, sessions and rate limits", "Errors"): every route but health and the OpenAPI
 // document needs `Authorization: Bearer <master key>`; anything else is a 401 problem with
 // `WWW-Authenticate: Bearer`. Neither the key nor the header ever reaches the log.
 

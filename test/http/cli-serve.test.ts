@@ -1,4 +1,4 @@
-// `folio serve` end to end (SPEC §1, §10, §11): a real process on a free port prints its URL;
+// `folio serve` end to end (docs/api.md, "API keys, sessions and rate limits", "Running and configuration"; README.md, "Command line"): a real process on a free port prints its URL;
 // on first start without FOLIO_MASTER_KEY it generates a master key, prints it once and keeps
 // it in <data>/master.key (mode 0600); a restart reuses it silently; FOLIO_MASTER_KEY wins;
 // `npm start -- --port … --data …` passes flags through; SIGTERM shuts down cleanly.

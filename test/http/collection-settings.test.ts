@@ -1,4 +1,4 @@
-// Collection settings over HTTP (SPEC §12, issue 14 point 4): `typo_tolerance` given at creation
+// Collection settings over HTTP (docs/api.md, "Typo tolerance", issue 14 point 4): `typo_tolerance` given at creation
 // or changed with PATCH /v1/collections/{c} (what a body leaves out is kept) is returned in the
 // record as `settings`, governs searches at once, is validated, survives a restart, and a
 // collection.json written before settings existed reads as the defaults.

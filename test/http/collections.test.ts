@@ -1,4 +1,4 @@
-// Collections (SPEC §4): create (201, 409 on a duplicate, 400 on a bad name), list, read,
+// Collections (docs/api.md, "Collections"): create (201, 409 on a duplicate, 400 on a bad name), list, read,
 // delete (204, files gone), unknown names (404), and the record's fields.
 
 import assert from 'node:assert/strict';

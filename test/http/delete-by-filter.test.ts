@@ -1,4 +1,4 @@
-// Delete by filter over HTTP (SPEC §5): `POST …/documents/delete` with `{ filter }` answers
+// Delete by filter over HTTP (docs/api.md, "Documents"): `POST …/documents/delete` with `{ filter }` answers
 // `{ deleted }`, judges each document by its current version (realtime: writes that are not
 // searchable yet count, older committed versions do not), hides the deletions from search
 // once it answers with `?refresh=wait_for`, and deletes nothing on a bad or empty filter.

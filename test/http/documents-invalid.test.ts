@@ -1,4 +1,4 @@
-// Bad document writes (SPEC §3, §5, §9): each gets its SPEC 4xx problem, and nothing is half
+// Bad document writes (docs/api.md, "Errors", "Documents", "Limits"): each gets its 4xx problem, and nothing is half
 // written — a batch with one bad document indexes none of them (checked with GET and search).
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// The document listing over HTTP (SPEC §12): `GET …/documents` pages through every live
+// The document listing over HTTP (docs/api.md, "Listing documents"): `GET …/documents` pages through every live
 // document once, ascending by id, across several segments with replaced and deleted documents;
 // it is realtime (unrefreshed writes, replacements and deletes show at once); `filter` judges
 // the current version; `fields` chooses the members (the summary by default); bad `limit`,

@@ -1,4 +1,4 @@
-// JSON documents (SPEC §5): PUT upserts and returns the summary, GET returns the stored
+// JSON documents (docs/api.md, "Documents"): PUT upserts and returns the summary, GET returns the stored
 // document, PATCH merges metadata and keeps the text, DELETE answers 204 then 404, POST takes
 // one document, a JSON array or NDJSON, `?refresh=wait_for` makes a write searchable at once,
 // and writes become searchable within about a second without it.
@@ -11,7 +11,7 @@ import { startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-/** SPEC §5: search sees a write within 1 second; the margin absorbs a slow test machine. */
+/** docs/api.md, "Documents": search sees a write within 1 second; the margin absorbs a slow test machine. */
 const SEARCHABLE_WITHIN_MS = 1_500;
 
 describe('documents', () => {

@@ -1,4 +1,4 @@
-// The error handler (SPEC §3) on a real app: unexpected errors become a 500 `internal` problem
+// The error handler (docs/api.md, "Errors") on a real app: unexpected errors become a 500 `internal` problem
 // with a generic detail (the message, stack, file paths and storage codes stay in the log),
 // engine query errors become 400 `invalid_query`, and FolioErrors keep their code and detail.
 

@@ -1,4 +1,4 @@
-// File uploads over real HTTP (SPEC §5): a multipart upload is extracted in the extraction
+// File uploads over real HTTP (docs/api.md, "Files"): a multipart upload is extracted in the extraction
 // pool and indexed as one document with pages; search hits name the best page and every
 // matched page; the same file uploaded twice is one document (id = SHA-256); an unknown type
 // is 415, a file over the limit 413, bad fields 400, and none of them indexes anything or

@@ -1,4 +1,4 @@
-// GET /v1/health and GET /v1/openapi.json (SPEC §9): both open without a credential; the
+// GET /v1/health and GET /v1/openapi.json (docs/api.md, "Health and OpenAPI"): both open without a credential; the
 // OpenAPI document is 3.1, passes a standard validator, and describes every route of the
 // running app (read from Fastify's route tree, so a new route is checked without editing this
 // file) with its error responses as problem+json, and nothing that is not a route.
@@ -141,7 +141,7 @@ describe('health and OpenAPI', () => {
     assert.deepEqual(Object.keys(schema.properties).sort(), ['file', 'id', 'metadata', 'ocr_languages', 'title']);
   });
 
-  test('the search response and hit schemas name every SPEC field', async () => {
+  test('the search response and hit schemas name every documented field', async () => {
     const { body } = await server.request('GET', '/v1/openapi.json');
     const document = (await SwaggerParser.dereference(structuredClone(body))) as any;
     const search = document.paths['/v1/collections/{name}/search'].get;

@@ -1,6 +1,6 @@
-// Rate limits (SPEC §2) on the server's own fake clock: a key's token bucket with the
+// Rate limits (docs/api.md, "API keys, sessions and rate limits") on the server's own fake clock: a key's token bucket with the
 // RateLimit-* headers, 429 with Retry-After, refill over time and a key's own override; failed
-// authentications limited per client address. Sessions (SPEC §1): open with the master key,
+// authentications limited per client address. Sessions (docs/api.md, "API keys, sessions and rate limits"): open with the master key,
 // use, log out. And no file under the data directory ever holds a key or session in plaintext.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Search as you type over real HTTP (SPEC §12 `prefix`, issue 14 point 6): with `prefix=last`
+// Search as you type over real HTTP (docs/api.md, "Search" `prefix`, issue 14 point 6): with `prefix=last`
 // the word being typed is a prefix, on GET and POST; the default `none` leaves it a word; a
 // bad value is a 400 naming the parameter. Prefixes run on the words as written, not only on
 // stemmed terms: `runn*` finds "running" (indexed as "run").

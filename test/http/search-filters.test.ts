@@ -1,4 +1,4 @@
-// Filters and facets over HTTP (SPEC §6): every filter form of the SPEC (equality, any-of
+// Filters and facets over HTTP (docs/api.md, "Search"): every filter form docs/api.md documents (equality, any-of
 // arrays, numeric and string ranges, $or, $not, fields ANDed) on GET and POST, type-strict
 // equality, an empty q with a filter; facets counted over all matches (not the page), ordered
 // by count, cut by facet_limit, with facet_stats for numeric fields; facets across several

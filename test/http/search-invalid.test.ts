@@ -1,4 +1,4 @@
-// Search parameters that must be refused (SPEC §6, §9): limit, offset, the paging window,
+// Search parameters that must be refused (docs/api.md, "Search", "Limits"): limit, offset, the paging window,
 // q length, match, highlight_tag (no script, style, iframe, svg…), unknown parameters, bad facet names and facet_limit → 400
 // validation_failed; bad filters → 400 invalid_filter and bad sorts → 400 invalid_sort, each
 // with a detail naming the problem; unknown collection → 404. Empty filter, facets and sort

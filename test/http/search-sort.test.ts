@@ -1,4 +1,4 @@
-// Sorting over HTTP (SPEC §6): `sort=year:desc,title:asc` with ties and missing values last in
+// Sorting over HTTP (docs/api.md, "Search"): `sort=year:desc,title:asc` with ties and missing values last in
 // either direction, multi-valued fields by their smallest (asc) or largest (desc) value, the
 // document title, `_id` and `_score`, fields that mix numbers, strings and booleans, ties
 // broken by score then id, documents spread over several segments, and paging with a sort

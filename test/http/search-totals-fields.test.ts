@@ -1,4 +1,4 @@
-// `total_relation`, `track_total` and hit `fields` over real HTTP (SPEC §12, issue 15 points 1
+// `total_relation`, `track_total` and hit `fields` over real HTTP (docs/api.md, "Search", issue 15 points 1
 // and 2): past 10,000 matches a relevance search answers `total` 10,000 with `gte` (and
 // `has_more`), `track_total` makes it exact, facets count every match; `fields=id` gives ids
 // and scores only, on GET and POST; an unknown member is a 400 naming `fields`.

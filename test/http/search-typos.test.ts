@@ -1,4 +1,4 @@
-// Typo tolerance over HTTP (issue 14 point 4, SPEC §12): misspelled words find their documents
+// Typo tolerance over HTTP (issue 14 point 4, docs/api.md, "Typo tolerance"): misspelled words find their documents
 // by default, with Meilisearch's rules (no typos under 5 letters, never on phrase words or
 // numbers); `typos=0` turns it off and `typos=1` caps it, on GET and POST alike; exact words
 // rank above typo matches; `explain` names the typo; a search that finds nothing suggests

@@ -1,4 +1,4 @@
-// `unknown_field` warnings (SPEC §12): a filter, facet or sort naming a metadata field that no
+// `unknown_field` warnings (docs/api.md, "Search"): a filter, facet or sort naming a metadata field that no
 // document of the collection has gets a warning naming the field and where it was used; fields
 // some document has, the built-in sort keys and an empty collection get none.
 

@@ -1,4 +1,4 @@
-// Search over HTTP (SPEC §6): the response carries every field, paging and has_more agree,
+// Search over HTTP (docs/api.md, "Search"): the response carries every field, paging and has_more agree,
 // highlights are HTML-escaped, the query syntax works (match all/any, phrases, -exclusion,
 // title:word), explain attaches score explanations, and collections never leak into each other.
 
@@ -38,7 +38,7 @@ describe('search', () => {
   });
   after(() => server.close());
 
-  test('the response has every field of SPEC §6', async () => {
+  test('the response has every field of docs/api.md, "Search"', async () => {
     const body = await search('library', { q: 'fox' });
     assert.deepEqual(Object.keys(body), ['hits', 'facets', 'total', 'total_relation', 'timed_out', 'offset', 'limit', 'has_more', 'took_ms'], 'in the wire order');
     assert.deepEqual(body.facets, {});

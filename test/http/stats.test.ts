@@ -1,4 +1,4 @@
-// GET /v1/stats over HTTP (SPEC §9, §12): an admin sees the version, start time and uptime on
+// GET /v1/stats over HTTP (docs/api.md, "Statistics"): an admin sees the version, start time and uptime on
 // the server's clock, memory, the searches answered (total and per second over the last minute)
 // and per collection its documents, segments, bytes and state; a key limited to some collections
 // sees only those; a search key is refused.

@@ -1,4 +1,4 @@
-// Webhooks over real HTTP (SPEC §8), with a real receiving server on loopback: registration and
+// Webhooks over real HTTP (docs/api.md, "Webhooks"), with a real receiving server on loopback: registration and
 // its validation, signed deliveries a receiver can verify, one event per bulk write, retry
 // after a 500, disabling on 410, deletion stopping deliveries, a receiver that hangs never
 // holding up writes, deliveries owed across a restart, and the SSRF guard (literal loopback,

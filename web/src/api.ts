@@ -1,6 +1,6 @@
 // The dashboard's only way to the server: its HTTP API, with the bearer token of the signed-in
 // user (a session opened with the master key, or an admin API key) kept in sessionStorage, so
-// it is gone when the tab closes. Errors become ApiError with the SPEC's code and detail; a
+// it is gone when the tab closes. Errors become ApiError with the API's stable code and detail; a
 // 401 signs the user out.
 
 const TOKEN_KEY = 'folio.token';

@@ -1,4 +1,4 @@
-// Authentication, rate limits and authorization for every route (SPEC §1, §2), in this order:
+// Authentication, rate limits and authorization for every route (docs/api.md, "API keys, sessions and rate limits"), in this order:
 //  1. A client address that failed to authenticate too often is refused (429) before its
 //     token is even looked at, so keys cannot be guessed quickly.
 //  2. The bearer token resolves to a Principal: the master key (constant-time digest

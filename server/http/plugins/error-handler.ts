@@ -1,4 +1,4 @@
-// The one place where failures become HTTP answers (SPEC §3): every error, whatever threw it,
+// The one place where failures become HTTP answers (docs/api.md, "Errors"): every error, whatever threw it,
 // leaves as an RFC 9457 `application/problem+json` body with a stable `code`, and the status
 // comes from the single code → status table below. Anything unexpected is a 500 `internal`
 // with a generic detail; the real error is logged server-side, never sent (no stack traces,

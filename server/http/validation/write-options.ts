@@ -1,4 +1,4 @@
-// The write options every document and file write takes from its query string (SPEC §5):
+// The write options every document and file write takes from its query string (docs/api.md, "Files"):
 // `?refresh=wait_for` (or `true`) answers only once the change is searchable.
 
 import type { Static } from 'typebox';

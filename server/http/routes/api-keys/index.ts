@@ -1,4 +1,4 @@
-// API key routes (SPEC §7): create (the plaintext key is in this answer only), list, revoke.
+// API key routes (docs/api.md, "API keys, sessions and rate limits"): create (the plaintext key is in this answer only), list, revoke.
 // The access table requires the admin scope (creating: or a key with a filter); the key service
 // (server/auth/api-keys.ts) keeps a key to keys within its own scopes, collections and filter
 // (no escalation).
@@ -10,7 +10,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/v1/api-keys',
     {
-      // The body is optional (SPEC §7): no body means all defaults.
+      // The body is optional (docs/api.md, "API keys, sessions and rate limits"): no body means all defaults.
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       },

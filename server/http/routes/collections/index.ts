@@ -1,4 +1,4 @@
-// Collection routes (SPEC §4, §12): create, list, read, change the settings of and delete
+// Collection routes (docs/api.md, "Collections"): create, list, read, change the settings of and delete
 // collections. Each collection is an independent index; the handlers only call the decorated
 // collection service.
 

@@ -1,4 +1,4 @@
-// The web dashboard (DESIGN.md: web/), served by the same server at `/`: the page, its
+// The web dashboard (docs/architecture.md, "web/ — the dashboard"), served by the same server at `/`: the page, its
 // stylesheet (`/app.css`), its icon (`/favicon.svg`) and its modules (`/assets/…js`) from dist/web (built by `npm
 // install` / `npm run build`), read once at start into memory with one route each, so a
 // request can only name a file that is there (no path from the URL ever reaches the disk). Everything the dashboard does goes through the HTTP API with

@@ -1,4 +1,4 @@
-// Delete by filter (SPEC §5): `POST /v1/collections/{c}/documents/delete` with `{ "filter" }`
+// Delete by filter (docs/api.md, "Documents"): `POST /v1/collections/{c}/documents/delete` with `{ "filter" }`
 // deletes every document whose current version matches (writes not yet searchable included),
 // in one atomic, durable write; `?refresh=wait_for` answers once the deletions are searchable.
 

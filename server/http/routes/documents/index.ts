@@ -1,4 +1,4 @@
-// JSON document routes (SPEC §5): upsert one (PUT), write one or a batch (POST: JSON object,
+// JSON document routes (docs/api.md, "Documents"): upsert one (PUT), write one or a batch (POST: JSON object,
 // or a batch as a JSON array or NDJSON — parsed off the main thread and written as the bytes
 // it came as), read, patch and delete one, list them (list-route.ts), delete by filter (delete-by-filter.ts),
 // and refresh a collection. Every write accepts `?refresh=wait_for` (or `true`) to answer only

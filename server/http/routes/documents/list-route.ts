@@ -1,4 +1,4 @@
-// The document listing (SPEC §12): `GET /v1/collections/{c}/documents?limit=&cursor=&fields=&filter=`
+// The document listing (docs/api.md, "Listing documents"): `GET /v1/collections/{c}/documents?limit=&cursor=&fields=&filter=`
 // answers `{ documents, next_cursor }`, ascending by id, realtime (acknowledged writes included);
 // each document carries `id` and the members `fields` names (default: its summary).
 

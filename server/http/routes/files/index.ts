@@ -1,4 +1,4 @@
-// File routes (SPEC §5): `POST /v1/collections/{name}/files` takes a multipart upload (`file`,
+// File routes (docs/api.md, "Files"): `POST /v1/collections/{name}/files` takes a multipart upload (`file`,
 // optional `id`, `title`, `metadata` as a JSON string, `ocr_languages`), streams it to a
 // temporary file and hands it to the upload service (server/files/file-uploads.ts), which
 // extracts and indexes it; `GET /v1/formats` lists every file type the server reads and the OCR

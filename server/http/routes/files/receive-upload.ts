@@ -1,4 +1,4 @@
-// Receives a multipart upload (SPEC §5): the `file` part is streamed to a temporary file while
+// Receives a multipart upload (docs/api.md, "Files"): the `file` part is streamed to a temporary file while
 // its SHA-256 and size are computed (it is never held in memory), and the small text fields
 // (`id`, `title`, `metadata`, `ocr_languages`) are collected. A file over the size limit stops the upload with
 // 413 `file_too_large`; anything else malformed is 400 `validation_failed` naming the body: no

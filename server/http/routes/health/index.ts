@@ -1,4 +1,4 @@
-// GET /v1/health (SPEC §9): liveness and version, open to everyone (no credential).
+// GET /v1/health (docs/api.md, "Health and OpenAPI"): liveness and version, open to everyone (no credential).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Search routes (SPEC §6): GET …/search with query parameters and POST …/search with the same
+// Search routes (docs/api.md, "Search"): GET …/search with query parameters and POST …/search with the same
 // names as a JSON body. Both answer `{ hits, facets, facet_stats?, total, offset, limit,
 // has_more, took_ms }`. POST /v1/multi-search runs several, over any collections, and POST
 // …/facet-search searches a facet's values (docs/api.md).

@@ -1,5 +1,5 @@
 // Runs one search for either encoding (GET query string or POST body): turns the parameters
-// into a SearchRequest, calls the collection, and answers the body of SPEC §6 — the hits,
+// into a SearchRequest, calls the collection, and answers the body of docs/api.md, "Search" — the hits,
 // facets, facet stats (only when there are any) and total as JSON text from the search worker,
 // wrapped with the paging fields and the timing; the search is counted for GET /v1/stats. A key's
 // searches wait for its turn (search-admission.ts); a key with a filter sees only its documents.

@@ -1,5 +1,5 @@
 // Turns the search parameters of either encoding (GET query string or POST body) into the
-// engine's SearchRequest (SPEC §6, §12): applies defaults, checks the paging window, parses
+// engine's SearchRequest (docs/api.md, "Search", "Damaged files and `folio check`"): applies defaults, checks the paging window, parses
 // `filter` (URL-encoded JSON on GET, an object on POST) and `sort` with the engine's parsers
 // (which throw invalid_filter / invalid_sort), checks the `facets` field names, and reads
 // `typos` (text on GET, a number in a body), `track_total`, `synonyms`, `boost` (URL-encoded JSON

@@ -1,4 +1,4 @@
-// Session routes (SPEC §1): `POST /v1/sessions` trades the master key for a 12-hour session
+// Session routes (docs/api.md, "API keys, sessions and rate limits"): `POST /v1/sessions` trades the master key for a 12-hour session
 // token (what the CLI's `auth login` and dashboards use), and `DELETE /v1/sessions/current`
 // ends the session that makes the request. Creating a session is a public route that checks
 // the master key itself (constant time); a wrong key counts as a failed authentication of the

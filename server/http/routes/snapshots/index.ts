@@ -1,4 +1,4 @@
-// POST /v1/snapshots (SPEC §12, admin): a consistent online copy of the data directory as a tar
+// POST /v1/snapshots (docs/api.md, "Snapshots and restore", admin): a consistent online copy of the data directory as a tar
 // stream (http/data-snapshot.ts). `folio snapshot` saves it; `folio restore` starts from it.
 
 import { Readable } from 'node:stream';

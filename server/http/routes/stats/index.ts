@@ -1,4 +1,4 @@
-// GET /v1/stats (SPEC §9, §12; admin): the server's version, start and uptime, memory, the
+// GET /v1/stats (docs/api.md, "Statistics"; admin): the server's version, start and uptime, memory, the
 // searches it answered and their rate over the last minute, and per collection the caller may
 // see its documents, segments, bytes on disk, state and embedding progress.
 

@@ -1,4 +1,4 @@
-// Webhook routes (SPEC §8): create (the signing secret is in this answer only), list, get,
+// Webhook routes (docs/api.md, "Webhooks"): create (the signing secret is in this answer only), list, get,
 // delete, and the recent deliveries of one webhook, each a call to the webhook service
 // (server/webhooks/webhooks.ts). A webhook sees every collection's events, so the access
 // table allows only unrestricted admins (an admin key for all collections, the master key or
