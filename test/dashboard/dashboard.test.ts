@@ -520,7 +520,9 @@ describe('the dashboard in Chromium', { skip }, () => {
     const best = Number(/page (\d)/.exec((await page.locator('.hit .details').textContent()) ?? '')?.[1]);
     assert.ok(best === 2 || best === 3, `the best page is one of the two with the word (${best})`);
     // The pictures are the server's: the page drawn at twice the shown width, for sharp screens.
-    await explained(page.waitForFunction("[...document.querySelectorAll('.page-pictures img')].every((img) => img.complete && img.naturalWidth > 0)"));
+    const loaded = (): Promise<boolean> =>
+      page.locator('.page-pictures img').evaluateAll((images) => images.length > 0 && images.every((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0));
+    await explained(pollUntil('the page pictures loaded', WAIT_MS, loaded));
     assert.equal(await page.locator('.page-main img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), 280);
     assert.equal(await page.locator('.page-main img').getAttribute('alt'), `Page ${best}`);
     const other = best === 2 ? 3 : 2;
