@@ -8,6 +8,7 @@ import path from 'node:path';
 import { crc32 } from './crc32.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import { CorruptFileError } from './errors.ts';
+import { FIRST_WAL_GENERATION } from './wal.ts';
 
 export const MANIFEST_FILE_NAME = 'manifest.json';
 export const MANIFEST_FORMAT_VERSION = 1;
@@ -35,6 +36,11 @@ export interface Manifest {
   walGeneration: number;
   nextSegmentNumber: number;
   segments: ManifestSegment[];
+}
+
+/** The manifest of a collection with no segment yet (nothing committed or published). */
+export function emptyManifest(): Manifest {
+  return { formatVersion: MANIFEST_FORMAT_VERSION, generation: 0, walGeneration: FIRST_WAL_GENERATION, nextSegmentNumber: 1, segments: [] };
 }
 
 const encoder = new TextEncoder();

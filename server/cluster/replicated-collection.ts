@@ -8,7 +8,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { FIRST_WAL_GENERATION, MANIFEST_FORMAT_VERSION, writeManifest } from '../../storage/index.ts';
+import { emptyManifest, writeManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { WAL_DIR_NAME, segmentFiles } from '../indexing/index.ts';
@@ -56,10 +56,6 @@ export function collectionObjectPrefix(name: string, createdAt: string): string 
   return `collections/${name}/${createdAt.replace(/[^0-9]/g, '')}`;
 }
 
-/** The manifest of a collection nothing was published for yet. */
-function emptyPublished(): Manifest {
-  return { formatVersion: MANIFEST_FORMAT_VERSION, generation: 0, walGeneration: FIRST_WAL_GENERATION, nextSegmentNumber: 1, segments: [] };
-}
 
 export class ReplicatedCollection {
   private currentRole: ClusterRole = 'replica';
@@ -256,7 +252,7 @@ export class ReplicatedCollection {
     const latest = await this.services.manifests.latest(this.name);
     await this.services.registry().reopen(this.name, async (dir) => {
       if (latest !== null) await this.fetchFiles(dir, latest);
-      writeManifest(dir, latest?.manifest ?? emptyPublished());
+      writeManifest(dir, latest?.manifest ?? emptyManifest());
       const walDir = path.join(dir, WAL_DIR_NAME);
       fs.rmSync(walDir, { recursive: true, force: true });
       fs.mkdirSync(walDir);

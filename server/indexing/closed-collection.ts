@@ -6,11 +6,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { listWalGenerations, readManifest, walFilePath } from '../../storage/index.ts';
+import { emptyManifest, listWalGenerations, readManifest, walFilePath } from '../../storage/index.ts';
 import { readCollectionConfig, settingsToWire } from './collection-config.ts';
 import { WAL_DIR_NAME, directorySizeBytes } from './collection-layout.ts';
 import type { CollectionInfo } from './collection-types.ts';
-import { emptyManifest } from './segment-set.ts';
 
 /** The record of a closed collection: as its open self would answer once idle (nothing pending, embedding or re-indexing). */
 export function closedCollectionInfo(dir: string): CollectionInfo {

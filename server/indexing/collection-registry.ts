@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SUPPORTED_LANGUAGES, isSupportedLanguage } from '../../engine/index.ts';
-import { fsyncDirectory, readManifest, writeManifest } from '../../storage/index.ts';
+import { emptyManifest, fsyncDirectory, readManifest, writeManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
 import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
@@ -34,7 +34,6 @@ import { DEFAULT_SEARCHABLE_FIELDS, checkSearchableFields } from './searchable-f
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
 import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
-import { emptyManifest } from './segment-set.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import { closedCollectionInfo, hasUnappliedWrites } from './closed-collection.ts';
 import { captureCollection } from './collection-snapshot.ts';

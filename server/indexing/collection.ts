@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Analyzer, SynonymTable } from '../../engine/index.ts';
 import type { CorpusStatistics, FacetValueQuery, FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import type { RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
-import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, readManifest } from '../../storage/index.ts';
+import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, emptyManifest, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import type { ClusterLink } from './cluster-link.ts';
 import { adoptManifest } from './index-commit.ts';
@@ -62,7 +62,7 @@ import type { MergePolicyOptions } from './merge-policy.ts';
 import { PendingWrites } from './pending-writes.ts';
 import { RefreshScheduler } from './refresh-scheduler.ts';
 import type { SearchCache } from './search-cache.ts';
-import { SegmentSet, emptyManifest } from './segment-set.ts';
+import { SegmentSet } from './segment-set.ts';
 import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
 import type { WalRecord } from './wal-records.ts';
 

@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SegmentReader } from '../../engine/index.ts';
 import type { IndexDocument, SegmentView } from '../../engine/index.ts';
-import { CorruptFileError, MANIFEST_FORMAT_VERSION, readBitmapFile } from '../../storage/index.ts';
+import { CorruptFileError, readBitmapFile } from '../../storage/index.ts';
 import type { Manifest, ManifestSegment, RoaringBitmap32 } from '../../storage/index.ts';
-import { FIRST_WAL_GENERATION } from '../../storage/index.ts';
 
 /** A segment of the snapshot: what the manifest says, plus the open reader and its deletes. */
 export interface LiveSegment {
@@ -24,16 +23,6 @@ export interface DocLocation {
   doc: number;
 }
 
-/** The manifest of a collection that has no segments yet. */
-export function emptyManifest(): Manifest {
-  return {
-    formatVersion: MANIFEST_FORMAT_VERSION,
-    generation: 0,
-    walGeneration: FIRST_WAL_GENERATION,
-    nextSegmentNumber: 1,
-    segments: [],
-  };
-}
 
 export class SegmentSet {
   readonly manifest: Manifest;

@@ -10,8 +10,8 @@ import { BroadcastChannel } from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
 import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../engine/index.ts';
 import type { SearchPage } from './search-page.ts';
-import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
-import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { READER_CACHE_CHANNEL } from './reader-cache-channel.ts';
+import type { ReaderCacheMessage } from './reader-cache-channel.ts';
 import { searchHere } from './inline-search.ts';
 import type { OpenedSnapshot } from './reader-cache.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
@@ -58,7 +58,7 @@ export class SearchPool {
   readonly timeoutMs: number;
   readonly inlineUnderLoad: boolean;
   private readonly workers: LazyPiscina<SearchTask, WorkerReply<SearchPage | CorpusStatistics | FacetValues>>;
-  private readonly channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
+  private readonly channel = new BroadcastChannel(READER_CACHE_CHANNEL);
   private running = 0;
   /** Searches asked of the pool and not answered yet, wherever they run (here or in a thread). */
   private asked = 0;
@@ -161,7 +161,7 @@ export class SearchPool {
 
   /** Tells every worker to drop the readers of a collection that is gone. */
   forget(collectionId: string): void {
-    const message: SearchCacheMessage = { type: 'forget', collectionId };
+    const message: ReaderCacheMessage = { type: 'forget', collectionId };
     this.channel.postMessage(message);
   }
 

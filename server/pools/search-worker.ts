@@ -9,8 +9,8 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { SearchBudget, corpusStatistics, searchFacetValues } from '../../engine/index.ts';
 import type { CorpusStatistics } from '../../engine/index.ts';
 import { ReaderCache } from './reader-cache.ts';
-import { SEARCH_CACHE_CHANNEL } from './search-cache-channel.ts';
-import type { SearchCacheMessage } from './search-cache-channel.ts';
+import { READER_CACHE_CHANNEL } from './reader-cache-channel.ts';
+import type { ReaderCacheMessage } from './reader-cache-channel.ts';
 import { searchPageOver } from './search-page.ts';
 import type { SearchPage } from './search-page.ts';
 import { replyOf } from './worker-protocol.ts';
@@ -18,9 +18,9 @@ import type { FacetValues, SearchTask, WorkerReply } from './worker-protocol.ts'
 
 const cache = new ReaderCache();
 
-const channel = new BroadcastChannel(SEARCH_CACHE_CHANNEL);
+const channel = new BroadcastChannel(READER_CACHE_CHANNEL);
 channel.onmessage = (event) => {
-  const message = (event as { data: SearchCacheMessage }).data;
+  const message = (event as { data: ReaderCacheMessage }).data;
   if (message.type === 'forget') cache.forget(message.collectionId);
 };
 // The channel must not keep an idle worker alive.

@@ -2,6 +2,6 @@
 // collection's readers (it was deleted or closed). Messages between tasks are handled when no
 // search runs in that worker, so a map is never released under a running search.
 
-export const SEARCH_CACHE_CHANNEL = 'folio:search-reader-cache';
+export const READER_CACHE_CHANNEL = 'folio:search-reader-cache';
 
-export type SearchCacheMessage = { type: 'forget'; collectionId: string };
+export type ReaderCacheMessage = { type: 'forget'; collectionId: string };
