@@ -1,18 +1,20 @@
 // The server's one door for code outside server/ (the CLI, tests, benchmarks). Inside, the
-// server is a set of twelve rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
-// cluster, config, documents, errors, files, http, indexing, ingest, pools, webhooks. The settings and the version load at once; the server itself
+// server is a set of thirteen rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
+// cluster, config, data-dir, documents, errors, files, http, indexing, ingest, pools, webhooks. The settings and the version load at once; the server itself
 // (Fastify, the pools, every room: over a second) only when a server is built, so the CLI's
 // client commands start quickly.
 
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { BuildAppOptions, RestoreOutcome, RunningServer, StartOptions } from './http/index.ts';
+import type { BuildAppOptions, RunningServer, StartOptions } from './http/index.ts';
+import type { RestoreOutcome } from './data-dir/index.ts';
 import type { FolioConfig } from './config/index.ts';
 import type { CollectionCheck, RepairOutcome } from './indexing/index.ts';
 
 export { ConfigError, FOLIO_PACKAGE_ROOT, FOLIO_VERSION, resolveConfig } from './config/index.ts';
 export type { ConfigFlags, FolioConfig } from './config/index.ts';
-export type { BuildAppOptions, LoggerOptions, RestoreOutcome, RunningServer, StartOptions } from './http/index.ts';
+export type { BuildAppOptions, LoggerOptions, RunningServer, StartOptions } from './http/index.ts';
+export type { RestoreOutcome } from './data-dir/index.ts';
 
 /** Builds the Fastify app without listening (tests `inject` into it or `listen` on it). */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -45,10 +47,10 @@ export async function repairCheckedCollection(check: CollectionCheck): Promise<R
   return outcome;
 }
 
-/** `folio restore`: unpacks a snapshot tar into a new data directory and checks it (http/data-restore.ts). */
+/** `folio restore`: unpacks a snapshot tar into a new data directory and checks it (data-dir/data-restore.ts). */
 export async function restoreDataDirectory(source: AsyncIterable<Uint8Array>, dataDir: string): Promise<RestoreOutcome> {
-  const http = await import('./http/index.ts');
-  return http.restoreSnapshot(source, dataDir);
+  const dataDirectory = await import('./data-dir/index.ts');
+  return dataDirectory.restoreSnapshot(source, dataDir);
 }
 
 /** Where the `local` embedder's runtime goes in `addonsDir`, and whether it is there (pools/local-embedder-runtime.ts). */
@@ -78,8 +80,8 @@ export async function ocrLanguageFiles(addonsDir: string): Promise<{
 
 /** The pid of a live server using `dataDir` (its `server.pid`), or null. */
 export async function serverUsing(dataDir: string): Promise<number | null> {
-  const http = await import('./http/index.ts');
-  return http.runningServerPid(dataDir);
+  const dataDirectory = await import('./data-dir/index.ts');
+  return dataDirectory.runningServerPid(dataDir);
 }
 
 /** Starts a server from a resolved configuration and listens (`folio serve`). */

@@ -10,7 +10,7 @@ import type { Webhooks } from '../webhooks/index.ts';
 import type { ClusterNode } from '../cluster/index.ts';
 import type { SearchActivity } from './search-activity.ts';
 import type { SearchAdmission } from './search-admission.ts';
-import type { DataSnapshots } from './data-snapshot.ts';
+import type { DataSnapshots } from '../data-dir/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,7 +52,7 @@ declare module 'fastify' {
     searchActivity: SearchActivity;
     /** Searches each API key may run at once (search-admission.ts). */
     searchAdmission: SearchAdmission;
-    /** Consistent copies of the data directory as tar streams (data-snapshot.ts). */
+    /** Consistent copies of the data directory as tar streams (data-dir/data-snapshot.ts). */
     snapshots: DataSnapshots;
   }
   interface FastifyContextConfig {

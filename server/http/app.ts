@@ -37,7 +37,7 @@ import sessionRoutes from './routes/sessions/index.ts';
 import webhookRoutes from './routes/webhooks/index.ts';
 import statsRoutes from './routes/stats/index.ts';
 import snapshotRoutes from './routes/snapshots/index.ts';
-import { DataSnapshots } from './data-snapshot.ts';
+import { DataSnapshots } from '../data-dir/index.ts';
 import dashboardRoutes from './routes/dashboard/index.ts';
 import { SearchActivity } from './search-activity.ts';
 import { SearchAdmission, defaultKeySearchConcurrency } from './search-admission.ts';

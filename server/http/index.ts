@@ -5,7 +5,4 @@
 export { buildApp } from './app.ts';
 export type { BuildAppOptions, LoggerOptions } from './app.ts';
 export { startServer } from './start-server.ts';
-export { runningServerPid } from './server-pid-file.ts';
-export { RestoreError, restoreSnapshot } from './data-restore.ts';
-export type { RestoreOutcome } from './data-restore.ts';
 export type { RunningServer, StartOptions } from './start-server.ts';

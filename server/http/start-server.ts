@@ -10,7 +10,7 @@ import { buildApp } from './app.ts';
 import { batchedLines } from './log-destination.ts';
 import type { LogDestination } from './log-destination.ts';
 import { prettyLogStream } from './log-lines.ts';
-import { removeServerPid, writeServerPid } from './server-pid-file.ts';
+import { removeServerPid, writeServerPid } from '../data-dir/index.ts';
 import type { FolioConfig } from '../config/index.ts';
 import { resolveMasterKey } from '../auth/index.ts';
 

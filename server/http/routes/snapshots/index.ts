@@ -1,5 +1,5 @@
 // POST /v1/snapshots (docs/api.md, "Snapshots and restore", admin): a consistent online copy of the data directory as a tar
-// stream (http/data-snapshot.ts). `folio snapshot` saves it; `folio restore` starts from it.
+// stream (data-dir/data-snapshot.ts). `folio snapshot` saves it; `folio restore` starts from it.
 
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
