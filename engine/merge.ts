@@ -7,7 +7,7 @@
 // part, and the parts are merged from what they encode, so memory never holds every document.
 
 import { rmSync } from 'node:fs';
-import type { Analyzer } from './analysis/analyzer.ts';
+import type { Analyzer } from './analysis/index.ts';
 import type { IndexDocument } from './document.ts';
 import type { SegmentView } from './search/segment-view.ts';
 import { SegmentReader } from './segment/segment-reader.ts';

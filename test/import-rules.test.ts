@@ -275,6 +275,23 @@ describe('the checker itself', () => {
       );
     });
 
+    test('an engine subfolder with an index.ts is entered through it, from a sibling and from engine/ itself', () => {
+      expectViolations(
+        {
+          'engine/analysis/index.ts': "export { Analyzer } from './analyzer.ts';",
+          'engine/analysis/analyzer.ts': 'export class Analyzer {}',
+          'engine/search/searcher.ts': "import type { Analyzer } from '../analysis/analyzer.ts';\nimport { Analyzer as Door } from '../analysis/index.ts';",
+          'engine/merge.ts': "import { Analyzer } from './analysis/analyzer.ts';",
+          'engine/vectors/graph.ts': "import { walk } from '../search/walk.ts';",
+          'engine/search/walk.ts': 'export const walk = 1;',
+        },
+        [
+          { at: 'engine/merge.ts:1', rule: 'door', message: /engine\/merge\.ts imports engine\/analysis\/analyzer\.ts past engine\/analysis's door; import engine\/analysis\/index\.ts/ },
+          { at: 'engine/search/searcher.ts:1', rule: 'door', message: /engine\/search imports engine\/analysis\/analyzer\.ts past engine\/analysis's door/ },
+        ],
+      );
+    });
+
     test('a multi-line import is reported where it starts', () => {
       expectViolations(
         {

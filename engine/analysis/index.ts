@@ -7,3 +7,5 @@ export { SUPPORTED_LANGUAGES, NO_STEMMING_LANGUAGE, isSupportedLanguage } from '
 export { contentsPages, looksLikeContentsPage } from './contents-page.ts';
 export { foldTerm } from './fold-term.ts';
 export { commonPrefix, prefixAgreeingWithStem } from './stem-prefix.ts';
+export { SEPARATOR, WORD, charClassAt, isHighSurrogate, isLowSurrogate } from './char-class.ts';
+export type { CharClass } from './char-class.ts';

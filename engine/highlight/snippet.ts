@@ -17,9 +17,9 @@
 //   asks a matcher by term and position (the token's number, as the analyzer counts them).
 // - The matches feed a sliding window in one pass; the marks are the matches inside the excerpt.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
-import { SEPARATOR, WORD, charClassAt, isHighSurrogate, isLowSurrogate } from '../analysis/char-class.ts';
-import type { CharClass } from '../analysis/char-class.ts';
+import type { Analyzer } from '../analysis/index.ts';
+import { SEPARATOR, WORD, charClassAt, isHighSurrogate, isLowSurrogate } from '../analysis/index.ts';
+import type { CharClass } from '../analysis/index.ts';
 import { BestWindowFinder } from './best-window.ts';
 import { escapeHtml } from './escape-html.ts';
 

@@ -3,7 +3,7 @@
 // in that field are wrapped in the highlight tag, HTML-escaped like snippets; a long value is cut
 // round its matches as a snippet is.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
+import type { Analyzer } from '../analysis/index.ts';
 import { snippetOfMatches } from './snippet.ts';
 import type { SnippetMatch } from './snippet.ts';
 

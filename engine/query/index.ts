@@ -17,3 +17,4 @@ export type {
   QueryClause,
   TermClause,
 } from './query-types.ts';
+export { metadataFieldOf } from './query-types.ts';

@@ -31,7 +31,7 @@
 //   apply to the word as typed, never to its synonyms.
 // - Identical clauses are kept once; at most MAX_QUERY_CLAUSES are kept, in query order.
 
-import type { Analyzer, Token } from '../analysis/analyzer.ts';
+import type { Analyzer, Token } from '../analysis/index.ts';
 import { prefixAgreeingWithStem } from '../analysis/index.ts';
 import { lexQuery } from './query-lexer.ts';
 import type { QueryPart } from './query-lexer.ts';

@@ -9,7 +9,7 @@
 // match there, each with the text as written (for `explain`). The word as typed is always still
 // searched (as Meilisearch and Typesense do; Elasticsearch's `=>` would replace it).
 
-import type { Analyzer } from '../analysis/analyzer.ts';
+import type { Analyzer } from '../analysis/index.ts';
 
 /** One entry of the `synonyms` setting: `words` alone are a multi-way group; with `input`, one-way. */
 export interface SynonymEntry {

@@ -3,7 +3,7 @@
 // statistics (doc count, average field lengths, document frequencies) span all segments of
 // the collection. Also gives score upper bounds from tf/length extremes, and explanations.
 
-import type { FieldScope } from '../query/query-types.ts';
+import type { FieldScope } from '../query/index.ts';
 import type { TfBounds } from '../segment/postings-cursor.ts';
 import type { ScoreExplanation } from './search-types.ts';
 

@@ -6,7 +6,7 @@
 // CLAUSE_KINDS. Every kind's forms are then looked for in the searched metadata fields too
 // (clauses/field-forms.ts).
 
-import type { QueryClause } from '../query/query-types.ts';
+import type { QueryClause } from '../query/index.ts';
 import { bm25Idf } from './bm25.ts';
 import type { CorpusStatistics } from './corpus-statistics.ts';
 import type { CollectionStatistics, FieldWeights, SearchedField } from './bm25.ts';

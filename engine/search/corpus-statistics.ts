@@ -6,7 +6,7 @@
 // their sum is then given to each collection's search as `SearchRequest.corpus`, and BM25 weighs
 // with it instead of the collection's own.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
+import type { Analyzer } from '../analysis/index.ts';
 import type { SearchRequest } from './search-types.ts';
 import type { SegmentView } from './segment-view.ts';
 import { corpusOf } from './clause-weights.ts';

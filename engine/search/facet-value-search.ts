@@ -12,8 +12,8 @@
 // Counting touches only the matched values' postings, adding into one array by number: without
 // a query or a filter, a value's count is its posting count (less deleted documents).
 
-import type { Analyzer } from '../analysis/analyzer.ts';
-import { foldTerm } from '../analysis/fold-term.ts';
+import type { Analyzer } from '../analysis/index.ts';
+import { foldTerm } from '../analysis/index.ts';
 import type { FieldIndex, FieldValue } from '../segment/field-index.ts';
 import { globalOrdinals, localOrdinals } from './global-ordinals.ts';
 import type { GlobalOrdinals } from './global-ordinals.ts';

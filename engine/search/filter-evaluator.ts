@@ -4,7 +4,7 @@
 // that run in one slice, so neither scans every value. $or unites, $not complements, and
 // fields intersect.
 
-import type { FilterNode, FilterScalar, RangeBounds } from '../filter/filter-types.ts';
+import type { FilterNode, FilterScalar, RangeBounds } from '../filter/index.ts';
 import type { FieldIndex } from '../segment/field-index.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
 import { DocBitSet } from './doc-bitset.ts';

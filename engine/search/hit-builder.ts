@@ -5,12 +5,12 @@
 // in the text by their positions, not by analyzing it again. A request
 // may ask for fewer members: ids and titles alone come from the segment's columns.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
+import type { Analyzer } from '../analysis/index.ts';
 import type { IndexDocument, Metadata } from '../document.ts';
-import { escapeHtml } from '../highlight/escape-html.ts';
-import { SNIPPET_MAX_CHARS, snippetOfMatches } from '../highlight/snippet.ts';
-import { highlightValue } from '../highlight/value-highlight.ts';
-import type { SnippetMatch } from '../highlight/snippet.ts';
+import { escapeHtml } from '../highlight/index.ts';
+import { SNIPPET_MAX_CHARS, snippetOfMatches } from '../highlight/index.ts';
+import { highlightValue } from '../highlight/index.ts';
+import type { SnippetMatch } from '../highlight/index.ts';
 import { TITLE_TEXT_GAP } from '../segment/segment-format.ts';
 import { MAX_HIT_POSITIONS, findHitEvidence } from './hit-evidence.ts';
 import type { EvidenceClause } from './hit-evidence.ts';

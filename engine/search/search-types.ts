@@ -4,11 +4,11 @@
 // names (`page_label`, `matched_pages`, `facet_stats`) at one boundary of its own.
 
 import type { Metadata } from '../document.ts';
-import type { FilterNode } from '../filter/filter-types.ts';
-import type { SynonymRule } from '../query/synonyms.ts';
+import type { FilterNode } from '../filter/index.ts';
+import type { SynonymRule } from '../query/index.ts';
 import type { FieldBoost } from './field-boosts.ts';
 import type { FieldWeights } from './bm25.ts';
-import type { SortKey } from '../sort/sort-types.ts';
+import type { SortKey } from '../sort/index.ts';
 import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
 import type { CorpusStatistics } from './corpus-statistics.ts';
 

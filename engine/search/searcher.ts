@@ -10,8 +10,8 @@
 // in every mode. With `distinct`, hits are grouped by a field (grouping.ts): paging and `total`
 // count groups, facets still count documents.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
-import { parseQuery } from '../query/query-parser.ts';
+import type { Analyzer } from '../analysis/index.ts';
+import { parseQuery } from '../query/index.ts';
 import { clauseScorer, collectionStatistics, metadataFieldTerms, prepareClauses } from './clause-weights.ts';
 import type { PreparedClause } from './clause-weights.ts';
 import { DocBitSet } from './doc-bitset.ts';

@@ -6,7 +6,7 @@
 // WAND alone, the sink counting what it is offered; a query without positive clauses matches
 // every admissible doc (with score 0). Every doc visited spends a unit of the search's budget.
 
-import type { FilterNode } from '../filter/filter-types.ts';
+import type { FilterNode } from '../filter/index.ts';
 import { DocBitSet } from './doc-bitset.ts';
 import { SPEND_BATCH, SPEND_BATCH_MASK } from './search-budget.ts';
 import type { SearchBudget } from './search-budget.ts';

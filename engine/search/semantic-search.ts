@@ -6,7 +6,7 @@
 // every admissible passage scored. Either way the best candidates are rescored on their float
 // vectors, so the order of the hits found is exact.
 
-import type { FilterNode } from '../filter/filter-types.ts';
+import type { FilterNode } from '../filter/index.ts';
 import { DocBitSet } from './doc-bitset.ts';
 import { evaluateFilter } from './filter-evaluator.ts';
 import { deletedDocs } from './segment-view.ts';

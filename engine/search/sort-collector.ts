@@ -4,7 +4,7 @@
 // (value ordinal, id rank, title rank), so comparisons are cheap; the per-segment winners are
 // then merged across segments by their actual values.
 
-import type { SortKey } from '../sort/sort-types.ts';
+import type { SortKey } from '../sort/index.ts';
 import type { FieldValue } from '../segment/field-index.ts';
 import { compareCodePoints } from '../segment/term-order.ts';
 import { compareFacetValues } from './facet-counter.ts';

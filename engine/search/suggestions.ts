@@ -9,7 +9,7 @@
 // Bounded: at most MAX_SUGGESTED_WORDS words are corrected, each with one automaton walk per
 // segment, and a surface form reads at most SURFACE_DOCS_LOOKED_AT postings and one document.
 
-import type { Analyzer, Token } from '../analysis/analyzer.ts';
+import type { Analyzer, Token } from '../analysis/index.ts';
 import { NO_MORE_DOCS } from '../segment/postings-cursor.ts';
 import type { Suggestion } from './search-types.ts';
 import type { SegmentView } from './segment-view.ts';

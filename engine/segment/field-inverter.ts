@@ -4,8 +4,8 @@
 // documents have no title — so the postings writer encodes them as it encodes text, and a
 // field's length is its word count. Values of an array are FIELD_VALUE_GAP positions apart.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
-import { TermInterner } from '../analysis/term-interner.ts';
+import type { Analyzer } from '../analysis/index.ts';
+import { TermInterner } from '../analysis/index.ts';
 import type { IndexDocument, MetadataValue } from '../document.ts';
 import { NO_TERM, groupByTerm } from './inverter.ts';
 import type { InvertedBatch } from './inverter.ts';

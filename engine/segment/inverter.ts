@@ -4,8 +4,8 @@
 // slice of token numbers; the doc and position of each follow from the docs' token starts.
 // The segment writer encodes this.
 
-import type { Analyzer } from '../analysis/analyzer.ts';
-import { TermInterner } from '../analysis/term-interner.ts';
+import type { Analyzer } from '../analysis/index.ts';
+import { TermInterner } from '../analysis/index.ts';
 import type { IndexDocument, PageInfo } from '../document.ts';
 import { TITLE_TEXT_GAP } from './segment-format.ts';
 import { U32List } from './u32-list.ts';

@@ -3,7 +3,7 @@
 // writes everything durably through storage's segment-file container.
 
 import { writeSegmentFile } from '../../storage/index.ts';
-import type { Analyzer } from '../analysis/analyzer.ts';
+import type { Analyzer } from '../analysis/index.ts';
 import type { IndexDocument } from '../document.ts';
 import { encodeDocIds } from './doc-ids.ts';
 import { invertField } from './field-inverter.ts';

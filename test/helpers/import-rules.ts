@@ -375,6 +375,7 @@ interface Edge {
  *    STORAGE_WRITE_PATH_FILES, and takes no whole-module (namespace, `export *`, dynamic) import of
  *    storage;
  * 5. room-cycle: the graph of imports between server rooms has no cycle;
+ *    Likewise an engine subfolder that has an index.ts is entered only through it;
  * 6. engine-cycle: nor has the graph of imports between engine's subfolders (`search/` may use
  *    `vectors/`, so `vectors/` may not use `search/`). Test files are exempt, as everywhere.
  */
@@ -428,6 +429,15 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
       const fromFolder = engineFolderOf(edge.file);
       const toFolder = engineFolderOf(edge.target);
       if (fromFolder !== null && toFolder !== null && fromFolder !== toFolder) engineEdges.push(edge);
+      // An engine subfolder with an index.ts is entered through it, from its siblings and engine/'s own files.
+      const toDoor = toFolder === null ? null : `engine/${toFolder}/index.ts`;
+      if (toDoor !== null && fromFolder !== toFolder && texts.has(toDoor) && !isDoor(edge.target, toDoor)) {
+        violations.push({
+          ...at,
+          rule: 'door',
+          message: `${fromFolder === null ? edge.file : `engine/${fromFolder}`} imports ${edge.target} past engine/${toFolder}'s door; import ${toDoor}`,
+        });
+      }
     } else if (from === 'server') {
       const fromRoom = roomOf(edge.file);
       const toRoom = roomOf(edge.target);

@@ -6,12 +6,12 @@
 // work on forms alone, so a new kind of clause is a new file that prepares forms. The same forms
 // in the searchable metadata fields are added after, whatever the kind (field-forms.ts).
 
-import type { QueryClause } from '../../query/query-types.ts';
+import type { QueryClause } from '../../query/index.ts';
 import type { SegmentReader } from '../../segment/segment-reader.ts';
 import type { Bm25fWeight, CollectionStatistics } from '../bm25.ts';
 import type { SurfaceCheck } from '../scorers/surface-checked-scorer.ts';
 import type { SegmentView } from '../segment-view.ts';
-import type { Analyzer } from '../../analysis/analyzer.ts';
+import type { Analyzer } from '../../analysis/index.ts';
 import type { TypoField } from '../../typo/typo-rules.ts';
 
 /** One form a clause matches: a term, or a phrase's terms in a row, and its weight (the weight's field is where it may match). */

@@ -4,7 +4,7 @@
 // ranks it as its own form plus what its other forms add over it (TypoVariantsScorer), so each
 // part has its own bound and documents holding only a variant or a synonym can be skipped.
 
-import type { FieldScope } from '../../query/query-types.ts';
+import type { FieldScope } from '../../query/index.ts';
 import type { SegmentReader } from '../../segment/segment-reader.ts';
 import type { Bm25fWeight } from '../bm25.ts';
 import { phraseShape } from '../phrase-starts.ts';

@@ -8,8 +8,8 @@
 // alone. A clause scoped to a field (`author:knuth`) keeps its forms in that field only, weight
 // 1 where the search leaves the field out.
 
-import { metadataFieldOf } from '../../query/query-types.ts';
-import type { FieldScope } from '../../query/query-types.ts';
+import { metadataFieldOf } from '../../query/index.ts';
+import type { FieldScope } from '../../query/index.ts';
 import { fieldTerm, fieldTermPrefix } from '../../segment/segment-format.ts';
 import { Bm25fWeight, bm25Idf, fieldStatistics } from '../bm25.ts';
 import type { CollectionStatistics, SearchedField } from '../bm25.ts';

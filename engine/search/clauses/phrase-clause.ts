@@ -2,7 +2,7 @@
 // weighted by the sum of their idfs; a split word also matches its parts written together as
 // one term ("nodejs"), when some document has it; then its synonyms.
 
-import type { PhraseClause } from '../../query/query-types.ts';
+import type { PhraseClause } from '../../query/index.ts';
 import { Bm25fWeight, bm25Idf } from '../bm25.ts';
 import type { ClauseForm, PrepareContext, PreparedClause } from './clause-forms.ts';
 import { synonymForms } from './synonym-forms.ts';

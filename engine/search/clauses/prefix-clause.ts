@@ -5,7 +5,7 @@
 // as typed ("run" for `runn*`) is `checked`: it matches only the documents where a word starting
 // with the prefix became it (SurfaceCheckedScorer). It scores as the best of its terms.
 
-import type { PrefixClause } from '../../query/query-types.ts';
+import type { PrefixClause } from '../../query/index.ts';
 import type { SegmentReader } from '../../segment/segment-reader.ts';
 import { compareCodePoints } from '../../segment/term-order.ts';
 import { Bm25fWeight } from '../bm25.ts';

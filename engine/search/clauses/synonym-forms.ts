@@ -2,7 +2,7 @@
 // phrase, weighted SYNONYM_SCORE_FACTOR of its idf, at most the clause's own idf, so the words as
 // typed rank above their synonyms. Matched exactly: typos apply to the words as typed only.
 
-import type { PhraseClause, TermClause } from '../../query/query-types.ts';
+import type { PhraseClause, TermClause } from '../../query/index.ts';
 import { Bm25fWeight } from '../bm25.ts';
 import type { ClauseForm, PrepareContext } from './clause-forms.ts';
 

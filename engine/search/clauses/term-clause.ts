@@ -4,7 +4,7 @@
 // a word the collection has), the longer words of a katakana or hangul word that contain it
 // (compound-expansions.ts), and its synonyms.
 
-import type { FieldScope, TermClause } from '../../query/query-types.ts';
+import type { FieldScope, TermClause } from '../../query/index.ts';
 import type { TypoField } from '../../typo/typo-rules.ts';
 import { Bm25fWeight, bm25Idf } from '../bm25.ts';
 import { COMPOUND_SCORE_FACTOR, compoundsContaining } from '../compound-expansions.ts';

@@ -4,7 +4,7 @@
 // A repeated word has one cursor; finding the phrase in a doc costs time linear in its words'
 // occurrences (phrase-starts.ts), at most MAX_PHRASE_POSITIONS of each, spent from the budget.
 
-import type { FieldScope } from '../../query/query-types.ts';
+import type { FieldScope } from '../../query/index.ts';
 import type { PostingsCursor, TfBounds } from '../../segment/postings-cursor.ts';
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';

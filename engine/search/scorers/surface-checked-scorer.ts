@@ -5,7 +5,7 @@
 // them are counted, not analyzed), once per document and term in a search; only expansions that
 // do not start with the typed prefix need it.
 
-import type { Analyzer } from '../../analysis/analyzer.ts';
+import type { Analyzer } from '../../analysis/index.ts';
 import { TITLE_TEXT_GAP } from '../../segment/segment-format.ts';
 import type { SegmentReader } from '../../segment/segment-reader.ts';
 import type { ScoreExplanation } from '../search-types.ts';

@@ -1,7 +1,7 @@
 // Scores one term over a segment's postings with BM25F; a field scope (`title:word`) keeps only
 // docs where the term occurs in that field.
 
-import type { FieldScope } from '../../query/query-types.ts';
+import type { FieldScope } from '../../query/index.ts';
 import type { PostingsCursor } from '../../segment/postings-cursor.ts';
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
