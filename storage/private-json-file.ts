@@ -5,7 +5,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { CorruptFileError, writeFileAtomicWith } from './index.ts';
+import { writeFileAtomicWith } from './atomic-file.ts';
+import { CorruptFileError } from './errors.ts';
 
 export const PRIVATE_FILE_MODE = 0o600;
 

@@ -10,8 +10,6 @@ export { WEBHOOK_EVENT_TYPES, isWebhookEventPattern } from './webhook-events.ts'
 export type { WebhookEventPattern } from './webhook-events.ts';
 export { newWebhookSecret } from './webhook-signature.ts';
 export { Webhooks } from './webhooks.ts';
-export type { DeliveryQueue, WebhookInput, WebhookRegistry } from './webhook-places.ts';
-export type { DeliveryAttemptRecord, DeliveryState, OutboxDelivery } from './webhook-outbox.ts';
-export type { WebhookRecord } from './webhook-store.ts';
+export type { DeliveryAttemptRecord, DeliveryQueue, DeliveryState, OutboxDelivery, WebhookInput, WebhookRecord, WebhookRegistry } from './webhook-places.ts';
 export { WebhookRecords, newWebhookRecord } from './webhook-records.ts';
 export type { WebhookEvents, WebhooksOptions } from './webhooks.ts';

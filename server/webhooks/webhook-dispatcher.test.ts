@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
 import { WebhookOutbox } from './webhook-outbox.ts';
-import type { OutboxDelivery } from './webhook-outbox.ts';
+import type { OutboxDelivery } from './webhook-places.ts';
 import { WebhookStore } from './webhook-store.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'folio-dispatcher-'));

@@ -13,10 +13,8 @@ import type { LookupAll } from './address-guard.ts';
 import { chunkIds, subscribes } from './webhook-events.ts';
 import type { WebhookEventType } from './webhook-events.ts';
 import { MAX_PENDING_DATA_BYTES, MAX_PENDING_PER_WEBHOOK, eventDataBytes } from './webhook-outbox.ts';
-import type { OutboxDelivery, WebhookEvent } from './webhook-outbox.ts';
-import type { DeliveryQueue, WebhookRegistry } from './webhook-places.ts';
+import type { DeliveryQueue, OutboxDelivery, WebhookEvent, WebhookRecord, WebhookRegistry } from './webhook-places.ts';
 import { signWebhook } from './webhook-signature.ts';
-import type { WebhookRecord } from './webhook-store.ts';
 
 /** Waits before the retries (docs/api.md, "Webhooks"): 5 s, 30 s, 2 min, 10 min, 1 h, 6 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, mock, test } from 'node:test';
 import { KEPT_FINISHED_PER_WEBHOOK, OUTBOX_FILE, WebhookOutbox, eventDataBytes } from './webhook-outbox.ts';
-import type { DeliveryAttemptRecord, OutboxDelivery } from './webhook-outbox.ts';
+import type { DeliveryAttemptRecord, OutboxDelivery } from './webhook-places.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'folio-outbox-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -11,9 +11,8 @@
 
 import path from 'node:path';
 import { AppendLog, LINE_FRAMING, PRIVATE_FILE_MODE } from '../../storage/index.ts';
-import type { WebhookEventType } from './webhook-events.ts';
 
-import type { DeliveryQueue } from './webhook-places.ts';
+import type { DeliveryAttemptRecord, DeliveryQueue, DeliveryState, OutboxDelivery, WebhookEvent } from './webhook-places.ts';
 export const OUTBOX_FILE = 'webhook-outbox.log';
 /** Finished deliveries kept per webhook for `GET /v1/webhooks/{id}/deliveries`. */
 export const KEPT_FINISHED_PER_WEBHOOK = 50;
@@ -23,33 +22,6 @@ export const MAX_PENDING_PER_WEBHOOK = 10_000;
 export const MAX_PENDING_DATA_BYTES = 256 * 1024 * 1024;
 /** Log size at which it is rewritten with only what is still needed. */
 const COMPACT_AT_BYTES = 16 * 1024 * 1024;
-
-export interface WebhookEvent {
-  id: string;
-  type: WebhookEventType;
-  created_at: string;
-  data: Record<string, unknown>;
-}
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
-
-export interface DeliveryAttemptRecord {
-  at: string;
-  status: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-export interface OutboxDelivery {
-  id: string;
-  webhookId: string;
-  /** The event; `data` is dropped once the delivery has finished. */
-  event: WebhookEvent;
-  state: DeliveryState;
-  attempts: DeliveryAttemptRecord[];
-  /** When the next attempt is due (ms since the epoch); null once finished. */
-  nextAttemptAt: number | null;
-}
 
 type LogLine =
   | { op: 'add'; delivery: OutboxDelivery }

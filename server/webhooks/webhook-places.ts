@@ -1,10 +1,48 @@
-// Where webhooks and their deliveries are kept, as the service and the dispatcher use them:
+// Where webhooks and their deliveries are kept, as the service and the dispatcher use them —
 // files under the data directory in single-process mode (webhook-store.ts, webhook-outbox.ts),
-// PostgreSQL shared by every node in cluster mode (server/cluster/shared-webhooks.ts).
+// PostgreSQL shared by every node in cluster mode (server/cluster/shared-webhooks.ts) — and the
+// records kept there: a webhook with its secret, an event, a delivery and its attempts.
 
-import type { WebhookEventPattern } from './webhook-events.ts';
-import type { DeliveryAttemptRecord, DeliveryState, OutboxDelivery } from './webhook-outbox.ts';
-import type { WebhookRecord } from './webhook-store.ts';
+import type { Webhook } from '../api/index.ts';
+import type { WebhookEventPattern, WebhookEventType } from './webhook-events.ts';
+
+/** A webhook as the API shows it (server/api), its events known to be valid patterns. */
+export interface WebhookView extends Webhook {
+  events: WebhookEventPattern[];
+}
+
+export interface WebhookRecord extends WebhookView {
+  readonly secret: string;
+  /** Failed attempts since the last success. */
+  consecutiveFailures: number;
+}
+
+export interface WebhookEvent {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttemptRecord {
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface OutboxDelivery {
+  id: string;
+  webhookId: string;
+  /** The event; `data` is dropped once the delivery has finished. */
+  event: WebhookEvent;
+  state: DeliveryState;
+  attempts: DeliveryAttemptRecord[];
+  /** When the next attempt is due (ms since the epoch); null once finished. */
+  nextAttemptAt: number | null;
+}
 
 export interface WebhookInput {
   url: string;

@@ -4,8 +4,7 @@
 // it is disabled. A registry says how a disabled webhook is saved.
 
 import { randomBase62 } from '../auth/index.ts';
-import type { WebhookInput } from './webhook-places.ts';
-import type { WebhookRecord } from './webhook-store.ts';
+import type { WebhookInput, WebhookRecord } from './webhook-places.ts';
 
 /** Failed attempts in a row after which a webhook is disabled (docs/api.md, "Webhooks"). */
 export const MAX_CONSECUTIVE_FAILURES = 20;

@@ -10,7 +10,7 @@ import { after, test } from 'node:test';
 import { CorruptFileError } from '../../storage/index.ts';
 import { newWebhookSecret } from './webhook-signature.ts';
 import { MAX_CONSECUTIVE_FAILURES, WEBHOOKS_FILE, WebhookStore, webhookView } from './webhook-store.ts';
-import type { WebhookRecord } from './webhook-store.ts';
+import type { WebhookRecord } from './webhook-places.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'folio-webhooks-'));
 after(() => rmSync(root, { recursive: true, force: true }));

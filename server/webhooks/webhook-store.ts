@@ -5,12 +5,11 @@
 // Consecutive failed attempts are counted in memory and saved when a webhook is disabled.
 
 import path from 'node:path';
-import type { Webhook } from '../api/index.ts';
 import { CorruptFileError } from '../../storage/index.ts';
 import { readPrivateJsonFile, writePrivateJsonFile } from '../../storage/index.ts';
 import { isWebhookEventPattern } from './webhook-events.ts';
 import type { WebhookEventPattern } from './webhook-events.ts';
-import type { WebhookInput, WebhookRegistry } from './webhook-places.ts';
+import type { WebhookInput, WebhookRecord, WebhookRegistry, WebhookView } from './webhook-places.ts';
 import { WebhookRecords, newWebhookRecord } from './webhook-records.ts';
 
 export { MAX_CONSECUTIVE_FAILURES } from './webhook-records.ts';
@@ -20,19 +19,8 @@ const WEBHOOK_ID_PATTERN = /^wh_[0-9A-Za-z]{16}$/;
 /** Most webhooks one server keeps (each one costs a delivery per event). */
 export const MAX_WEBHOOKS = 100;
 
-/** A webhook as the API shows it (server/api), its events known to be valid patterns. */
-export interface WebhookView extends Webhook {
-  events: WebhookEventPattern[];
-}
-
 interface StoredWebhook extends WebhookView {
   secret: string;
-}
-
-export interface WebhookRecord extends WebhookView {
-  readonly secret: string;
-  /** Failed attempts since the last success. */
-  consecutiveFailures: number;
 }
 
 function isStoredWebhook(value: unknown): value is StoredWebhook {

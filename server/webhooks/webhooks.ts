@@ -16,7 +16,7 @@ import type { WebhookEventPattern, WebhookEventType } from './webhook-events.ts'
 import { WebhookOutbox } from './webhook-outbox.ts';
 import { newWebhookSecret } from './webhook-signature.ts';
 import { MAX_WEBHOOKS, WebhookStore, webhookView } from './webhook-store.ts';
-import type { WebhookView } from './webhook-store.ts';
+import type { WebhookView } from './webhook-places.ts';
 import type { DeliveryQueue, WebhookRegistry } from './webhook-places.ts';
 
 /** Most deliveries one listing shows (the newest). */

@@ -13,15 +13,8 @@ import { renderSettings } from './pages/settings.ts';
 import { renderSignIn } from './pages/sign-in.ts';
 import { renderStats } from './pages/stats.ts';
 import { renderWebhooks } from './pages/webhooks.ts';
+import type { Page } from './page.ts';
 
-export interface Page {
-  /** The main element to render into. */
-  main: HTMLElement;
-  /** The route's argument (`notes` in `#/search/notes`), or ''. */
-  argument: string;
-  /** Goes to another route. */
-  go(route: string): void;
-}
 
 const PAGES: Record<string, { title: string; render: (page: Page) => void | Promise<void> }> = {
   collections: { title: 'Collections', render: renderCollections },

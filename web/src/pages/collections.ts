@@ -5,7 +5,7 @@
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
 import { formatBytes, formatTime, h, message, replace, table } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 
 interface Collection {
   name: string;

@@ -5,7 +5,7 @@
 import { api, downloadOriginal, errorText, uploadFile } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
 import { formatBytes, formatTime, h, message, replace, table } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 
 interface Listed {
   id: string;

@@ -6,7 +6,7 @@
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
 import { formatTime, h, message, replace, table } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 
 interface KeyRecord {
   id: string;

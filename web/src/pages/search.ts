@@ -14,7 +14,7 @@
 
 import { api, downloadOriginal, errorText, openOriginalAt, pagePicture, pathWithQuery } from '../api.ts';
 import { h, highlightNodes, message, replace } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 
 interface Hit {
   id: string;

@@ -11,7 +11,7 @@
 import { ApiError, api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
 import { h, message, replace, table } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 import { ocrLanguagesForm } from '../ocr-languages-form.ts';
 import { parseSynonymLines, synonymLines, wordsLinesCannotHold } from '../synonym-lines.ts';
 import type { SynonymEntry } from '../synonym-lines.ts';

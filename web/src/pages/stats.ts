@@ -4,7 +4,7 @@
 
 import { api, errorText } from '../api.ts';
 import { formatBytes, h, message, replace, table } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 
 interface Stats {
   version: string;

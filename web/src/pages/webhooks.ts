@@ -4,7 +4,7 @@
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
 import { formatTime, h, message, replace, table } from '../dom.ts';
-import type { Page } from '../main.ts';
+import type { Page } from '../page.ts';
 
 interface Webhook {
   id: string;
