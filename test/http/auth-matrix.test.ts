@@ -59,6 +59,7 @@ function rows(run: string): Row[] {
     ['POST', '/v1/collections/alpha/files', { file: 'x' }, writers],
     ['POST', '/v1/collections/beta/files', { file: 'x' }, writersOfBeta],
     ['GET', '/v1/collections/beta/documents/seed/file', undefined, readersOfBeta], // allowed, then 404 (no file)
+    ['GET', '/v1/collections/beta/documents/seed/pages/1/image', undefined, readersOfBeta], // allowed, then 404 (no kept original)
     ['GET', '/v1/api-keys', undefined, admins],
     // A filtered key may make keys: they inherit its filter.
     ['POST', '/v1/api-keys', { name: `made-${run}`, scopes: ['search'], collections: ['alpha'] }, { ...admins, filtered: 'y' }],
@@ -85,7 +86,7 @@ const ROUTES_IN_MATRIX = [
   'DELETE /v1/collections/:name/documents/:id', 'POST /v1/collections/:name/documents/delete',
   'POST /v1/collections/:name/refresh', 'GET /v1/collections/:name/search', 'POST /v1/collections/:name/search', 'POST /v1/multi-search',
   'POST /v1/collections/:name/facet-search',
-  'GET /v1/formats', 'GET /v1/stats', 'POST /v1/snapshots', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file',
+  'GET /v1/formats', 'GET /v1/stats', 'POST /v1/snapshots', 'POST /v1/collections/:name/files', 'GET /v1/collections/:name/documents/:id/file', 'GET /v1/collections/:name/documents/:id/pages/:page/image',
   'POST /v1/api-keys', 'GET /v1/api-keys', 'DELETE /v1/api-keys/:keyId', 'DELETE /v1/sessions/current',
   'POST /v1/webhooks', 'GET /v1/webhooks', 'GET /v1/webhooks/:webhookId', 'DELETE /v1/webhooks/:webhookId',
   'GET /v1/webhooks/:webhookId/deliveries',
