@@ -11,9 +11,8 @@
 
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Analyzer, SynonymTable } from '../../engine/index.ts';
-import type { CorpusStatistics, FacetValueQuery, FieldBoost, FieldWeights, FilterNode, IndexDocument, SearchRequest, SearchResult, SynonymEntry, TypoTolerance } from '../../engine/index.ts';
-import type { RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
+import { Analyzer } from '../../engine/index.ts';
+import type { CorpusStatistics, FacetValueQuery, FilterNode, IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
 import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, emptyManifest, readManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import type { ClusterLink } from './cluster-link.ts';
@@ -32,8 +31,8 @@ import { applyTypoTolerancePatch } from './collection-settings.ts';
 import { CollectionEmbedder } from './collection-embedder.ts';
 import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
 import { checkSynonyms } from './synonym-settings.ts';
-import { boostClock, checkRanking, parseBoosts } from './ranking-settings.ts';
-import { checkSearchableFields, fieldWeightsOf, isDefaultWeights, searchWeightsWithin, searchableMetadataFields } from './searchable-fields.ts';
+import { checkRanking } from './ranking-settings.ts';
+import { checkSearchableFields } from './searchable-fields.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
 import { unknownFieldWarnings } from './unknown-fields.ts';
@@ -62,6 +61,7 @@ import type { MergePolicyOptions } from './merge-policy.ts';
 import { PendingWrites } from './pending-writes.ts';
 import { RefreshScheduler } from './refresh-scheduler.ts';
 import type { SearchCache } from './search-cache.ts';
+import { SearchSettings } from './search-settings.ts';
 import { SegmentSet } from './segment-set.ts';
 import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
 import type { WalRecord } from './wal-records.ts';
@@ -110,23 +110,10 @@ export class FolioCollection implements Collection {
   readonly language: string;
   readonly createdAt: string;
   readonly dir: string;
-  /** Typo tolerance of the collection's searches (its settings; collection.json). */
-  private typoTolerance: TypoTolerance;
   /** Embedders (search by meaning; collection.json). Replaced whole by a settings change. */
   private embedders: Readonly<Record<string, EmbedderConfig>>;
-  /** Synonyms as written (collection.json), and analyzed for searches (applied at query time). */
-  private synonyms: SynonymEntry[];
-  private synonymTable: SynonymTable;
-  /** Ranking by fields as written (collection.json), and parsed: every search's boosts unless it gives its own. */
-  private ranking: RankingSettingsWire;
-  private defaultBoosts: FieldBoost[];
-  /** Searchable fields as written (collection.json), and as weights when they are not the default ones (else null). */
-  private searchableFields: SearchableFieldWire[];
-  /** The Tesseract languages its uploads are read in, unless an upload names its own. */
-  private ocrLanguagesSetting: string[];
-  private fieldWeights: FieldWeights | null;
-  /** The metadata fields of `searchableFields` (sorted names): every segment indexes their words. */
-  private metadataSearchFields: string[];
+  /** Its other settings (collection.json), and how they shape every search (search-settings.ts). */
+  private searchSettings: SearchSettings;
   /** The query analyzer: finds the synonym rules a search's words can use. */
   private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
@@ -152,17 +139,9 @@ export class FolioCollection implements Collection {
     this.name = config.name;
     this.language = config.language;
     this.createdAt = config.created_at;
-    this.typoTolerance = config.typoTolerance;
     this.embedders = config.embedders;
     this.queryAnalyzer = Analyzer.for(this.language);
-    this.synonyms = config.synonyms;
-    this.synonymTable = SynonymTable.build(config.synonyms, this.queryAnalyzer);
-    this.ranking = config.ranking;
-    this.defaultBoosts = parseBoosts(config.ranking.boost, '/settings/ranking/boost');
-    this.searchableFields = config.searchableFields;
-    this.ocrLanguagesSetting = config.ocrLanguages;
-    this.fieldWeights = weightsUnlessDefault(config.searchableFields);
-    this.metadataSearchFields = searchableMetadataFields(config.searchableFields);
+    this.searchSettings = new SearchSettings(config, this.queryAnalyzer, '/settings/ranking/boost');
     this.embeddingPool = workers.embedding;
     this.wal = wal;
     const pending = this.pending;
@@ -204,7 +183,7 @@ export class FolioCollection implements Collection {
     });
     this.updater = new CollectionUpdater({
       dir,
-      analysis: () => ({ language: this.language, searchFields: this.metadataSearchFields }),
+      analysis: () => ({ language: this.language, searchFields: this.searchSettings.metadataSearchFields }),
       wal,
       pending,
       reader: this.reader,
@@ -289,13 +268,14 @@ export class FolioCollection implements Collection {
    */
   async updateSettings(patch: CollectionSettingsPatch): Promise<CollectionInfo> {
     this.assertOpen();
+    const current = this.searchSettings.values;
     const settings: SettingsValues = {
-      typoTolerance: applyTypoTolerancePatch(this.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance'),
+      typoTolerance: applyTypoTolerancePatch(current.typoTolerance, patch.typo_tolerance, '/body/typo_tolerance'),
       embedders: applyEmbeddersPatch(this.embedders, patch.embedders, '/body/embedders', (model) => this.embeddingPool.localModelProblem(model)),
-      synonyms: patch.synonyms === undefined ? this.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
-      ranking: patch.ranking === undefined ? this.ranking : checkRanking(patch.ranking, '/body/ranking'),
-      searchableFields: patch.searchable_fields === undefined ? this.searchableFields : checkSearchableFields(patch.searchable_fields, '/body/searchable_fields'),
-      ocrLanguages: patch.ocr_languages === undefined ? this.ocrLanguagesSetting : [...patch.ocr_languages],
+      synonyms: patch.synonyms === undefined ? current.synonyms : checkSynonyms(patch.synonyms, this.language, '/body/synonyms'),
+      ranking: patch.ranking === undefined ? current.ranking : checkRanking(patch.ranking, '/body/ranking'),
+      searchableFields: patch.searchable_fields === undefined ? current.searchableFields : checkSearchableFields(patch.searchable_fields, '/body/searchable_fields'),
+      ocrLanguages: patch.ocr_languages === undefined ? current.ocrLanguages : [...patch.ocr_languages],
     };
     this.replaceSettings(settings);
     await this.cluster?.settingsChanged(storedSettingsOf(settings));
@@ -304,7 +284,7 @@ export class FolioCollection implements Collection {
 
   /** The Tesseract languages its uploads are read in unless an upload names its own. */
   get ocrLanguages(): readonly string[] {
-    return this.ocrLanguagesSetting;
+    return this.searchSettings.values.ocrLanguages;
   }
 
   /** The settings as collection.json stores them (the cluster's catalog keeps them so). */
@@ -313,7 +293,7 @@ export class FolioCollection implements Collection {
   }
 
   private settingsValues(): SettingsValues {
-    return { typoTolerance: this.typoTolerance, embedders: { ...this.embedders }, synonyms: this.synonyms, ranking: this.ranking, searchableFields: this.searchableFields, ocrLanguages: this.ocrLanguagesSetting };
+    return { ...this.searchSettings.values, embedders: { ...this.embedders } };
   }
 
   /** Takes settings changed on another node of the cluster. */
@@ -326,26 +306,14 @@ export class FolioCollection implements Collection {
 
   private replaceSettings(settings: SettingsValues): void {
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, ...settings });
-    const { typoTolerance, embedders, synonyms, ranking, searchableFields, ocrLanguages } = settings;
-    this.ocrLanguagesSetting = ocrLanguages;
-    this.searchableFields = searchableFields;
-    this.fieldWeights = weightsUnlessDefault(searchableFields);
-    const metadataSearchFields = searchableMetadataFields(searchableFields);
-    const reindex = metadataSearchFields.join('\n') !== this.metadataSearchFields.join('\n');
-    this.metadataSearchFields = metadataSearchFields;
+    const { embedders } = settings;
+    const next = new SearchSettings(settings, this.queryAnalyzer, '/body/ranking/boost', this.searchSettings);
+    const reindex = next.metadataSearchFields.join('\n') !== this.searchSettings.metadataSearchFields.join('\n');
+    this.searchSettings = next;
     // Other metadata fields to search: the segments are indexed again in the background.
     if (reindex && !this.isReplica) this.updater.startMerging();
-    if (ranking !== this.ranking) {
-      this.ranking = ranking;
-      this.defaultBoosts = parseBoosts(ranking.boost, '/body/ranking/boost');
-    }
     const previous = this.embedders;
-    this.typoTolerance = typoTolerance;
     this.embedders = embedders;
-    if (synonyms !== this.synonyms) {
-      this.synonyms = synonyms;
-      this.synonymTable = SynonymTable.build(synonyms, this.queryAnalyzer);
-    }
     // An embedder removed, or changed so that its vectors differ, loses its vector files.
     for (const [name, config] of Object.entries(previous)) {
       const now = embedders[name];
@@ -515,7 +483,7 @@ export class FolioCollection implements Collection {
     const prepared = await prepareSemanticSearch(request, semantic, this.embedders, this.embeddingPool, part, (id) => this.reader.lookup(id));
     let page: SearchPage;
     try {
-      page = await this.reader.searchPage(this.withSettings(prepared.request, part));
+      page = await this.reader.searchPage(this.searchSettings.shape(prepared.request, part));
     } catch (error) {
       throw this.damageChecked(error);
     }
@@ -530,7 +498,7 @@ export class FolioCollection implements Collection {
   async corpusStatistics(request: SearchRequest, part = 'query'): Promise<CorpusStatistics> {
     this.assertOpen();
     try {
-      return await this.reader.statistics(this.withSettings(request, part));
+      return await this.reader.statistics(this.searchSettings.shape(request, part));
     } catch (error) {
       throw this.damageChecked(error);
     }
@@ -543,21 +511,10 @@ export class FolioCollection implements Collection {
   async facetSearch(request: SearchRequest, facetQuery: FacetValueQuery, part = 'body'): Promise<FacetValues> {
     this.assertOpen();
     try {
-      return await this.reader.facetSearch(this.withSettings(request, part), facetQuery);
+      return await this.reader.facetSearch(this.searchSettings.shape(request, part), facetQuery);
     } catch (error) {
       throw this.damageChecked(error);
     }
-  }
-
-  /** A search request with the collection's settings it leaves out: typo tolerance, synonyms, boosts, searched fields. */
-  private withSettings(request: SearchRequest, part: string): SearchRequest {
-    return {
-      ...request,
-      typoTolerance: this.typoTolerance,
-      ...this.synonymsFor(request),
-      ...this.boostsFor(request),
-      ...this.fieldWeightsFor(request, part),
-    };
   }
 
   /** A damaged file found by a search marks the collection unavailable (503); other errors pass. */
@@ -565,33 +522,6 @@ export class FolioCollection implements Collection {
     if (!isDamage(error)) return error;
     this.onDamage(error);
     return collectionUnavailable(describeDamage(this.name, this.dir, error));
-  }
-
-  /**
-   * The collection's synonym rules a search's words can use, unless the request names its own
-   * (`[]` for `synonyms=false`).
-   */
-  private synonymsFor(request: SearchRequest): Pick<SearchRequest, 'synonyms'> {
-    if (request.synonyms !== undefined || this.synonymTable.size === 0 || request.q === '') return {};
-    const rules = this.synonymTable.rulesFor(request.q, this.queryAnalyzer);
-    return rules.length === 0 ? {} : { synonyms: rules };
-  }
-
-  /**
-   * The collection's searchable fields as weights, unless the request gives its own
-   * `search_fields` (checked against the collection's metadata fields), or they are the default.
-   */
-  private fieldWeightsFor(request: SearchRequest, part: string): Pick<SearchRequest, 'fieldWeights'> {
-    if (request.fieldWeights !== undefined) return { fieldWeights: searchWeightsWithin(request.fieldWeights, this.metadataSearchFields, `/${part}/search_fields`) };
-    return this.fieldWeights === null ? {} : { fieldWeights: this.fieldWeights };
-  }
-
-  /** The collection's `ranking.boost`, unless the request gives its own; the clock of recency boosts. */
-  private boostsFor(request: SearchRequest): Pick<SearchRequest, 'boost' | 'now'> {
-    const boost = request.boost ?? this.defaultBoosts;
-    if (boost.length === 0) return request.boost === undefined ? {} : { boost };
-    const now = boostClock(boost);
-    return now === undefined ? { boost } : { boost, now };
   }
 
   captureInto(target: string, originalsDirName: string): void {
@@ -649,7 +579,3 @@ export class FolioCollection implements Collection {
 }
 
 /** The weights of searchable fields, or null for the default ones (searches then carry none). */
-function weightsUnlessDefault(fields: readonly SearchableFieldWire[]): FieldWeights | null {
-  const weights = fieldWeightsOf(fields);
-  return isDefaultWeights(weights) ? null : weights;
-}
