@@ -385,6 +385,20 @@ describe('the checker itself', () => {
       );
     });
 
+    test("a worker door: pools may use api's search-wire.ts; another room may not, nor may the door load server code", () => {
+      expectViolations(
+        {
+          'server/api/search-wire.ts': "import type { SearchHitSchema } from './search.ts';\nimport { FolioError } from '../errors/index.ts';",
+          'server/pools/search-page.ts': "import { searchResultMembers } from '../api/search-wire.ts';",
+          'server/indexing/collection.ts': "import { searchResultMembers } from '../api/search-wire.ts';",
+        },
+        [
+          { at: 'server/api/search-wire.ts:2', rule: 'door', message: /a door for workers, imports server\/errors\/index\.ts at runtime/ },
+          { at: 'server/indexing/collection.ts:1', rule: 'room', message: /room indexing imports server\/api\/search-wire\.ts, room api's door for pools's workers/ },
+        ],
+      );
+    });
+
     test("a room importing server/index.ts is upward", () => {
       expectViolations(
         { 'server/webhooks/dispatcher.ts': "import type { Settings } from '../index.ts';" },

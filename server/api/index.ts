@@ -18,3 +18,4 @@ export * from './api-key.ts';
 export * from './webhook.ts';
 export * from './stats.ts';
 export * from './validation-errors.ts';
+export { engineHitFields, parseSearchMembers, searchResultMembers } from './search-wire.ts';

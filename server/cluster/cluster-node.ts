@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { ClusterStats } from '../api/index.ts';
+import { asClusterCollection } from '../indexing/index.ts';
 import type { ClusterLink, CollectionRegistry, LocalCollectionRegistry } from '../indexing/index.ts';
 import { ClusterDatabase } from './cluster-database.ts';
 import { CoalescedRun } from './coalesced-run.ts';
@@ -324,7 +325,7 @@ export class ClusterNode {
         // Deleted and created again elsewhere: a new collection under the old name.
         await this.forget(row.name);
       } else {
-        if (canonicalJson(local.storedSettings()) !== canonicalJson(row.settings)) this.registry!.getCollection(row.name).adoptSettings(row.settings);
+        if (canonicalJson(local.storedSettings()) !== canonicalJson(row.settings)) asClusterCollection(local).adoptSettings(row.settings);
         return;
       }
     }

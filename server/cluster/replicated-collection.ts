@@ -12,7 +12,8 @@ import { emptyManifest, writeManifest } from '../../storage/index.ts';
 import type { Manifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { WAL_DIR_NAME, segmentFiles } from '../indexing/index.ts';
-import type { ClusterLink, ClusterRole, LocalCollectionRegistry } from '../indexing/index.ts';
+import { asClusterCollection } from '../indexing/index.ts';
+import type { ClusterCollection, ClusterLink, ClusterRole, LocalCollectionRegistry } from '../indexing/index.ts';
 import type { ObjectStore } from './object-store.ts';
 import { LeaseLostError } from './published-manifests.ts';
 import type { PublishedManifest, PublishedManifests } from './published-manifests.ts';
@@ -169,7 +170,7 @@ export class ReplicatedCollection {
   private async installLatest(): Promise<void> {
     const latest = await this.services.manifests.latest(this.name);
     if (latest === null || latest.version <= this.installedVersion || this.currentRole !== 'replica') return;
-    const collection = this.services.registry().getCollection(this.name);
+    const collection = this.localCollection();
     if (this.foreignFiles(collection.dir, latest).length > 0) {
       // Files this node built as a writer under names the manifest now gives to others: the
       // open collection may map them, so it is reopened on the published files instead.
@@ -183,6 +184,11 @@ export class ReplicatedCollection {
     if (this.currentRole !== 'replica' || this.stopped) return;
     collection.installPublished(latest.manifest);
     this.installed(latest);
+  }
+
+  /** This node's copy of the collection, open in cluster mode. */
+  private localCollection(): ClusterCollection {
+    return asClusterCollection(this.services.registry().getCollection(this.name));
   }
 
   private installed(latest: PublishedManifest | null): void {
@@ -301,7 +307,7 @@ export class ReplicatedCollection {
 
   /** The writer's loop: the log → the local collection → a refresh → a publication. */
   private async follow(lease: Lease): Promise<void> {
-    const { log, registry, onError } = this.services;
+    const { log, onError } = this.services;
     while (this.isWriting(lease)) {
       try {
         const writes = await log.read(this.name, this.appliedSeq, FOLLOW_BATCH_RECORDS, FOLLOW_BATCH_BYTES);
@@ -316,7 +322,7 @@ export class ReplicatedCollection {
           this.wakeFollower = null;
           continue;
         }
-        const collection = registry().getCollection(this.name);
+        const collection = this.localCollection();
         await collection.applyLogged(writes.map((write) => write.record));
         this.appliedSeq = writes[writes.length - 1]!.seq;
         const target = this.appliedSeq;
@@ -358,8 +364,8 @@ export class ReplicatedCollection {
   /** Uploads what the current snapshot names and the store lacks, then publishes it. */
   private async publishOnce(lease: Lease): Promise<void> {
     if (!this.isWriting(lease)) return;
-    const { registry, store, manifests, log } = this.services;
-    const collection = registry().getCollection(this.name);
+    const { store, manifests, log } = this.services;
+    const collection = this.localCollection();
     // The seq first: the snapshot read after it holds at least that much of the log.
     const seq = this.coveredSeq;
     const manifest = collection.currentManifest();

@@ -1,5 +1,6 @@
 // Tests for the collection registry: validation, create/list/get/delete, crash leftovers
 // cleaned at start, collections independent of each other, damage reported with the file.
+import { searchResult } from '../../test/helpers/search-result.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -106,8 +107,8 @@ test('collections are independent', async (t) => {
   await registry.get('one').upsert([{ id: 'same', text: 'only in one' }], { waitForRefresh: false });
   await registry.get('one').refresh();
   const request = { q: 'only', match: 'any' as const, offset: 0, limit: 10, highlightTag: 'mark' };
-  assert.equal((await registry.get('one').search(request)).total, 1);
-  assert.equal((await registry.get('two').search(request)).total, 0);
+  assert.equal((await searchResult(registry.get('one'), request)).total, 1);
+  assert.equal((await searchResult(registry.get('two'), request)).total, 0);
   assert.throws(() => registry.get('two').getDocument('same'), isFolioError('document_not_found'));
 });
 
@@ -155,7 +156,7 @@ test('collections open when used and close when idle; at most maxOpen stay open;
   assert.deepEqual(registry.openNames(), []);
   assert.deepEqual(registry.list().map((info) => [info.name, info.documents]), [['a', 1], ['b', 1], ['c', 1], ['d', 1], ['e', 1]], 'listed from their files');
   assert.deepEqual(registry.openNames(), [], 'listing opens nothing');
-  assert.equal((await registry.get('a').search({ q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 1);
+  assert.equal((await searchResult(registry.get('a'), { q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 1);
   assert.deepEqual(registry.openNames(), ['a']);
   // Past maxOpen, the least recently used idle ones close (a collection just opened is busy a moment: it checks for merges).
   for (const name of ['b', 'c', 'd']) {
@@ -175,7 +176,7 @@ test('collections open when used and close when idle; at most maxOpen stay open;
   await b.upsert([{ id: 'two', text: 'more words' }], { waitForRefresh: false });
   assert.equal(b.idle, false, 'a write waiting for its refresh');
   await b.refresh();
-  assert.equal((await registry.get('b').search({ q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 2);
+  assert.equal((await searchResult(registry.get('b'), { q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 2);
   // Deleting a closed collection removes it.
   await registry.delete('e');
   assert.deepEqual(registry.names().sort(), ['a', 'b', 'c', 'd']);

@@ -20,8 +20,9 @@ import { emptyManifest, fsyncDirectory, readManifest, writeManifest } from '../.
 import { FolioError } from '../errors/index.ts';
 import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
 import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
-import { FolioCollection } from './collection.ts';
-import type { CollectionOptions, CollectionWorkers } from './collection.ts';
+import type { CollectionOptions, CollectionWorkers, FolioCollection } from './collection.ts';
+import { LocalCollection } from './local-collection.ts';
+import { ClusterCollection } from './cluster-collection.ts';
 import type { Backpressure } from './collection-writer.ts';
 import { settingsFromStored, writeCollectionConfig } from './collection-config.ts';
 import type { SettingsValues, StoredSettings } from './collection-config.ts';
@@ -156,6 +157,8 @@ function descriptorShortage(name: string): FolioError {
 /** How collections open and close: lazily, at most `maxOpen` at once, closed after `idleMs` unused; or all open (cluster mode). */
 export interface CollectionLifecycle {
   lazy: boolean;
+  /** Cluster mode: each collection's link to the cluster, asked whenever it is opened; null in single-process mode. */
+  clusterLink: ((name: string) => ClusterLink) | null;
   maxOpen: number;
   idleMs: number;
   onOpen: (collection: FolioCollection) => void;
@@ -187,7 +190,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     readonly workers: CollectionWorkers,
     private readonly collectionOptions: (name: string) => Partial<CollectionOptions>,
     private readonly onDamage: (damaged: DamagedCollection) => void = () => {},
-    private readonly lifecycle: CollectionLifecycle = { lazy: false, maxOpen: Infinity, idleMs: Infinity, onOpen: () => {} },
+    private readonly lifecycle: CollectionLifecycle = { lazy: false, clusterLink: null, maxOpen: Infinity, idleMs: Infinity, onOpen: () => {} },
   ) {}
 
   /**
@@ -499,17 +502,20 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     await fs.promises.rm(doomed, { recursive: true, force: true });
   }
 
+  /** Opens it in its mode's shape: a LocalCollection, or a ClusterCollection with its link to the cluster. */
   private open(name: string, dir: string): FolioCollection {
-    const options = this.collectionOptions(name);
-    const report = options.onBackgroundError;
-    return FolioCollection.open(dir, this.workers, {
-      ...options,
+    const given = this.collectionOptions(name);
+    const report = given.onBackgroundError;
+    const options: Partial<CollectionOptions> = {
+      ...given,
       onBackgroundError: (error) => {
         if (isDamage(error)) this.damageFound(name, error);
         else report?.(error);
       },
       onDamage: (error) => this.damageFound(name, error),
-    });
+    };
+    const link = this.lifecycle.clusterLink;
+    return link === null ? LocalCollection.open(dir, this.workers, options) : ClusterCollection.open(dir, this.workers, link(name), options);
   }
 
   /** A file of an open collection turned out damaged while serving: set it aside. */
@@ -542,7 +548,6 @@ export async function openCollectionRegistry(
     const settings: Partial<CollectionOptions> = { searchCache };
     if (options.refreshIntervalMs !== undefined) settings.refreshIntervalMs = options.refreshIntervalMs;
     if (options.backpressure !== undefined) settings.backpressure = options.backpressure;
-    if (options.cluster !== undefined) settings.cluster = options.cluster(name);
     const report = options.onBackgroundError;
     if (report !== undefined) settings.onBackgroundError = (error) => report(error, name);
     return settings;
@@ -554,6 +559,7 @@ export async function openCollectionRegistry(
   };
   const lifecycle: CollectionLifecycle = {
     lazy: options.cluster === undefined,
+    clusterLink: options.cluster ?? null,
     maxOpen: options.maxOpenCollections ?? defaultMaxOpenCollections(),
     idleMs: options.collectionIdleMs ?? DEFAULT_COLLECTION_IDLE_MS,
     onOpen: options.onOpen ?? (() => {}),

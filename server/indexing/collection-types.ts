@@ -15,7 +15,7 @@ import type {
   TypoTolerancePatch,
 } from '../api/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
-import type { CorpusStatistics, FacetValueQuery, SearchRequest, SearchResult } from '../../engine/index.ts';
+import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../engine/index.ts';
 import type { FacetValues, SearchPage } from '../pools/index.ts';
 import type { SemanticParams } from './semantic-query.ts';
 
@@ -81,8 +81,7 @@ export interface Collection {
   hasDocument(id: string): boolean;
   /** Resolves once every write acknowledged before the call is searchable. */
   refresh(): Promise<void>;
-  search(request: SearchRequest): Promise<SearchResult>;
-  /** The same search, answered as JSON text ready for the HTTP body (see pools/search-page.ts). */
+  /** A search, answered as JSON text ready for the HTTP body (see api/search-wire.ts). */
   searchPage(request: SearchRequest, semantic?: SemanticParams, part?: string): Promise<SearchPage>;
   /** Its part of the statistics of a search over several collections (federated search): give them to each one's search as `corpus`. */
   corpusStatistics(request: SearchRequest, part?: string): Promise<CorpusStatistics>;

@@ -13,7 +13,9 @@ import { readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/folio-error.ts';
 import { openCollectionRegistry } from './collection-registry.ts';
 import type { CollectionRegistryOptions } from './collection-registry.ts';
-import { FolioCollection } from './collection.ts';
+import type { FolioCollection } from './collection.ts';
+import { LocalCollection } from './local-collection.ts';
+import { searchResult } from '../../test/helpers/search-result.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
 import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
 import { parseBatchBody } from '../ingest/index.ts';
@@ -50,7 +52,7 @@ function query(q: string, extra: Partial<SearchRequest> = {}): SearchRequest {
 }
 
 async function searchIds(collection: FolioCollection, q: string): Promise<string[]> {
-  const result = await collection.search(query(q));
+  const result = await searchResult(collection, query(q));
   return result.hits.map((hit) => hit.id).sort();
 }
 
@@ -190,7 +192,7 @@ test('replacing a document leaves one live version across segments', async (t) =
   assert.equal(collection.info().documents, 2);
   assert.deepEqual(await searchIds(collection, 'shared'), ['r']);
   assert.deepEqual(await searchIds(collection, 'original'), []);
-  const result = await collection.search(query('shared'));
+  const result = await searchResult(collection, query('shared'));
   assert.equal(result.total, 1);
   assert.equal(result.hits[0].title, 'New');
 });
@@ -299,7 +301,7 @@ test('merges keep counts exact and bound the segment count', async (t) => {
   }
   assert.ok(maxSegments <= 8, `at most 8 segments, saw ${maxSegments}`);
   assert.equal(collection.info().documents, rounds + 1);
-  const result = await collection.search(query('words'));
+  const result = await searchResult(collection, query('words'));
   assert.equal(result.total, rounds + 1);
   assert.equal(collection.getDocument('shared').text, `replaced in round ${rounds - 1} words`);
 
@@ -325,7 +327,7 @@ test('a collection opened with more segments than the policy allows merges them 
   const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
   t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
   // Twelve refreshes under a policy that never merges, as a server stopped mid-merge leaves them.
-  const lax = FolioCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: Infinity } });
+  const lax = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: Infinity } });
   for (let round = 0; round < 12; round++) {
     await lax.upsert([{ id: `doc-${round}`, text: `left over ${round}` }], NO_WAIT);
     await lax.refresh();
@@ -333,10 +335,10 @@ test('a collection opened with more segments than the policy allows merges them 
   assert.equal(lax.info().segments, 12);
   await lax.close();
 
-  const reopened = FolioCollection.open(dir, workers, MANUAL_REFRESH);
+  const reopened = LocalCollection.open(dir, workers, MANUAL_REFRESH);
   await reopened.mergesSettled();
   assert.ok(reopened.info().segments <= 8, `${reopened.info().segments} segments`);
-  assert.equal((await reopened.search(query('left'))).total, 12);
+  assert.equal((await searchResult(reopened, query('left'))).total, 12);
   await reopened.close();
 });
 
@@ -349,7 +351,7 @@ test('once writes stop, a collection left in many segments is merged down; a wri
   t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
   // A policy that never merges while writes come, and merges down 300 ms after they stop.
   const mergePolicy = { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: 300 };
-  const collection = FolioCollection.open(path.join(dataDir, 'collections', 'docs'), workers, { ...MANUAL_REFRESH, mergePolicy });
+  const collection = LocalCollection.open(path.join(dataDir, 'collections', 'docs'), workers, { ...MANUAL_REFRESH, mergePolicy });
   for (let round = 0; round < 4; round++) {
     await collection.upsert([{ id: `doc-${round}`, text: `bulk load ${round}` }], NO_WAIT);
     await collection.refresh();
@@ -365,7 +367,7 @@ test('once writes stop, a collection left in many segments is merged down; a wri
   while (collection.info().segments > 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
   await collection.mergesSettled();
   assert.equal(collection.info().segments, 1);
-  assert.equal((await collection.search(query('bulk'))).total, 5);
+  assert.equal((await searchResult(collection, query('bulk'))).total, 5);
   await collection.close();
 });
 
@@ -383,7 +385,7 @@ test('a segment with many deletes is merged away', async (t) => {
   assert.equal(collection.info().segments, 1);
   assert.notEqual(only, 'seg-1.fseg', 'rewritten into a new segment');
   assert.equal(collection.info().documents, 6);
-  assert.equal((await collection.search(query('heavy'))).total, 6);
+  assert.equal((await searchResult(collection, query('heavy'))).total, 6);
 });
 
 test('concurrent writes are all acknowledged and counted', async (t) => {
@@ -394,7 +396,7 @@ test('concurrent writes are all acknowledged and counted', async (t) => {
   await Promise.all(writes);
   assert.equal(collection.info().documents, 60);
   await collection.refresh();
-  assert.equal((await collection.search(query('concurrent'))).total, 60);
+  assert.equal((await searchResult(collection, query('concurrent'))).total, 60);
   assert.equal(collection.getDocument('c0').text, 'concurrent write 60', 'the last write wins');
 });
 

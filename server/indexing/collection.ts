@@ -2,7 +2,9 @@
 // the writer (WAL append + pending buffer: durability), the updater (refresh, merge, commit)
 // and the reader (snapshots, realtime lookups, searches) — and the refresh scheduler that
 // drives the updater. This class validates each request, hands it to the right part, and
-// opens and closes the parts in order:
+// opens and closes the parts in order. It has two shapes, which differ only in where a write
+// is logged and who builds: `LocalCollection` (single-process mode: its own WAL, it builds)
+// and `ClusterCollection` (cluster mode: the shared write log; only the writer builds).
 //  - open reads the manifest and segments, removes files it does not reference (a crash
 //    mid-refresh), replays the WAL into the pending buffer and schedules a refresh for it;
 //  - close stops timers and abandons a running merge, then waits for a running refresh, for
@@ -12,20 +14,16 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Analyzer } from '../../engine/index.ts';
-import type { CorpusStatistics, FacetValueQuery, FilterNode, IndexDocument, SearchRequest, SearchResult } from '../../engine/index.ts';
-import { CorruptFileError, WAL_MAX_RECORD_BYTES, WriteAheadLog, emptyManifest, readManifest } from '../../storage/index.ts';
-import type { Manifest } from '../../storage/index.ts';
-import type { ClusterLink } from './cluster-link.ts';
-import { adoptManifest } from './index-commit.ts';
+import type { CorpusStatistics, FacetValueQuery, FilterNode, IndexDocument, SearchRequest } from '../../engine/index.ts';
+import { CorruptFileError, WriteAheadLog, emptyManifest, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
-import { parseSearchPage } from '../pools/index.ts';
 import type { FacetValues } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
-import { readCollectionConfig, settingsFromStored, settingsToWire, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
+import { readCollectionConfig, settingsToWire, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
 import type { SettingsValues, StoredSettings } from './collection-config.ts';
 import { applyTypoTolerancePatch } from './collection-settings.ts';
 import { CollectionEmbedder } from './collection-embedder.ts';
@@ -63,7 +61,7 @@ import { RefreshScheduler } from './refresh-scheduler.ts';
 import type { SearchCache } from './search-cache.ts';
 import { SearchSettings } from './search-settings.ts';
 import { SegmentSet } from './segment-set.ts';
-import { decodeWalRecord, encodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
+import { decodeWalRecord, InvalidWalRecordError } from './wal-records.ts';
 import type { WalRecord } from './wal-records.ts';
 
 /** docs/api.md, "Durability and visibility": a write is searchable within 1 s; the background refresh runs this soon after one. */
@@ -88,8 +86,6 @@ export interface CollectionOptions {
   backpressure: Backpressure;
   /** Told when a search finds a file of the collection damaged (the registry sets it aside). */
   onDamage: (error: unknown) => void;
-  /** Cluster mode: the shared write log and this node's role; null in single-process mode. */
-  cluster: ClusterLink | null;
 }
 
 /** Documents of a batch built between two turns of the event loop. */
@@ -102,10 +98,9 @@ export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.fr
   searchCache: null,
   backpressure: DEFAULT_BACKPRESSURE,
   onDamage: () => {},
-  cluster: null,
 });
 
-export class FolioCollection implements Collection {
+export abstract class FolioCollection implements Collection {
   readonly name: string;
   readonly language: string;
   readonly createdAt: string;
@@ -117,23 +112,21 @@ export class FolioCollection implements Collection {
   /** The query analyzer: finds the synonym rules a search's words can use. */
   private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
-  private readonly embedder: CollectionEmbedder;
+  protected readonly embedder: CollectionEmbedder;
   /** Unique to this opening of the collection (workers key their readers by it). */
   readonly instanceId = randomUUID();
   private readonly wal: WriteAheadLog;
   /** Acknowledged writes not yet in a segment, shared by the three parts. */
   private readonly pending = new PendingWrites();
-  private readonly reader: CollectionReader;
-  private readonly writer: CollectionWriter;
+  protected readonly reader: CollectionReader;
+  protected readonly writer: CollectionWriter;
   private readonly updater: CollectionUpdater;
-  private readonly scheduler: RefreshScheduler;
+  protected readonly scheduler: RefreshScheduler;
   private closed = false;
   private readonly onDamage: (error: unknown) => void;
-  private readonly cluster: ClusterLink | null;
 
-  private constructor(dir: string, snapshot: SegmentSet, wal: WriteAheadLog, workers: CollectionWorkers, options: CollectionOptions) {
+  protected constructor(dir: string, snapshot: SegmentSet, wal: WriteAheadLog, workers: CollectionWorkers, options: CollectionOptions) {
     this.onDamage = options.onDamage;
-    this.cluster = options.cluster;
     const config = readCollectionConfig(dir);
     this.dir = dir;
     this.name = config.name;
@@ -155,8 +148,8 @@ export class FolioCollection implements Collection {
       onBackgroundError: options.onBackgroundError,
       // Every new snapshot may hold segments to embed (a replica takes its vectors from the writer).
       onInstall: () => {
-        if (!this.isReplica) this.embedder.schedule();
-        this.cluster?.snapshotInstalled();
+        if (this.builds) this.embedder.schedule();
+        this.snapshotInstalled();
       },
     });
     this.embedder = new CollectionEmbedder({
@@ -196,13 +189,12 @@ export class FolioCollection implements Collection {
   }
 
   /**
-   * Opens the collection in `dir`: reads the manifest and segments, removes files it does not
-   * reference (a crash mid-refresh), replays the WAL into the pending buffer, and schedules a
-   * refresh for what it replayed (merges follow it) or, with nothing to replay, starts the
-   * merges the policy asks for.
+   * Opens the collection in `dir` in the shape `make` gives it: reads the manifest and segments,
+   * removes files it does not reference (a crash mid-refresh), replays the WAL into the pending
+   * buffer (`replayWal`), and, where it builds, schedules a refresh for what it replayed (merges
+   * follow it) or, with nothing to replay, starts the merges the policy asks for.
    */
-  static open(dir: string, workers: CollectionWorkers, options: Partial<CollectionOptions> = {}): FolioCollection {
-    const settings: CollectionOptions = { ...DEFAULT_COLLECTION_OPTIONS, ...options };
+  protected static openShaped<C extends FolioCollection>(dir: string, replayWal: boolean, make: (snapshot: SegmentSet, wal: WriteAheadLog) => C): C {
     const manifest = readManifest(dir) ?? emptyManifest();
     const snapshot = SegmentSet.load(dir, manifest);
     let wal: WriteAheadLog | null = null;
@@ -210,12 +202,10 @@ export class FolioCollection implements Collection {
       const referenced = new Set<string>(manifest.segments.flatMap(segmentFiles));
       removeUnreferencedFiles(dir, referenced);
       const walDir = path.join(dir, WAL_DIR_NAME);
-      // In cluster mode the shared log is the only log that counts: what a local WAL holds was
-      // applied as a writer and is in the shared log still (or in a published manifest).
-      const records = settings.cluster === null ? WriteAheadLog.replay(walDir, manifest.walGeneration) : [];
+      const records = replayWal ? WriteAheadLog.replay(walDir, manifest.walGeneration) : [];
       wal = WriteAheadLog.open(walDir, manifest.walGeneration);
       wal.removeBefore(manifest.walGeneration);
-      const collection = new FolioCollection(dir, snapshot, wal, workers, settings);
+      const collection = make(snapshot, wal);
       for (const bytes of records) {
         let record: WalRecord;
         try {
@@ -227,7 +217,7 @@ export class FolioCollection implements Collection {
         collection.writer.apply(record);
       }
       // A replica only installs what the writer publishes: no embedding, no merges.
-      if (collection.isReplica) return collection;
+      if (!collection.builds) return collection;
       // Segments committed before a crash without their vectors are embedded again now.
       collection.embedder.schedule();
       if (collection.pending.size > 0) collection.scheduler.schedule();
@@ -247,7 +237,7 @@ export class FolioCollection implements Collection {
       name: this.name,
       language: this.language,
       created_at: this.createdAt,
-      documents: this.isReplica ? this.reader.snapshot.liveCount : this.writer.documents,
+      documents: this.builds ? this.writer.documents : this.reader.snapshot.liveCount,
       size_bytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
       settings: settingsToWire(this.settingsValues()),
@@ -278,7 +268,7 @@ export class FolioCollection implements Collection {
       ocrLanguages: patch.ocr_languages === undefined ? current.ocrLanguages : [...patch.ocr_languages],
     };
     this.replaceSettings(settings);
-    await this.cluster?.settingsChanged(storedSettingsOf(settings));
+    await this.settingsChanged(storedSettingsOf(settings));
     return this.info();
   }
 
@@ -296,22 +286,14 @@ export class FolioCollection implements Collection {
     return { ...this.searchSettings.values, embedders: { ...this.embedders } };
   }
 
-  /** Takes settings changed on another node of the cluster. */
-  adoptSettings(stored: StoredSettings): void {
-    this.assertOpen();
-    const settings = settingsFromStored(stored);
-    if (settings === null) throw new Error(`collection '${this.name}': the cluster's catalog holds settings this node cannot read`);
-    this.replaceSettings(settings);
-  }
-
-  private replaceSettings(settings: SettingsValues): void {
+  protected replaceSettings(settings: SettingsValues): void {
     writeCollectionConfig(this.dir, { name: this.name, language: this.language, created_at: this.createdAt, ...settings });
     const { embedders } = settings;
     const next = new SearchSettings(settings, this.queryAnalyzer, '/body/ranking/boost', this.searchSettings);
     const reindex = next.metadataSearchFields.join('\n') !== this.searchSettings.metadataSearchFields.join('\n');
     this.searchSettings = next;
     // Other metadata fields to search: the segments are indexed again in the background.
-    if (reindex && !this.isReplica) this.updater.startMerging();
+    if (reindex && this.builds) this.updater.startMerging();
     const previous = this.embedders;
     this.embedders = embedders;
     // An embedder removed, or changed so that its vectors differ, loses its vector files.
@@ -319,14 +301,21 @@ export class FolioCollection implements Collection {
       const now = embedders[name];
       if (now === undefined || !sameVectors(now, config)) this.embedder.dropVectors(name);
     }
-    if (!this.isReplica) this.embedder.schedule();
+    if (this.builds) this.embedder.schedule();
   }
 
-  async awaitWriteRoom(): Promise<void> {
-    this.assertOpen();
-    // In cluster mode a write goes to the shared log; the writer's follower paces itself.
-    if (this.cluster === null) await this.writer.awaitRoom();
-  }
+  // What the two shapes do differently (local-collection.ts, cluster-collection.ts).
+
+  /** Whether this node builds the collection's segments, embeds and merges (a cluster's replica does not). */
+  protected abstract get builds(): boolean;
+  /** Logs one write durably; with `waitForRefresh`, resolves once it is searchable here. */
+  protected abstract logWrite(record: WalRecord, options: WriteOptions): Promise<void>;
+  /** A new snapshot was installed. */
+  protected abstract snapshotInstalled(): void;
+  /** The settings changed here (collection.json is written); resolves once every node that serves it will use them. */
+  protected abstract settingsChanged(settings: StoredSettings): Promise<void>;
+  abstract awaitWriteRoom(): Promise<void>;
+  abstract refresh(): Promise<void>;
 
   vectorRules(): VectorRules {
     const rules: Record<string, number> = {};
@@ -353,7 +342,7 @@ export class FolioCollection implements Collection {
 
   async upsertBody(body: BatchBody, options: WriteOptions): Promise<string[]> {
     this.assertOpen();
-    await this.record({ op: 'upsert-body', body, indexedAt: new Date().toISOString() }, options);
+    await this.logWrite({ op: 'upsert-body', body, indexedAt: new Date().toISOString() }, options);
     return body.ids;
   }
 
@@ -362,7 +351,7 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const badId = docs.find((doc) => !isValidDocumentId(doc.id));
     if (badId !== undefined) throw new FolioError('validation_failed', `invalid document id '${String(badId.id)}'`);
-    await this.record({ op: 'upsert', docs }, options);
+    await this.logWrite({ op: 'upsert', docs }, options);
     return docs.map(toSummary);
   }
 
@@ -370,14 +359,14 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     validateDocumentPatch(patch);
     const updated = applyPatch(this.reader.lookup(id) ?? this.notFound(id), patch, new Date().toISOString());
-    await this.record({ op: 'upsert', docs: [updated] }, options);
+    await this.logWrite({ op: 'upsert', docs: [updated] }, options);
     return toSummary(updated);
   }
 
   async deleteDocument(id: string, options: WriteOptions): Promise<void> {
     this.assertOpen();
     if (this.reader.lookup(id) === null) this.notFound(id);
-    await this.record({ op: 'delete', ids: [id] }, options);
+    await this.logWrite({ op: 'delete', ids: [id] }, options);
   }
 
   /**
@@ -389,52 +378,8 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const ids = idsMatchingFilter(filter, this.reader.snapshot, this.pending);
     if (ids.length === 0) return ids;
-    await this.record({ op: 'delete', ids }, options);
+    await this.logWrite({ op: 'delete', ids }, options);
     return ids;
-  }
-
-  /**
-   * Logs one write: to the WAL and the pending buffer, or in cluster mode to the shared log
-   * (acknowledged once committed there; `waitForRefresh` waits until this node searches it).
-   */
-  private async record(record: WalRecord, options: WriteOptions): Promise<void> {
-    if (this.cluster === null) return this.writer.write(record, options);
-    const bytes = encodeWalRecord(record);
-    if (bytes.length > WAL_MAX_RECORD_BYTES) {
-      throw new FolioError('payload_too_large', 'the write is too large to log as one record; split it (e.g. narrow the filter)');
-    }
-    const seq = await this.cluster.append(bytes);
-    if (options.waitForRefresh) await this.cluster.waitVisible(seq);
-  }
-
-  /**
-   * The writer of a cluster applies records of the shared log, in order, to its WAL and pending
-   * buffer; resolves once they are durable here. Waits for room first (the buffer stays bounded).
-   */
-  async applyLogged(records: readonly Uint8Array[]): Promise<void> {
-    this.assertOpen();
-    await this.writer.awaitRoom();
-    await this.writer.writeMany(records.map(decodeWalRecord));
-  }
-
-  /** A replica installs a manifest the writer published; its files are already in the directory. */
-  installPublished(manifest: Manifest): void {
-    this.assertOpen();
-    this.reader.install(adoptManifest(this.dir, this.reader.snapshot, manifest));
-  }
-
-  /** The manifest of the snapshot searches run on now. */
-  currentManifest(): Manifest {
-    return this.reader.snapshot.manifest;
-  }
-
-  /** Runs `work` while the files of manifest `generation` stay on disk (the writer uploads them). */
-  async whilePinned<T>(generation: number, work: () => Promise<T>): Promise<T> {
-    return this.reader.whilePinned(generation, work);
-  }
-
-  private get isReplica(): boolean {
-    return this.cluster?.role === 'replica';
   }
 
   hasDocument(id: string): boolean {
@@ -455,23 +400,6 @@ export class FolioCollection implements Collection {
     this.assertOpen();
     const page = listDocuments(this.reader.snapshot, this.pending, after, limit, filter);
     return { documents: page.documents.map(toStoredView), more: page.more };
-  }
-
-  async refresh(): Promise<void> {
-    this.assertOpen();
-    // In cluster mode the writer refreshes as it follows the log; a replica never builds.
-    if (this.cluster !== null) return this.cluster.refresh();
-    await this.scheduler.runNow();
-  }
-
-  /** The writer of a cluster: makes what it has applied searchable here (then it publishes). */
-  async refreshApplied(): Promise<void> {
-    this.assertOpen();
-    await this.scheduler.runNow();
-  }
-
-  async search(request: SearchRequest): Promise<SearchResult> {
-    return parseSearchPage(await this.searchPage(request));
   }
 
   /**
@@ -569,7 +497,7 @@ export class FolioCollection implements Collection {
     await this.wal.close();
   }
 
-  private assertOpen(): void {
+  protected assertOpen(): void {
     if (this.closed) throw new FolioError('collection_not_found', `collection '${this.name}' does not exist`);
   }
 
@@ -577,5 +505,3 @@ export class FolioCollection implements Collection {
     throw new FolioError('document_not_found', `document '${id}' does not exist in collection '${this.name}'`);
   }
 }
-
-/** The weights of searchable fields, or null for the default ones (searches then carry none). */

@@ -14,6 +14,8 @@ export type { CollectionCheck, FileProblem, RepairOutcome } from './collection-c
 export { validateFileFields } from './document-validation.ts';
 export type { LocalCollectionRegistry } from './collection-registry.ts';
 export type { ClusterLink, ClusterRole } from './cluster-link.ts';
+export { asClusterCollection } from './cluster-collection.ts';
+export type { ClusterCollection } from './cluster-collection.ts';
 export { WAL_DIR_NAME, segmentFiles } from './collection-layout.ts';
 export type { StoredSettings } from './collection-config.ts';
 export { parseBoosts } from './ranking-settings.ts';

@@ -18,5 +18,5 @@ export { hasLocalRuntime, localRuntimeDir } from './local-embedder-runtime.ts';
 export type { EmbedderRuntime } from './text-embedders.ts';
 export type { FacetValues, SegmentEmbedded, SegmentRef, SnapshotRef } from './worker-protocol.ts';
 export type { OpenedSnapshot } from './reader-cache.ts';
-export { engineHitFields, parseSearchPage } from './search-page.ts';
+
 export type { SearchPage } from './search-page.ts';

@@ -63,6 +63,16 @@ export const STORAGE_WRITE_PATH_FILES = [
   'storage/roaring.ts',
 ] as const;
 
+/**
+ * A room's second door, for worker threads only: a file a worker may import instead of the
+ * room's index.ts because that index loads far more than a worker needs (server/api/index.ts
+ * builds every TypeBox schema: about 150 ms and 20 MB per thread). Such a door imports nothing
+ * from server/ at runtime (types only), and only the workers' room may use it.
+ */
+export const WORKER_DOORS: Readonly<Record<string, { room: string; for: string }>> = {
+  'server/api/search-wire.ts': { room: 'api', for: 'pools' },
+};
+
 /** The server rooms that may use storage's write path. */
 export const WRITE_PATH_ROOMS = ['indexing', 'cluster'] as const;
 
@@ -448,7 +458,14 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
           message: `upward: room ${fromRoom} imports ${edge.target}; server/index.ts is the door for code outside server/`,
         });
       } else if (toRoom !== null && toRoom !== fromRoom) {
-        if (!isDoor(edge.target, `server/${toRoom}/index.ts`)) {
+        const workerDoor = Object.entries(WORKER_DOORS).find(([door, { room }]) => room === toRoom && isDoor(edge.target, door));
+        if (workerDoor !== undefined && workerDoor[1].for !== fromRoom) {
+          violations.push({
+            ...at,
+            rule: 'room',
+            message: `${fromRoom === null ? edge.file : `room ${fromRoom}`} imports ${edge.target}, room ${toRoom}'s door for ${workerDoor[1].for}'s workers; import server/${toRoom}/index.ts`,
+          });
+        } else if (workerDoor === undefined && !isDoor(edge.target, `server/${toRoom}/index.ts`)) {
           const who = fromRoom === null ? edge.file : `room ${fromRoom}`;
           violations.push({
             ...at,
@@ -458,6 +475,11 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
         }
         if (fromRoom !== null) roomEdges.push(edge);
       }
+    }
+
+    const doorOf = Object.keys(WORKER_DOORS).find((door) => canonical(door) === canonical(edge.file));
+    if (doorOf !== undefined && !edge.reference.typeOnly && edge.target.startsWith('server/')) {
+      violations.push({ ...at, rule: 'door', message: `${edge.file}, a door for workers, imports ${edge.target} at runtime; it may import types only from server/` });
     }
 
     if (from === 'server' && to === 'storage') {

@@ -15,7 +15,7 @@ import { FolioError } from '../../../errors/index.ts';
 import type { FieldError } from '../../../errors/index.ts';
 import { parseBoosts, parseSearchFields } from '../../../indexing/index.ts';
 import type { SemanticParams } from '../../../indexing/index.ts';
-import { engineHitFields } from '../../../pools/index.ts';
+import { engineHitFields } from '../../../api/index.ts';
 import {
   BoostListSchema,
   DEFAULT_FACET_LIMIT,

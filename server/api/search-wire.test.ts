@@ -1,6 +1,6 @@
-// Tests for the search page, the one place the engine's camelCase result gets the API's names:
+// Tests for the search wire, the one place the engine's camelCase result gets the API's names:
 // the worker's JSON text has the wire names in the wire order (docs/api.md, "Search"), facet_stats only when
-// there are any, and parseSearchPage gives back the engine's SearchResult unchanged.
+// there are any, and parseSearchMembers gives back the engine's SearchResult unchanged.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Analyzer, SegmentReader, searchSegments, writeSegment } from '../../engine/index.ts';
 import type { IndexDocument, SearchResult } from '../../engine/index.ts';
-import { parseSearchPage, searchResultMembers, toSearchPage } from './search-page.ts';
+import { parseSearchMembers, searchResultMembers } from './search-wire.ts';
+import { toSearchPage } from '../pools/search-page.ts';
 
 const WIRE_HIT_KEYS = ['id', 'title', 'score', 'format', 'page', 'page_label', 'snippet', 'highlight', 'metadata', 'matched_pages', 'explain'];
 
@@ -67,9 +68,9 @@ test('facet_stats is left out when no field has numbers', () => {
   assert.equal(members, '"hits":[],"facets":{},"total":0,"total_relation":"eq","timed_out":false');
 });
 
-test('parseSearchPage gives back the engine result, camelCase', () => {
-  assert.deepEqual(parseSearchPage(toSearchPage(result)), result);
-  assert.deepEqual(parseSearchPage(toSearchPage({ ...result, facetStats: {} })), { ...result, facetStats: {} });
+test('parseSearchMembers gives back the engine result, camelCase', () => {
+  assert.deepEqual(parseSearchMembers(searchResultMembers(result)), result);
+  assert.deepEqual(parseSearchMembers(searchResultMembers({ ...result, facetStats: {} })), { ...result, facetStats: {} });
 });
 
 test('an engine hit with pages and explain crosses with every wire field, in order', (t) => {
@@ -102,5 +103,5 @@ test('an engine hit with pages and explain crosses with every wire field, in ord
   assert.equal(wire.hits[0].page_label, 'ii');
   assert.deepEqual(wire.hits[0].matched_pages, [2]);
   assert.deepEqual(Object.keys(wire.hits[0].explain), ['value', 'description', 'details']);
-  assert.deepEqual(parseSearchPage(toSearchPage(engine)), JSON.parse(JSON.stringify(engine)));
+  assert.deepEqual(parseSearchMembers(searchResultMembers(engine)), JSON.parse(JSON.stringify(engine)));
 });
