@@ -1,5 +1,5 @@
 // Tests for the extraction pool with real worker threads, running the stand-in worker
-// extraction-test-worker.ts: answers come back; extraction errors keep their codes; a file over
+// extraction-pool.test-worker.ts: answers come back; extraction errors keep their codes; a file over
 // the time limit and a file that exhausts the heap are refused with `extraction_failed`, and the
 // pool goes on reading the next file.
 import { test } from 'node:test';
@@ -19,7 +19,7 @@ interface Setup {
 
 function setup(t: { after(fn: () => unknown): void }, options: ExtractionPoolOptions = {}): Setup {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-extraction-'));
-  const pool = new ExtractionPool({ workerModule: 'extraction-test-worker', threads: 1, ...options });
+  const pool = new ExtractionPool({ workerModule: 'extraction-pool.test-worker', threads: 1, ...options });
   t.after(async () => {
     await pool.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -131,7 +131,7 @@ test('past the line of waiting files, a file is refused with 503 overloaded and 
 });
 
 test('by default a thread per two cores and four waiting files per thread', () => {
-  const pool = new ExtractionPool({ workerModule: 'extraction-test-worker' });
+  const pool = new ExtractionPool({ workerModule: 'extraction-pool.test-worker' });
   assert.equal(pool.threadCount, Math.max(1, Math.floor(os.availableParallelism() / 2)));
   assert.equal(pool.maxQueued, 4 * pool.threadCount);
 });

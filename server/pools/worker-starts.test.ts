@@ -1,7 +1,7 @@
 // WorkerStarts with real Piscina threads: a pool closed right after it opens first waits for
 // every thread to finish loading its module (terminating one mid-import of a native addon can
 // abort the process), then closes; the real pools' close() does the same. A stand-in worker
-// module that takes 500 ms to load (slow-start-test-worker.ts) logs when each thread begins
+// module that takes 500 ms to load (worker-starts.test-worker.ts) logs when each thread begins
 // and finishes loading, so the tests see whether a close cut a load short; the real pools'
 // threads are watched for the message each posts once loaded.
 
@@ -19,7 +19,7 @@ import { workerEntry } from './worker-file.ts';
 import { WORKER_STARTED_KEY, WorkerStarts } from './worker-starts.ts';
 
 /** The worker module that takes a while to load. */
-const SLOW_WORKER = 'slow-start-test-worker';
+const SLOW_WORKER = 'worker-starts.test-worker';
 
 const logDir = mkdtempSync(path.join(tmpdir(), 'folio-worker-starts-'));
 after(() => rmSync(logDir, { recursive: true, force: true }));

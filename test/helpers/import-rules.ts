@@ -81,9 +81,9 @@ const SOURCE_EXTENSIONS = ['.ts', '.mts', '.cts', '.tsx', '.js', '.mjs', '.cjs']
 /** Folders never scanned, at any depth. */
 const SKIPPED_SEGMENTS = new Set(['node_modules', 'dist', 'fixtures']);
 
-/** True for files the rules do not apply to: tests and anything outside the source folders. */
+/** True for files the rules do not apply to: tests (and the worker modules only tests start, `*.test-worker.ts`) and anything outside the source folders. */
 export function isExempt(file: string): boolean {
-  if (/\.test\.[cm]?[jt]sx?$/.test(file)) return true;
+  if (/\.test(-worker)?\.[cm]?[jt]sx?$/.test(file)) return true;
   const segments = file.split('/');
   if (!(SOURCE_FOLDERS as readonly string[]).includes(segments[0]!)) return true;
   return segments.some((segment) => SKIPPED_SEGMENTS.has(segment));
