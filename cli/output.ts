@@ -64,23 +64,6 @@ export function maskSecret(secret: string): string {
   return secret.length >= 20 ? `${secret.slice(0, 10)}…${secret.slice(-4)}` : '…';
 }
 
-/** A byte count for people: `512 B`, `1.5 KiB`, `23.0 MiB`. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** An RFC 3339 time as `2026-11-21 06:32` (UTC); null or absent as `-`. */
-export function formatTime(time: string | null | undefined): string {
-  return time ? time.slice(0, 16).replace('T', ' ') : '-';
-}
-
 /** Rows under a header, columns padded to line up; the header is dimmed when `color` is on. */
 export function formatTable(header: string[], rows: string[][], color: boolean): string {
   const cells = rows.map((row) => row.map((cell) => clean(cell)));

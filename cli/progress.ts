@@ -3,7 +3,7 @@
 // sent); otherwise (a log, a pipe) a plain line every few seconds, so CI logs show the run is
 // alive without filling up.
 
-import { formatBytes } from './output.ts';
+import { formatBytes } from '../format/index.ts';
 import type { Stream } from './output.ts';
 
 export interface ProgressCounts {

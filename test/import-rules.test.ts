@@ -399,6 +399,18 @@ describe('the checker itself', () => {
       );
     });
 
+    test("the dashboard takes the generated API types, as types only, and nothing else of the client", () => {
+      expectViolations(
+        {
+          'web/src/pages/keys.ts': "import type { ApiKey } from '../../../clients/typescript/api-types.ts';\nimport { ApiError } from '../../../clients/typescript/api-types.ts';\nimport type { FolioClient } from '../../../clients/typescript/index.ts';",
+        },
+        [
+          { at: 'web/src/pages/keys.ts:2', rule: 'direction', message: /web imports clients/ },
+          { at: 'web/src/pages/keys.ts:3', rule: 'direction', message: /web imports clients/ },
+        ],
+      );
+    });
+
     test("a room importing server/index.ts is upward", () => {
       expectViolations(
         { 'server/webhooks/dispatcher.ts': "import type { Settings } from '../index.ts';" },

@@ -9,7 +9,8 @@ import type { Collection, UpdateCollectionBody } from '../../clients/typescript/
 import { jsonObjectArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { UsageError, action } from '../errors.ts';
-import { formatBytes, formatTime, note, printJson, printTable, say } from '../output.ts';
+import { formatBytes, formatTime } from '../../format/index.ts';
+import { note, printJson, printTable, say } from '../output.ts';
 
 async function create(name: string, options: { language?: string; json?: boolean }): Promise<void> {
   const client = await connect();

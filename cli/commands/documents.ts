@@ -8,7 +8,8 @@ import type { ListedDocument, StoredDocument } from '../../clients/typescript/in
 import { integerArgument, jsonObjectArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { clean, colorEnabled, documentName, formatBytes, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
+import { formatBytes, formatTime } from '../../format/index.ts';
+import { clean, colorEnabled, documentName, note, paint, printJson, printTable, say } from '../output.ts';
 
 const MAX_LIST_LIMIT = 1000;
 

@@ -8,7 +8,8 @@ import type { ApiKey } from '../../clients/typescript/index.ts';
 import { jsonObjectArgument, listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { colorEnabled, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
+import { formatTime } from '../../format/index.ts';
+import { colorEnabled, note, paint, printJson, printTable, say } from '../output.ts';
 
 interface CreateOptions {
   name?: string;

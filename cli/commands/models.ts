@@ -17,7 +17,8 @@ import type { Command } from 'commander';
 import { FOLIO_PACKAGE_ROOT, localRuntimeLocation, resolveConfig } from '../../server/index.ts';
 import { CliError, UsageError, action } from '../errors.ts';
 import { runNpm } from '../run-npm.ts';
-import { formatBytes, note, printTable, say } from '../output.ts';
+import { formatBytes } from '../../format/index.ts';
+import { note, printTable, say } from '../output.ts';
 
 /** Short names of the models Folio knows, and their ONNX repositories on the hub. */
 export const KNOWN_MODELS: Readonly<Record<string, string>> = {

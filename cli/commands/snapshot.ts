@@ -10,7 +10,8 @@ import type { Command } from 'commander';
 import { restoreDataDirectory, serverUsing } from '../../server/index.ts';
 import { connect } from '../connect.ts';
 import { CliError, UsageError, action } from '../errors.ts';
-import { formatBytes, note } from '../output.ts';
+import { formatBytes } from '../../format/index.ts';
+import { note } from '../output.ts';
 
 async function snapshot(options: { output?: string }): Promise<void> {
   if (options.output === undefined && process.stdout.isTTY) throw new UsageError('a snapshot is a tar: give --output FILE, or send standard output to a file (folio snapshot > backup.tar)');

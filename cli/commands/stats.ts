@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import type { Stats } from '../../clients/typescript/index.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { formatBytes, note, printJson, printTable, say } from '../output.ts';
+import { formatBytes } from '../../format/index.ts';
+import { note, printJson, printTable, say } from '../output.ts';
 
 /** `3 d 4 h`, `2 h 5 min`, `7 min 3 s`, `12 s`. */
 export function formatDuration(seconds: number): string {

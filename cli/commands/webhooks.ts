@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import { listArgument } from '../arguments.ts';
 import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
-import { colorEnabled, formatTime, note, paint, printJson, printTable, say } from '../output.ts';
+import { formatTime } from '../../format/index.ts';
+import { colorEnabled, note, paint, printJson, printTable, say } from '../output.ts';
 
 interface AddOptions {
   events: string[];

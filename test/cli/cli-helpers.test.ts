@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { integerArgument, jsonObjectArgument, listArgument, urlArgument } from '../../cli/arguments.ts';
 import { configPath, readConfig, writeConfig } from '../../cli/config-file.ts';
 import { describeError, UsageError } from '../../cli/errors.ts';
-import { clean, colorEnabled, formatBytes, formatTable, maskSecret, renderHighlight, unescapeHtml } from '../../cli/output.ts';
+import { clean, colorEnabled, formatTable, maskSecret, renderHighlight, unescapeHtml } from '../../cli/output.ts';
 import { formatClock, progressBar, progressText } from '../../cli/progress.ts';
 import { readFirstLine, readHidden } from '../../cli/prompt.ts';
 import type { TerminalInput } from '../../cli/prompt.ts';
@@ -36,11 +36,9 @@ test('colour only on a terminal without NO_COLOR', () => {
   assert.equal(colorEnabled({ isTTY: false } as NodeJS.WriteStream, {}), false);
 });
 
-test('masking, sizes and tables', () => {
+test('masking and tables', () => {
   assert.equal(maskSecret('folio_AbCdEFGHIJKLMNOPQRSTUVWXYZ0123456789wxyz'), 'folio_AbCd…wxyz');
   assert.equal(maskSecret('short'), '…');
-  assert.equal(formatBytes(512), '512 B');
-  assert.equal(formatBytes(1536), '1.5 KiB');
   assert.equal(formatTable(['A', 'BB'], [['xyz', '1'], ['q', '22']], false), 'A    BB\nxyz  1\nq    22\n');
 });
 

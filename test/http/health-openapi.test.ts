@@ -88,7 +88,7 @@ describe('health and OpenAPI', () => {
     const routes = appRoutes(server.app).map(({ method, url }) => `${method} ${url}`);
     assert.ok(routes.includes('GET /v1/collections/:name/documents/:id/file'), 'nested routes are read whole');
     const dashboard = routes.filter(isDashboardRoute);
-    for (const route of ['GET /', 'GET /app.css', 'GET /favicon.svg', 'GET /assets/main.js', 'GET /assets/pages/search.js']) assert.ok(dashboard.includes(route), `no ${route}`);
+    for (const route of ['GET /', 'GET /app.css', 'GET /favicon.svg', 'GET /assets/web/src/main.js', 'GET /assets/web/src/pages/search.js', 'GET /assets/format/index.js']) assert.ok(dashboard.includes(route), `no ${route}`);
     assert.deepEqual(routes.filter((route) => !isDashboardRoute(route)).sort(), [...Object.keys(ROUTE_ACCESS), ...PUBLIC_ROUTES].sort());
   });
 

@@ -3,6 +3,8 @@
 // it is gone when the tab closes. Errors become ApiError with the API's stable code and detail; a
 // 401 signs the user out.
 
+import type { DocumentSummary } from '../../clients/typescript/api-types.ts';
+
 const TOKEN_KEY = 'folio.token';
 
 export class ApiError extends Error {
@@ -82,7 +84,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
 }
 
 /** A file upload with progress (fetch cannot report upload progress; XMLHttpRequest can); searchable on return. */
-export function uploadFile(collection: string, file: File, onProgress: (sent: number, total: number) => void): Promise<{ id: string; title: string | null; pages: number | null }> {
+export function uploadFile(collection: string, file: File, onProgress: (sent: number, total: number) => void): Promise<DocumentSummary> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', `/v1/collections/${encodeURIComponent(collection)}/files?refresh=wait_for`);
@@ -97,7 +99,7 @@ export function uploadFile(collection: string, file: File, onProgress: (sent: nu
       } catch {
         // not JSON
       }
-      if (request.status >= 200 && request.status < 300) resolve(body as unknown as { id: string; title: string | null; pages: number | null });
+      if (request.status >= 200 && request.status < 300) resolve(body as unknown as DocumentSummary);
       else reject(new ApiError(request.status, body.code ?? `http_${request.status}`, body.detail ?? request.statusText));
     };
     const form = new FormData();

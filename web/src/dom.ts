@@ -65,23 +65,6 @@ export function highlightNodes(highlight: string, tag = 'mark'): Node[] {
   return nodes;
 }
 
-/** `512 B`, `1.5 KiB`, `23.0 MiB`. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** An RFC 3339 time as `2026-11-21 06:32`; null as `never`. */
-export function formatTime(time: string | null | undefined): string {
-  return time ? time.slice(0, 16).replace('T', ' ') : 'never';
-}
-
 /** A table with a header row; each row's cells are children. */
 export function table(header: string[], rows: Child[][], label: string): HTMLTableElement {
   return h(

@@ -5,9 +5,10 @@
 
 import { api, errorText } from './api.ts';
 import { h, message, replace } from './dom.ts';
+import type { Collection, ListFormatsResponse, UpdateCollectionBody } from '../../clients/typescript/api-types.ts';
 
 /** What a save sends and answers: the collection's record with its settings. */
-type Save = (body: { ocr_languages: string[] }) => Promise<{ settings: { ocr_languages: string[] } }>;
+type Save = (body: UpdateCollectionBody) => Promise<Collection>;
 
 /** The form: a checkbox per installed language (and any the setting names that is not installed), a save button and its answer. */
 export function ocrLanguagesForm(saved: readonly string[], save: Save): HTMLElement {
@@ -19,7 +20,7 @@ export function ocrLanguagesForm(saved: readonly string[], save: Save): HTMLElem
     replace(boxes, ...codes.map((code) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: code, name: 'ocr-language', checked: current.includes(code) }), ` ${code}${installed.includes(code) ? '' : ' (not installed)'}`)));
   };
   show([]);
-  api<{ ocr_languages: string[] }>('/v1/formats').then(({ ocr_languages }) => show(ocr_languages), (error: unknown) => replace(status, message(errorText(error), 'error')));
+  api<ListFormatsResponse>('/v1/formats').then(({ ocr_languages }) => show(ocr_languages), (error: unknown) => replace(status, message(errorText(error), 'error')));
   return h(
     'form',
     {

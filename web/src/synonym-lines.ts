@@ -6,10 +6,7 @@
 // with nothing to search) is the server's to judge, and its errors name the entry, which
 // `lines` turns back into a line.
 
-export interface SynonymEntry {
-  words: string[];
-  input?: string[];
-}
+import type { SynonymEntry } from '../../clients/typescript/api-types.ts';
 
 export interface ParsedSynonyms {
   entries: SynonymEntry[];

@@ -4,18 +4,10 @@
 
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
-import { formatBytes, formatTime, h, message, replace, table } from '../dom.ts';
+import { formatBytes, formatTime } from '../../../format/index.ts';
+import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../page.ts';
-
-interface Collection {
-  name: string;
-  language: string;
-  created_at: string;
-  documents: number;
-  size_bytes: number;
-  segments: number;
-  embedding: Record<string, { embedded: number; pending: number; failed: number }>;
-}
+import type { Collection, ListCollectionsResponse } from '../../../clients/typescript/api-types.ts';
 
 function embeddingText(embedding: Collection['embedding']): string {
   const parts = Object.entries(embedding).map(([name, p]) => `${name}: ${p.embedded} embedded${p.pending ? `, ${p.pending} waiting` : ''}${p.failed ? `, ${p.failed} failed` : ''}`);
@@ -30,7 +22,7 @@ export async function renderCollections(page: Page): Promise<void> {
 
   const load = async (): Promise<void> => {
     try {
-      const { collections } = await api<{ collections: Collection[] }>('/v1/collections');
+      const { collections } = await api<ListCollectionsResponse>('/v1/collections');
       if (collections.length === 0) {
         replace(list, message('No collections yet. Create one below, then upload files on its Documents page.'));
         return;

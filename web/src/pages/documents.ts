@@ -4,29 +4,17 @@
 
 import { api, downloadOriginal, errorText, uploadFile } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
-import { formatBytes, formatTime, h, message, replace, table } from '../dom.ts';
+import { formatBytes, formatTime } from '../../../format/index.ts';
+import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../page.ts';
-
-interface Listed {
-  id: string;
-  title: string | null;
-  format: string;
-  pages: number | null;
-  bytes: number;
-  metadata: Record<string, unknown>;
-  indexed_at: string;
-}
-interface Stored extends Listed {
-  text: string;
-  page_list: { number: number; label: string | null }[] | null;
-}
+import type { DocumentList, ListCollectionsResponse, ListedDocument, StoredDocument } from '../../../clients/typescript/api-types.ts';
 
 const LIST_LIMIT = 25;
 /** Characters of a document's text shown before "Show all". */
 const TEXT_PREVIEW = 4000;
 
 export async function renderDocuments(page: Page): Promise<void> {
-  const { collections } = await api<{ collections: { name: string }[] }>('/v1/collections');
+  const { collections } = await api<ListCollectionsResponse>('/v1/collections');
   if (collections.length === 0) {
     replace(page.main, h('h1', {}, 'Documents'), message('No collections yet: create one on the Collections page.'));
     return;
@@ -42,7 +30,7 @@ export async function renderDocuments(page: Page): Promise<void> {
 
   const showList = async (pageIndex: number): Promise<void> => {
     try {
-      const answer = await api<{ documents: Listed[]; next_cursor: string | null }>(base, { query: { limit: LIST_LIMIT, cursor: cursors[pageIndex] } });
+      const answer = await api<DocumentList>(base, { query: { limit: LIST_LIMIT, cursor: cursors[pageIndex] } });
       if (answer.next_cursor !== null) cursors[pageIndex + 1] = answer.next_cursor;
       if (answer.documents.length === 0 && pageIndex === 0) {
         replace(listing, message('No documents yet: drop files above, or use folio index.'));
@@ -50,10 +38,10 @@ export async function renderDocuments(page: Page): Promise<void> {
       }
       const rows = answer.documents.map((d) => [
         h('button', { type: 'button', class: 'link', onclick: () => void showDocument(d.id) }, d.id),
-        d.title ?? (typeof d.metadata.path === 'string' ? d.metadata.path : '—'),
-        d.format,
-        d.pages === null ? '—' : String(d.pages),
-        formatBytes(d.bytes),
+        d.title ?? (typeof d.metadata?.path === 'string' ? d.metadata.path : '—'),
+        d.format ?? '—',
+        d.pages == null ? '—' : String(d.pages),
+        formatBytes(d.bytes ?? 0),
         formatTime(d.indexed_at),
       ]);
       replace(
@@ -69,9 +57,9 @@ export async function renderDocuments(page: Page): Promise<void> {
   };
 
   const showDocument = async (id: string): Promise<void> => {
-    let doc: Stored;
+    let doc: StoredDocument;
     try {
-      doc = await api<Stored>(`${base}/${encodeURIComponent(id)}`);
+      doc = await api<StoredDocument>(`${base}/${encodeURIComponent(id)}`);
     } catch (error) {
       replace(detail, message(errorText(error), 'error'));
       return;

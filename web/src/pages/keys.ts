@@ -5,21 +5,10 @@
 
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
-import { formatTime, h, message, replace, table } from '../dom.ts';
+import { formatTime } from '../../../format/index.ts';
+import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../page.ts';
-
-interface KeyRecord {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  collections: string[] | null;
-  rate_limit: { per_second: number; burst: number } | null;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  filter: Record<string, unknown> | null;
-}
+import type { ApiKey, ListKeysResponse } from '../../../clients/typescript/api-types.ts';
 
 const SCOPES = ['search', 'write', 'admin'] as const;
 
@@ -36,7 +25,7 @@ export async function renderKeys(page: Page): Promise<void> {
 
   const load = async (): Promise<void> => {
     try {
-      const { keys } = await api<{ keys: KeyRecord[] }>('/v1/api-keys');
+      const { keys } = await api<ListKeysResponse>('/v1/api-keys');
       if (keys.length === 0) {
         replace(list, message('No API keys yet.'));
         return;
@@ -59,8 +48,8 @@ export async function renderKeys(page: Page): Promise<void> {
           key.collections === null ? 'all' : key.collections.join(', '),
           key.filter === null ? 'every document' : h('code', {}, JSON.stringify(key.filter)),
           key.rate_limit === null ? 'default' : `${key.rate_limit.per_second}/s`,
-          formatTime(key.expires_at),
-          formatTime(key.last_used_at),
+          formatTime(key.expires_at, 'never'),
+          formatTime(key.last_used_at, 'never'),
           cell,
         ];
       });
@@ -107,7 +96,7 @@ export async function renderKeys(page: Page): Promise<void> {
       ...(expires.value !== '' && { expires_at: new Date(`${expires.value}T23:59:59Z`).toISOString() }),
       ...(rate.value !== '' && { rate_limit: { per_second: Number(rate.value), burst: Number(rate.value) * 2 } }),
     };
-    api<KeyRecord & { key: string }>('/v1/api-keys', { method: 'POST', body }).then(
+    api<ApiKey & { key: string }>('/v1/api-keys', { method: 'POST', body }).then(
       (key) => { showOnce(key.key, key.name); replace(status); name.value = ''; filter.value = ''; void load(); },
       (error: unknown) => replace(status, message(errorText(error), 'error')),
     );

@@ -15,52 +15,23 @@
 import { api, downloadOriginal, errorText, openOriginalAt, pagePicture, pathWithQuery } from '../api.ts';
 import { h, highlightNodes, message, replace } from '../dom.ts';
 import type { Page } from '../page.ts';
+import type { FacetSearchResponse, FederatedHit, FederatedSearchResponse, ListCollectionsResponse, ScoreExplanation, SearchHit, SearchResponse } from '../../../clients/typescript/api-types.ts';
 
-interface Hit {
-  id: string;
-  /** Federated searches: the collection it comes from. */
-  collection?: string;
-  title: string | null;
-  score: number;
-  format: string;
-  page: number | null;
-  page_label: string | null;
-  highlight: string;
-  /** Per searchable metadata field the query matched in: its value (or each string of an array) HTML-escaped, matched words in <mark>. */
-  metadata_highlights?: Record<string, string | string[]>;
-  metadata: Record<string, unknown>;
-  matched_pages: number[];
-  explain?: Explanation;
-}
-interface Explanation {
-  value: number;
-  description: string;
-  details: Explanation[];
-}
-type FacetCounts = Record<string, Record<string, number>>;
-interface Answer {
-  hits: Hit[];
-  /** One collection's search. */
-  facets?: FacetCounts;
-  /** A federated search's facets, per collection. */
-  facets_by_collection?: Record<string, { facets: FacetCounts }>;
-  total: number;
-  total_relation: 'eq' | 'gte';
-  offset: number;
-  limit: number;
-  has_more: boolean;
-  took_ms: number;
-  suggestions?: { text: string }[];
-  warnings?: { code: string; message: string }[];
-}
+/** A hit of one collection's search, or of a federated one (which names the collection it comes from). */
+type Hit = SearchHit & Partial<Pick<FederatedHit, 'collection'>>;
+type FacetCounts = SearchResponse['facets'];
+/** One collection's answer, or a federated search's. */
+type Answer = SearchResponse | FederatedSearchResponse;
 
 const PAGE_SIZE = 10;
 const TYPING_PAUSE_MS = 120;
 /** Values listed per facet; a facet with this many gets a box to find the others. */
 const FACET_VALUES_SHOWN = 10;
 
-function explanationTree(node: Explanation): HTMLElement {
-  return h('li', {}, `${node.value.toFixed(4)} ${node.description}`, node.details.length > 0 ? h('ul', {}, ...node.details.map(explanationTree)) : null);
+function explanationTree(node: ScoreExplanation): HTMLElement {
+  // The schema leaves nested explanations untyped: they are of the same shape.
+  const details = node.details as ScoreExplanation[];
+  return h('li', {}, `${node.value.toFixed(4)} ${node.description}`, details.length > 0 ? h('ul', {}, ...details.map(explanationTree)) : null);
 }
 
 /** `author: Donald E. <mark>Knuth</mark>`, one line a field; an array's strings joined by commas. */
@@ -102,8 +73,8 @@ function pageButton(collection: string, hit: Hit, page: number, width: number, w
 
 /** The hit's page as a picture, and its other matching pages as small ones; null for a type without pages to picture. */
 function pagePictures(collection: string, hit: Hit, words: () => string): HTMLElement | null {
-  if (hit.page === null || !PICTURED_FORMATS.has(hit.format)) return null;
-  const others = hit.matched_pages.filter((p) => p !== hit.page).slice(0, OTHER_PAGES_SHOWN);
+  if (hit.page == null || !PICTURED_FORMATS.has(hit.format ?? '')) return null;
+  const others = (hit.matched_pages ?? []).filter((p) => p !== hit.page).slice(0, OTHER_PAGES_SHOWN);
   return h(
     'div',
     { class: 'page-pictures' },
@@ -113,14 +84,14 @@ function pagePictures(collection: string, hit: Hit, words: () => string): HTMLEl
 }
 
 function pageText(hit: Hit): string {
-  if (hit.page === null) return '';
-  const label = hit.page_label !== null && hit.page_label !== String(hit.page) ? ` (printed ${hit.page_label})` : '';
-  const others = hit.matched_pages.filter((p) => p !== hit.page);
+  if (hit.page == null) return '';
+  const label = hit.page_label != null && hit.page_label !== String(hit.page) ? ` (printed ${hit.page_label})` : '';
+  const others = (hit.matched_pages ?? []).filter((p) => p !== hit.page);
   return `page ${hit.page}${label}${others.length > 0 ? ` · also ${others.length === 1 ? 'page' : 'pages'} ${others.slice(0, 8).join(', ')}${others.length > 8 ? ', …' : ''}` : ''}`;
 }
 
 export async function renderSearch(page: Page): Promise<void> {
-  const { collections } = await api<{ collections: { name: string }[] }>('/v1/collections');
+  const { collections } = await api<ListCollectionsResponse>('/v1/collections');
   if (collections.length === 0) {
     replace(page.main, h('h1', {}, 'Search'), message('No collections yet: create one on the Collections page.'));
     return;
@@ -232,7 +203,7 @@ export async function renderSearch(page: Page): Promise<void> {
         if (find.value.trim() === '') return replace(list, ...valueList(field, top).childNodes);
         const { q, filter } = params() as { q: string; filter?: Record<string, unknown> };
         try {
-          const found = await api<{ values: { value: string | number | boolean; count: number }[] }>(`/v1/collections/${encodeURIComponent(collection)}/facet-search`, {
+          const found = await api<FacetSearchResponse>(`/v1/collections/${encodeURIComponent(collection)}/facet-search`, {
             method: 'POST',
             body: { facet: field, q: find.value, query: q, ...(filter !== undefined && { filter }), limit: FACET_VALUES_SHOWN },
           });
@@ -250,9 +221,9 @@ export async function renderSearch(page: Page): Promise<void> {
   const show = (answer: Answer): void => {
     replace(chips, ...[...picked].map(([field, value]) => h('button', { type: 'button', class: 'chip', 'aria-label': `Remove filter ${field}: ${value}`, onclick: () => { picked.delete(field); offset = 0; void run(); } }, `${field}: ${value} ×`)));
     const total = `${answer.total_relation === 'gte' ? 'at least ' : ''}${answer.total} ${answer.total === 1 ? 'match' : 'matches'}${federated ? ` in ${searched.length} collections` : ''} · ${answer.took_ms} ms`;
-    const hits = answer.hits.map((hit) => {
+    const hits = (answer.hits as Hit[]).map((hit) => {
       const from = hit.collection ?? chosen;
-      const name = hit.title ?? (typeof hit.metadata.path === 'string' ? hit.metadata.path : hit.id);
+      const name = hit.title ?? (typeof hit.metadata?.path === 'string' ? hit.metadata.path : hit.id);
       const details = [federated ? from : '', hit.format, pageText(hit), `score ${hit.score.toFixed(3)}`, name === hit.id ? '' : hit.id].filter(Boolean).join(' · ');
       const download = h('button', { type: 'button', class: 'link', onclick: () => downloadOriginal(from, hit.id).catch((error: unknown) => download.replaceWith(h('span', { class: 'hint' }, errorText(error)))) }, 'Download original');
       const pictures = pagePictures(from, hit, () => queryWords(query.value));
@@ -268,16 +239,17 @@ export async function renderSearch(page: Page): Promise<void> {
         hit.explain ? h('details', {}, h('summary', {}, 'Why this score'), h('ul', { class: 'explain' }, explanationTree(hit.explain))) : null,
       );
     });
-    const facetSets: [string, FacetCounts][] = federated ? Object.entries(answer.facets_by_collection ?? {}).map(([collection, { facets }]) => [collection, facets]) : [[chosen, answer.facets ?? {}]];
+    const facetSets: [string, FacetCounts][] = 'facets' in answer ? [[chosen, answer.facets]] : Object.entries(answer.facets_by_collection ?? {}).map(([collection, { facets }]) => [collection, facets]);
     const facets = facetSets.flatMap(([collection, counts]) => Object.entries(counts).map(([field, values]) => facetBlock(collection, field, values)));
     const pager = h('p', { class: 'pager' },
       offset > 0 ? h('button', { type: 'button', class: 'secondary', onclick: () => { offset = Math.max(0, offset - PAGE_SIZE); void run(); } }, 'Previous') : null,
       answer.hits.length > 0 ? ` ${answer.offset + 1}–${answer.offset + answer.hits.length} ` : null,
       answer.has_more ? h('button', { type: 'button', class: 'secondary', onclick: () => { offset += PAGE_SIZE; void run(); } }, 'Next') : null,
     );
+    const suggestions = 'suggestions' in answer ? answer.suggestions ?? [] : [];
     const notes = [
       ...(answer.warnings ?? []).map((w) => message(w.message)),
-      ...(answer.hits.length === 0 && (answer.suggestions ?? []).length > 0 ? [h('p', {}, 'Did you mean ', ...(answer.suggestions ?? []).map((s) => h('button', { type: 'button', class: 'link', onclick: () => { query.value = s.text; offset = 0; void run(); } }, s.text)))] : []),
+      ...(answer.hits.length === 0 && suggestions.length > 0 ? [h('p', {}, 'Did you mean ', ...suggestions.map((s) => h('button', { type: 'button', class: 'link', onclick: () => { query.value = s.text; offset = 0; void run(); } }, s.text)))] : []),
     ];
     replace(results, h('p', { class: 'total' }, total), ...notes, h('div', { class: 'results' }, h('ol', { class: 'hits' }, ...hits), h('aside', { class: 'facets', 'aria-label': 'Facets' }, ...facets)), pager);
   };

@@ -14,51 +14,14 @@ import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../page.ts';
 import { ocrLanguagesForm } from '../ocr-languages-form.ts';
 import { parseSynonymLines, synonymLines, wordsLinesCannotHold } from '../synonym-lines.ts';
-import type { SynonymEntry } from '../synonym-lines.ts';
+import type { Collection, Embedder, EmbeddingProgress, ListCollectionsResponse, ReindexProgress, SearchableField, SynonymEntry, TypoTolerance, UpdateCollectionBody } from '../../../clients/typescript/api-types.ts';
 
-interface TypoTolerance {
-  enabled: boolean;
-  min_word_size: { one_typo: number; two_typos: number };
-  disable_on_numbers: boolean;
-  disable_on_fields: ('title' | 'text')[];
-}
-interface SearchableField {
-  field: string;
-  weight: number;
-}
-interface Embedder {
-  source: 'builtin' | 'local' | 'openai' | 'user';
-  model: string;
-  url: string | null;
-  dimensions: number | null;
-  default_semantic_ratio: number;
-}
-/** How far indexing the documents again for the searchable metadata fields has come. */
-interface ReindexProgress {
-  fields: string[];
-  documents_done: number;
-  documents_total: number;
-}
 /** A metadata field in the searchable fields form (saved, or added and not saved yet). */
 interface MetadataRow {
   field: string;
   weightInput: HTMLInputElement;
   element: HTMLElement;
 }
-interface EmbeddingProgress {
-  embedded: number;
-  pending: number;
-  failed: number;
-}
-interface Collection {
-  name: string;
-  language: string;
-  documents: number;
-  settings: { typo_tolerance: TypoTolerance; searchable_fields: SearchableField[]; embedders: Record<string, Embedder>; synonyms: SynonymEntry[]; ranking: { boost: unknown[] }; ocr_languages: string[] };
-  embedding: Record<string, EmbeddingProgress>;
-  reindexing: ReindexProgress | null;
-}
-
 /** The documented examples of `ranking.boost` (docs/api.md, "Ranking by fields"). */
 const BOOST_EXAMPLE = '[\n  {"field":"metadata.sales","modifier":"log1p"},\n  {"field":"metadata.released","recency":{"scale":"30d"}}\n]';
 const SYNONYMS_EXAMPLE = 'laptop, notebook\nnyc -> new york';
@@ -116,14 +79,14 @@ function problem(error: unknown, place: (path: string) => string | null = () => 
 }
 
 export async function renderSettings(page: Page): Promise<void> {
-  const { collections } = await api<{ collections: Collection[] }>('/v1/collections');
+  const { collections } = await api<ListCollectionsResponse>('/v1/collections');
   if (collections.length === 0) {
     replace(page.main, h('h1', {}, 'Settings'), message('No collections yet: create one on the Collections page.'));
     return;
   }
   let current = collections.find((c) => c.name === page.argument) ?? collections[0];
   const path = `/v1/collections/${encodeURIComponent(current.name)}`;
-  const save = (body: Record<string, unknown>): Promise<Collection> => api<Collection>(path, { method: 'PATCH', body }).then((record) => {
+  const save = (body: UpdateCollectionBody): Promise<Collection> => api<Collection>(path, { method: 'PATCH', body }).then((record) => {
     current = record;
     showFacts();
     return record;
@@ -434,7 +397,7 @@ export async function renderSettings(page: Page): Promise<void> {
       replace(embeddersStatus, message(`There is already an embedder named ${name}: remove it first, or choose another name.`, 'error'));
       return;
     }
-    const embedder = embedderSource.value === 'user' ? { source: 'user', dimensions: Number(embedderDimensions.value) } : { source: 'builtin' };
+    const embedder = embedderSource.value === 'user' ? { source: 'user' as const, dimensions: Number(embedderDimensions.value) } : { source: 'builtin' as const };
     save({ embedders: { [name]: embedder } }).then(
       (record) => { showEmbedders(record); embedderName.value = ''; replace(embeddersStatus, message(`Added embedder ${name}; documents are embedded in the background.`)); },
       (error: unknown) => replace(embeddersStatus, problem(error)),

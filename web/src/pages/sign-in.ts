@@ -4,10 +4,11 @@
 
 import { ApiError, api, errorText, signIn } from '../api.ts';
 import { h, message, replace } from '../dom.ts';
+import type { Session } from '../../../clients/typescript/api-types.ts';
 
 async function tokenFor(secret: string): Promise<string> {
   try {
-    const session = await api<{ token: string }>('/v1/sessions', { method: 'POST', body: { master_key: secret }, bearer: null });
+    const session = await api<Session>('/v1/sessions', { method: 'POST', body: { master_key: secret }, bearer: null });
     return session.token;
   } catch (error) {
     if (!(error instanceof ApiError) || (error.status !== 401 && error.status !== 400)) throw error;

@@ -3,17 +3,10 @@
 // while the page is open.
 
 import { api, errorText } from '../api.ts';
-import { formatBytes, h, message, replace, table } from '../dom.ts';
+import { formatBytes } from '../../../format/index.ts';
+import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../page.ts';
-
-interface Stats {
-  version: string;
-  started_at: string;
-  uptime_s: number;
-  memory: { rss_bytes: number; heap_used_bytes: number };
-  searches: { total: number; per_second: number };
-  collections: { name: string; documents: number; segments: number; bytes: number; state: string; reason?: string; embedding: Record<string, { embedded: number; pending: number; failed: number }> }[];
-}
+import type { Stats } from '../../../clients/typescript/api-types.ts';
 
 const REFRESH_MS = 5000;
 

@@ -3,25 +3,10 @@
 
 import { api, errorText } from '../api.ts';
 import { askInPlace } from '../confirm.ts';
-import { formatTime, h, message, replace, table } from '../dom.ts';
+import { formatTime } from '../../../format/index.ts';
+import { h, message, replace, table } from '../dom.ts';
 import type { Page } from '../page.ts';
-
-interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  created_at: string;
-  disabled: boolean;
-  disabled_reason: string | null;
-}
-interface Delivery {
-  id: string;
-  event_type: string;
-  created_at: string;
-  status: string;
-  attempts: { at: string; status: number | null; error: string | null; duration_ms: number }[];
-}
+import type { ListDeliveriesResponse, ListWebhooksResponse, Webhook, WebhookDelivery } from '../../../clients/typescript/api-types.ts';
 
 const EVENTS = ['collection.created', 'collection.deleted', 'document.indexed', 'document.deleted', 'file.indexed', 'file.failed', 'key.created', 'key.deleted'];
 
@@ -35,7 +20,7 @@ export async function renderWebhooks(page: Page): Promise<void> {
 
   const showDeliveries = async (hook: Webhook): Promise<void> => {
     try {
-      const answer = await api<{ deliveries: Delivery[] }>(`/v1/webhooks/${encodeURIComponent(hook.id)}/deliveries`);
+      const answer = await api<ListDeliveriesResponse>(`/v1/webhooks/${encodeURIComponent(hook.id)}/deliveries`);
       const rows = answer.deliveries.map((d) => {
         const last = d.attempts.at(-1);
         return [d.event_type, formatTime(d.created_at), d.status, String(d.attempts.length), last ? `${last.status ?? '—'}${last.error ? ` ${last.error}` : ''} (${last.duration_ms} ms)` : '—'];
@@ -48,7 +33,7 @@ export async function renderWebhooks(page: Page): Promise<void> {
 
   const load = async (): Promise<void> => {
     try {
-      const { webhooks } = await api<{ webhooks: Webhook[] }>('/v1/webhooks');
+      const { webhooks } = await api<ListWebhooksResponse>('/v1/webhooks');
       if (webhooks.length === 0) {
         replace(list, message('No webhooks yet.'));
         return;
