@@ -82,6 +82,15 @@ test('the source tree follows the import rules', () => {
   );
 });
 
+test('deletes files are read one way: engine/segment/deletes-file.ts, by workers and indexing alike', () => {
+  const sources = readSources(listSourceFiles()).filter((source) => !/\.test(-worker)?\.ts$/.test(source.file));
+  const readers = sources.filter((source) =>
+    source.file !== 'engine/segment/deletes-file.ts' &&
+    findModuleReferences(source.file, source.text).some((reference) => (reference.names ?? []).some(({ name }) => name === 'readBitmapFile')),
+  );
+  assert.deepEqual(readers.map((source) => source.file), [], 'these read deletes files past readDeletesFile');
+});
+
 test("docs/architecture.md names what exists: server/'s rooms, storage's files, the write path's rooms", () => {
   const architecture = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
   const section = (heading: string): string => {

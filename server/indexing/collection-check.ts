@@ -14,7 +14,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { SegmentReader, VectorReader } from '../../engine/index.ts';
+import { SegmentReader, VectorReader, readDeletesFile } from '../../engine/index.ts';
 import {
   CorruptFileError,
   FIRST_WAL_GENERATION,
@@ -24,7 +24,6 @@ import {
   WriteAheadLog,
   encodeWalFrame,
   listWalGenerations,
-  readBitmapFile,
   readManifest,
   walFilePath,
   writeFileAtomic,
@@ -108,7 +107,7 @@ export function checkCollection(name: string, dir: string): CollectionCheck {
     if (segment.deletes !== null) {
       check.checked++;
       try {
-        readBitmapFile(path.join(dir, segment.deletes));
+        readDeletesFile(path.join(dir, segment.deletes));
       } catch (error) {
         damaged(segment.deletes, `${reasonOf(error)} (the deletes of ${segment.name})`, segmentIds(path.join(dir, segment.name)));
       }
@@ -262,7 +261,7 @@ function rebuiltSegments(dir: string): Manifest {
     let deletedCount = 0;
     if (deletesFile !== null) {
       try {
-        deletedCount = readBitmapFile(path.join(dir, deletesFile)).size;
+        deletedCount = readDeletesFile(path.join(dir, deletesFile)).size;
       } catch {
         continue;
       }

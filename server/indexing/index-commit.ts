@@ -13,8 +13,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { SegmentReader } from '../../engine/index.ts';
-import { RoaringBitmap32, readBitmapFile, readManifest, writeBitmapFile, writeManifest } from '../../storage/index.ts';
+import { SegmentReader, readDeletesFile } from '../../engine/index.ts';
+import { RoaringBitmap32, readManifest, writeBitmapFile, writeManifest } from '../../storage/index.ts';
 import type { Manifest, ManifestSegment } from '../../storage/index.ts';
 import { deletesFileName, segmentFiles } from './collection-layout.ts';
 import type { PendingChange } from './pending-writes.ts';
@@ -279,7 +279,7 @@ export function adoptManifest(dir: string, current: SegmentSet, manifest: Manife
       const reader = kept?.reader ?? SegmentReader.open(path.join(dir, meta.name));
       if (kept === undefined) opened.push(reader);
       if (reader.docCount !== meta.docCount) throw new Error(`segment ${meta.name} holds ${reader.docCount} documents, the published manifest says ${meta.docCount}`);
-      const deleted = meta.deletes === null ? null : kept?.meta.deletes === meta.deletes ? kept.deleted : readBitmapFile(path.join(dir, meta.deletes));
+      const deleted = meta.deletes === null ? null : kept?.meta.deletes === meta.deletes ? kept.deleted : readDeletesFile(path.join(dir, meta.deletes));
       segments.push({ meta, reader, deleted });
     }
     writeManifest(dir, manifest);

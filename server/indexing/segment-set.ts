@@ -4,17 +4,17 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { SegmentReader } from '../../engine/index.ts';
-import type { IndexDocument, SegmentView } from '../../engine/index.ts';
-import { CorruptFileError, readBitmapFile } from '../../storage/index.ts';
-import type { Manifest, ManifestSegment, RoaringBitmap32 } from '../../storage/index.ts';
+import { SegmentReader, readDeletesFile } from '../../engine/index.ts';
+import type { DeletesBitmap, IndexDocument, SegmentView } from '../../engine/index.ts';
+import { CorruptFileError } from '../../storage/index.ts';
+import type { Manifest, ManifestSegment } from '../../storage/index.ts';
 
 /** A segment of the snapshot: what the manifest says, plus the open reader and its deletes. */
 export interface LiveSegment {
   readonly meta: ManifestSegment;
   readonly reader: SegmentReader;
   /** Never modified once in a snapshot: a new delete makes a copy. */
-  readonly deleted: RoaringBitmap32 | null;
+  readonly deleted: DeletesBitmap | null;
 }
 
 /** Where a live document sits in a snapshot. */
@@ -52,7 +52,7 @@ export class SegmentSet {
         if (reader.docCount !== meta.docCount) {
           throw new CorruptFileError(segmentPath, `holds ${reader.docCount} documents, the manifest says ${meta.docCount}`);
         }
-        const deleted = meta.deletes === null ? null : readBitmapFile(path.join(dir, meta.deletes));
+        const deleted = meta.deletes === null ? null : readDeletesFile(path.join(dir, meta.deletes));
         segments.push({ meta, reader, deleted });
       }
     } catch (error) {
