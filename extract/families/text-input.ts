@@ -1,7 +1,8 @@
 // Shared by the text-like families: decode a file's bytes to text (refusing binary content,
-// which cannot be read as text) and wrap a converted text as a one-page extraction.
+// which cannot be read as text), wrap a converted text as a one-page extraction, and make a
+// family of formats each read by its own converter from a table.
 
-import type { Extraction } from '../extraction.ts';
+import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
 import { decodeText, looksLikeText } from '../text-decoding.ts';
 import type { TextConversion } from '../text-formats/tidy.ts';
 
@@ -15,4 +16,27 @@ export function readTextFile(bytes: Uint8Array): string {
 /** A document without pages: one page, no label. */
 export function onePage(format: string, conversion: TextConversion): Extraction {
   return { format, title: conversion.title, pages: [{ number: 1, label: null, text: conversion.text }] };
+}
+
+/** Turns a text file's text into readable text and its title. */
+export type Converter = (source: string) => TextConversion;
+
+/** Rows of a converting family: extension, MIME type, the converter that reads it. */
+export type ConverterTable = ReadonlyArray<readonly [extension: string, mime: string, convert: Converter]>;
+
+/**
+ * A family whose formats are each one page of text read by their table row's converter, from
+ * the text `decode` finds in the bytes (`readTextFile` unless a format needs its own).
+ */
+export function convertingFamily(kind: string, table: ConverterTable, decode: (bytes: Uint8Array, format: string) => string = readTextFile): FormatFamily {
+  const converters = new Map(table.map(([extension, , convert]) => [extension, convert]));
+  return {
+    kind,
+    formats: table.map(([extension, mime]): FormatInfo => ({ extension, mime, kind })),
+    extract(bytes: Uint8Array, format: string): Extraction {
+      const convert = converters.get(format);
+      if (convert === undefined) throw new Error(`the ${kind} family does not read ${format}`);
+      return onePage(format, convert(decode(bytes, format)));
+    },
+  };
 }

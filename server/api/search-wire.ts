@@ -82,23 +82,16 @@ function toWireExplanation(explanation: ScoreExplanation): WireExplanation {
   return { value: explanation.value, description: explanation.description, details: explanation.details.map(toWireExplanation) };
 }
 
+/** The engine's hit from the wire's, member by member through ENGINE_HIT_FIELD (`id`, `score` keep their names). */
 function fromWireHit(wire: WireHit): SearchHit {
-  const hit: SearchHit = {
-    id: wire.id,
-    title: wire.title,
-    score: wire.score,
-    format: wire.format,
-    page: wire.page,
-    pageLabel: wire.page_label,
-    snippet: wire.snippet,
-    highlight: wire.highlight,
-    metadata: wire.metadata,
-    matchedPages: wire.matched_pages,
-    metadataHighlights: wire.metadata_highlights,
-  };
-  for (const key of Object.keys(hit) as (keyof SearchHit)[]) if (hit[key] === undefined) delete hit[key];
-  if (wire.explain !== undefined) hit.explain = fromWireExplanation(wire.explain);
-  return hit;
+  const hit: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(wire)) {
+    if (value === undefined) continue;
+    if (name === 'explain') hit.explain = fromWireExplanation(value as WireExplanation);
+    else if (name === 'metadata_highlights') hit.metadataHighlights = value;
+    else hit[ENGINE_HIT_FIELD[name as keyof typeof ENGINE_HIT_FIELD] ?? name] = value;
+  }
+  return hit as unknown as SearchHit;
 }
 
 function fromWireExplanation(wire: WireExplanation): ScoreExplanation {
