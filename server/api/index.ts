@@ -10,6 +10,8 @@ export * from './embedder.ts';
 export * from './collection.ts';
 export * from './document.ts';
 export * from './document-list.ts';
+export * from './document-wire.ts';
+export * from './document-validation.ts';
 export * from './delete-by-filter.ts';
 export * from './search.ts';
 export * from './multi-search.ts';

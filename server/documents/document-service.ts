@@ -7,12 +7,14 @@
 import { bothFilters, matchesFilter } from '../../engine/index.ts';
 import type { FilterNode } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
+import { documentSummary, storedDocument, validateDocumentPatch } from '../api/index.ts';
 import type { DocumentInput, DocumentList, DocumentPatch, DocumentSummary, LISTED_DOCUMENT_FIELDS, StoredDocument } from '../api/index.ts';
 import type { KeptOriginals } from '../files/index.ts';
 import type { CollectionRegistry, WriteOptions } from '../indexing/index.ts';
 import type { BatchBody, BatchFormat, VectorRules } from '../ingest/index.ts';
 import type { IngestPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
+import { buildJsonDocuments } from './json-documents.ts';
 import { decodeListCursor, encodeListCursor } from './list-cursor.ts';
 
 export type ListedField = (typeof LISTED_DOCUMENT_FIELDS)[number];
@@ -44,10 +46,11 @@ export class DocumentService {
   /** Creates or replaces document `input.id` (PUT). */
   async put(name: string, input: DocumentInput, options: WriteOptions): Promise<DocumentSummary> {
     const collection = this.options.collections.get(name);
-    const [summary] = await collection.upsert([input], options);
+    const [document] = await buildJsonDocuments([input], collection.vectorRules());
+    await collection.upsertIndexed([document], options);
     await this.options.originals.of(collection).discard([input.id]);
     await this.options.events.emit('document.indexed', { collection: name, id: input.id });
-    return summary;
+    return documentSummary(document);
   }
 
   /** Waits for room in the collection's write buffer, or throws `overloaded` (see Collection.awaitWriteRoom). */
@@ -61,8 +64,9 @@ export class DocumentService {
    */
   async write(name: string, documents: DocumentInput[], batch: boolean, options: WriteOptions): Promise<string[]> {
     const collection = this.options.collections.get(name);
-    const summaries = await collection.upsert(documents, options);
-    const ids = [...new Set(summaries.map((summary) => summary.id))];
+    const built = await buildJsonDocuments(documents, collection.vectorRules());
+    await collection.upsertIndexed(built, options);
+    const ids = [...new Set(built.map((document) => document.id))];
     await this.options.originals.of(collection).discard(ids);
     await this.options.events.emit('document.indexed', batch ? { collection: name, ids } : { collection: name, id: ids[0] });
     return ids;
@@ -109,14 +113,14 @@ export class DocumentService {
     if (visible !== null && !matchesFilter(visible, document.metadata)) {
       throw new FolioError('document_not_found', `document '${id}' does not exist in collection '${name}'`);
     }
-    return document;
+    return storedDocument(document);
   }
 
   /** A page of the collection's documents in id order, realtime like get (GET …/documents); `visible` as for get. */
   list(name: string, request: ListRequest, visible: FilterNode | null = null): DocumentList {
     const after = request.cursor === null ? null : decodeListCursor(request.cursor);
     const page = this.options.collections.get(name).listDocuments(after, request.limit, bothFilters(visible, request.filter));
-    const documents = page.documents.map((document) => {
+    const documents = page.documents.map(storedDocument).map((document) => {
       const listed: Record<string, unknown> = { id: document.id };
       for (const field of request.fields) if (document[field] !== undefined) listed[field] = document[field];
       return listed as DocumentList['documents'][number];
@@ -127,11 +131,12 @@ export class DocumentService {
 
   /** Replaces the title and merges metadata; the text and a kept original stay. */
   async patch(name: string, id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary> {
+    validateDocumentPatch(patch);
     const collection = this.options.collections.get(name);
-    const summary = await collection.patch(id, patch, options);
-    this.options.originals.of(collection).follow(id, summary.indexed_at);
+    const updated = await collection.patch(id, patch, options);
+    this.options.originals.of(collection).follow(id, updated.indexedAt);
     await this.options.events.emit('document.indexed', { collection: name, id });
-    return summary;
+    return documentSummary(updated);
   }
 
   async delete(name: string, id: string, options: WriteOptions): Promise<void> {

@@ -5,3 +5,4 @@
 export { CollectionService } from './collection-service.ts';
 export { DocumentService } from './document-service.ts';
 export type { DocumentServiceOptions, ListRequest, ListedField } from './document-service.ts';
+export { buildJsonDocuments } from './json-documents.ts';

@@ -15,8 +15,9 @@ import type { Metadata } from '../../engine/index.ts';
 import { listFormats } from '../../extract/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { ErrorCode } from '../errors/index.ts';
-import { validateFileFields } from '../indexing/index.ts';
-import type { Collection, DocumentSummary, WriteOptions } from '../indexing/index.ts';
+import { documentSummary, validateFileFields } from '../api/index.ts';
+import type { DocumentSummary } from '../api/index.ts';
+import type { Collection, WriteOptions } from '../indexing/index.ts';
 import type { ExtractionPool } from '../pools/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
 import { buildFileDocument } from './file-document.ts';
@@ -104,7 +105,7 @@ export class FileUploads {
     const { originals } = this.options;
     const original = originals.of(collection).find(id);
     // The record must belong to this very version of the document.
-    if (original === null || original.record.indexed_at !== document.indexed_at) {
+    if (original === null || original.record.indexed_at !== document.indexedAt) {
       throw new FolioError('not_found', `document '${id}' has no kept original file${originals.enabled ? '' : ' (the server runs without --keep-files)'}`);
     }
     return original;
@@ -144,9 +145,8 @@ export class FileUploads {
           indexed_at: document.indexedAt,
         });
       }
-      let summary: DocumentSummary;
       try {
-        [summary] = await collection.upsertIndexed([document], options);
+        await collection.upsertIndexed([document], options);
       } catch (error) {
         if (kept !== null) await originals.settle(kept, false);
         throw error;
@@ -154,7 +154,7 @@ export class FileUploads {
       if (kept !== null) await originals.settle(kept, true);
       // Without --keep-files, an original kept earlier for this id is outdated now.
       else await originals.discard([document.id]);
-      return summary;
+      return documentSummary(document);
     } finally {
       // Gone before the answer leaves, whatever the outcome.
       await rm(upload.path, { force: true });

@@ -38,7 +38,7 @@ import { DEFAULT_SEARCHABLE_FIELDS } from './searchable-fields.ts';
 import { defaultTypoTolerance } from './collection-settings.ts';
 import { decodeWalRecord, encodeWalRecord } from './wal-records.ts';
 import type { IndexDocument } from '../../engine/index.ts';
-import { isValidDocumentId } from './document-validation.ts';
+import { isValidDocumentId } from '../api/index.ts';
 
 /** One damaged file and what it held. */
 export interface FileProblem {

@@ -10,13 +10,19 @@
 
 import path from 'node:path';
 import type { EmbeddingPool } from '../pools/index.ts';
-import type { EmbeddingProgress } from '../api/index.ts';
 import { vectorsFileName } from './collection-layout.ts';
 import type { CollectionReader } from './collection-reader.ts';
 import { sameVectors } from './embedder-settings.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 import { commitVectors } from './index-commit.ts';
 import type { LiveSegment } from './segment-set.ts';
+
+/** One embedder's documents: embedded, waiting and failed (a collection record's `embedding`). */
+export interface EmbeddingCounts {
+  embedded: number;
+  pending: number;
+  failed: number;
+}
 
 /** First delay before a failed segment is embedded again; doubled each failure up to the maximum. */
 export const EMBEDDING_RETRY_MS = 5_000;
@@ -91,10 +97,10 @@ export class CollectionEmbedder {
   }
 
   /** Per embedder: live documents embedded, waiting, and whose embedding failed. */
-  progress(): Record<string, EmbeddingProgress> {
+  progress(): Record<string, EmbeddingCounts> {
     const snapshot = this.options.reader.snapshot;
     const documents = this.options.documents();
-    const progress: Record<string, EmbeddingProgress> = {};
+    const progress: Record<string, EmbeddingCounts> = {};
     for (const embedder of Object.keys(this.options.embedders())) {
       let embedded = 0;
       let failed = 0;

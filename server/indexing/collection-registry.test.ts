@@ -1,6 +1,7 @@
 // Tests for the collection registry: validation, create/list/get/delete, crash leftovers
 // cleaned at start, collections independent of each other, damage reported with the file.
 import { searchResult } from '../../test/helpers/search-result.ts';
+import { upsertJson } from '../../test/helpers/json-documents.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -47,7 +48,7 @@ test('create, list, get and delete', async (t) => {
   const dir = path.join(dataDir, 'collections', 'books');
   assert.ok(fs.existsSync(path.join(dir, 'collection.json')));
   assert.ok(fs.existsSync(path.join(dir, 'manifest.json')));
-  await registry.get('books').upsert([{ id: 'x', text: 'to be removed' }], { waitForRefresh: false });
+  await upsertJson(registry.get('books'), [{ id: 'x', text: 'to be removed' }], { waitForRefresh: false });
   await registry.get('books').refresh();
 
   await registry.delete('books');
@@ -81,7 +82,7 @@ test('collections are reloaded at start; crash leftovers are removed', async (t)
   const dataDir = tempDir(t);
   const first = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
   await first.create('kept', 'german');
-  await first.get('kept').upsert([{ id: 'k', text: 'bleibt erhalten' }], { waitForRefresh: false });
+  await upsertJson(first.get('kept'), [{ id: 'k', text: 'bleibt erhalten' }], { waitForRefresh: false });
   await first.close();
 
   const root = path.join(dataDir, 'collections');
@@ -104,7 +105,7 @@ test('collections are independent', async (t) => {
   const registry = await openRegistry(t, tempDir(t));
   await registry.create('one', 'english');
   await registry.create('two', 'english');
-  await registry.get('one').upsert([{ id: 'same', text: 'only in one' }], { waitForRefresh: false });
+  await upsertJson(registry.get('one'), [{ id: 'same', text: 'only in one' }], { waitForRefresh: false });
   await registry.get('one').refresh();
   const request = { q: 'only', match: 'any' as const, offset: 0, limit: 10, highlightTag: 'mark' };
   assert.equal((await searchResult(registry.get('one'), request)).total, 1);
@@ -138,7 +139,7 @@ test('a deleted collection refuses further use', async (t) => {
   await registry.create('temp', 'english');
   const collection = registry.get('temp');
   await registry.delete('temp');
-  await assert.rejects(collection.upsert([{ id: 'x' }], { waitForRefresh: false }), isFolioError('collection_not_found'));
+  await assert.rejects(upsertJson(collection, [{ id: 'x' }], { waitForRefresh: false }), isFolioError('collection_not_found'));
   assert.throws(() => collection.getDocument('x'), isFolioError('collection_not_found'));
 });
 
@@ -147,7 +148,7 @@ test('collections open when used and close when idle; at most maxOpen stay open;
   const first = await openCollectionRegistry(dataDir, { refreshIntervalMs: 20 });
   for (const name of ['a', 'b', 'c', 'd', 'e']) {
     await first.create(name, 'english');
-    await first.getCollection(name).upsert([{ id: 'one', text: `words of ${name}` }], { waitForRefresh: true });
+    await upsertJson(first.getCollection(name), [{ id: 'one', text: `words of ${name}` }], { waitForRefresh: true });
   }
   await first.close();
 
@@ -173,7 +174,7 @@ test('collections open when used and close when idle; at most maxOpen stay open;
   await pollUntil('d closed once released', 10_000, async () => registry.openNames().length === 0);
   // Opened again, it has its documents; a write keeps it open until searchable.
   const b = registry.getCollection('b');
-  await b.upsert([{ id: 'two', text: 'more words' }], { waitForRefresh: false });
+  await upsertJson(b, [{ id: 'two', text: 'more words' }], { waitForRefresh: false });
   assert.equal(b.idle, false, 'a write waiting for its refresh');
   await b.refresh();
   assert.equal((await searchResult(registry.get('b'), { q: 'words', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' })).total, 2);

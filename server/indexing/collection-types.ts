@@ -5,30 +5,15 @@
 import type { DamagedCollection } from './damaged-collections.ts';
 import type { IndexDocument } from '../../engine/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
-import type {
-  CollectionInfo,
-  CollectionSettingsPatch,
-  DocumentInput,
-  DocumentPatch,
-  DocumentSummary,
-  StoredDocument as StoredDocumentView,
-  TypoTolerancePatch,
-} from '../api/index.ts';
+import type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
+import type { DocumentChange } from './document-model.ts';
 import type { FilterNode } from '../../engine/index.ts';
 import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../engine/index.ts';
 import type { FacetValues, SearchPage } from '../pools/index.ts';
 import type { SemanticParams } from './semantic-query.ts';
 
 /** Wire shapes, each declared once as a TypeBox schema in server/api. */
-export type {
-  CollectionInfo,
-  CollectionSettingsPatch,
-  DocumentInput,
-  DocumentPatch,
-  DocumentSummary,
-  StoredDocument as StoredDocumentView,
-  TypoTolerancePatch,
-} from '../api/index.ts';
+export type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
 
 export interface WriteOptions {
   /** `?refresh=wait_for`: resolve only once the change is searchable. */
@@ -53,17 +38,18 @@ export interface Collection {
    * before a large write is read; every write checks again.
    */
   awaitWriteRoom(): Promise<void>;
-  /** Upserts documents; resolves once the change is durable (WAL fsynced). All or nothing. */
-  upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]>;
   /**
    * Upserts the documents of a parsed batch body (ingest/): the body is logged as its bytes and
    * its documents stay bytes until an index thread builds them. Resolves to their ids, in body order.
    */
   upsertBody(body: BatchBody, options: WriteOptions): Promise<string[]>;
-  /** Upserts documents the server built itself (extracted files); their ids must be valid. */
-  upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<DocumentSummary[]>;
-  /** Throws FolioError `document_not_found` when the id is absent. */
-  patch(id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary>;
+  /**
+   * Upserts built documents (a client's, checked and built by the document service; an extracted
+   * file's); resolves once the change is durable (WAL fsynced). All or nothing; their ids must be valid.
+   */
+  upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<void>;
+  /** Applies the change to the current version; resolves to the new one. Throws FolioError `document_not_found` when the id is absent. */
+  patch(id: string, change: DocumentChange, options: WriteOptions): Promise<IndexDocument>;
   /** Throws FolioError `document_not_found` when the id is absent. */
   deleteDocument(id: string, options: WriteOptions): Promise<void>;
   /**
@@ -74,9 +60,9 @@ export interface Collection {
   /** The collection's `user` embedders (name → dimensions): what documents' own `vectors` must fit. */
   vectorRules(): VectorRules;
   /** Realtime: sees acknowledged writes before they are searchable. */
-  getDocument(id: string): StoredDocumentView;
+  getDocument(id: string): IndexDocument;
   /** Up to `limit` live documents after id `after` (null: the first), ascending by id; realtime like getDocument. */
-  listDocuments(after: string | null, limit: number, filter: FilterNode | null): { documents: StoredDocumentView[]; more: boolean };
+  listDocuments(after: string | null, limit: number, filter: FilterNode | null): { documents: IndexDocument[]; more: boolean };
   /** Whether a live document has this id (acknowledged writes included). */
   hasDocument(id: string): boolean;
   /** Resolves once every write acknowledged before the call is searchable. */

@@ -16,6 +16,7 @@ import type { CollectionRegistryOptions } from './collection-registry.ts';
 import type { FolioCollection } from './collection.ts';
 import { LocalCollection } from './local-collection.ts';
 import { searchResult } from '../../test/helpers/search-result.ts';
+import { upsertJson } from '../../test/helpers/json-documents.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
 import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
 import { parseBatchBody } from '../ingest/index.ts';
@@ -66,20 +67,21 @@ function assertFolioError(code: string): (error: unknown) => boolean {
 
 test('upsert, realtime get, patch and delete', async (t) => {
   const { collection } = await newCollection(t);
-  const [summary] = await collection.upsert(
+  const [written] = await upsertJson(
+    collection,
     [{ id: 'a', title: 'Alpha', text: 'the first letter', metadata: { year: 2020, tags: ['x', 'y'], keep: true } }],
     NO_WAIT,
   );
-  assert.equal(summary.id, 'a');
-  assert.equal(summary.format, 'text');
-  assert.equal(summary.pages, null);
-  assert.ok(summary.bytes > 20);
-  assert.ok(!Number.isNaN(Date.parse(summary.indexed_at)));
+  assert.equal(written.id, 'a');
+  assert.equal(written.format, 'text');
+  assert.equal(written.pages, null);
+  assert.ok(written.bytes > 20);
+  assert.ok(!Number.isNaN(Date.parse(written.indexedAt)));
 
   const stored = collection.getDocument('a');
   assert.equal(stored.text, 'the first letter');
   assert.equal(stored.title, 'Alpha');
-  assert.equal(stored.page_list, null);
+  assert.equal(stored.pages, null);
   assert.equal(collection.info().documents, 1);
 
   const patched = await collection.patch('a', { title: 'Alef', metadata: { year: 2021, keep: null, lang: 'he' } }, NO_WAIT);
@@ -88,7 +90,7 @@ test('upsert, realtime get, patch and delete', async (t) => {
   assert.equal(collection.getDocument('a').text, 'the first letter', 'PATCH keeps the text');
 
   // Defaults: no title, empty text, empty metadata.
-  await collection.upsert([{ id: 'b' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'b' }], NO_WAIT);
   const b = collection.getDocument('b');
   assert.equal(b.title, null);
   assert.equal(b.text, '');
@@ -104,7 +106,7 @@ test('upsert, realtime get, patch and delete', async (t) => {
 
 test('patch and delete reach documents already in segments', async (t) => {
   const { collection } = await newCollection(t);
-  await collection.upsert([{ id: 'p', title: 'Paper', text: 'committed words', metadata: { n: 1 } }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'p', title: 'Paper', text: 'committed words', metadata: { n: 1 } }], NO_WAIT);
   await collection.refresh();
   await collection.patch('p', { metadata: { n: 2 } }, NO_WAIT);
   assert.equal(collection.getDocument('p').metadata.n, 2);
@@ -122,7 +124,7 @@ test('patch and delete reach documents already in segments', async (t) => {
 test('a batch is all or nothing', async (t) => {
   const { collection } = await newCollection(t);
   await assert.rejects(
-    collection.upsert(
+    upsertJson(collection, 
       [
         { id: 'good', text: 'fine' },
         { id: 'bad id!', text: 'nope' },
@@ -145,7 +147,8 @@ test('a batch is all or nothing', async (t) => {
 
 test('writes become searchable on refresh, not before', async (t) => {
   const { collection } = await newCollection(t);
-  await collection.upsert(
+  await upsertJson(
+    collection,
     [
       { id: '1', title: 'Rust book', text: 'ownership and borrowing' },
       { id: '2', title: 'Go tour', text: 'goroutines and channels' },
@@ -163,10 +166,10 @@ test('writes become searchable on refresh, not before', async (t) => {
 
 test('refresh=wait_for and the background refresh make writes searchable', async (t) => {
   const { collection } = await newCollection(t, { refreshIntervalMs: 50 });
-  await collection.upsert([{ id: 'w', text: 'waited for' }], WAIT);
+  await upsertJson(collection, [{ id: 'w', text: 'waited for' }], WAIT);
   assert.deepEqual(await searchIds(collection, 'waited'), ['w']);
 
-  await collection.upsert([{ id: 'bg', text: 'background refresh' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'bg', text: 'background refresh' }], NO_WAIT);
   const deadline = Date.now() + 1000;
   while ((await searchIds(collection, 'background')).length === 0) {
     assert.ok(Date.now() < deadline, 'searchable within a second');
@@ -176,7 +179,8 @@ test('refresh=wait_for and the background refresh make writes searchable', async
 
 test('replacing a document leaves one live version across segments', async (t) => {
   const { collection } = await newCollection(t);
-  await collection.upsert(
+  await upsertJson(
+    collection,
     [
       { id: 'r', title: 'Old', text: 'original wording shared' },
       { id: 'other', text: 'unrelated' },
@@ -184,7 +188,7 @@ test('replacing a document leaves one live version across segments', async (t) =
     NO_WAIT,
   );
   await collection.refresh();
-  await collection.upsert([{ id: 'r', title: 'New', text: 'revised wording shared' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'r', title: 'New', text: 'revised wording shared' }], NO_WAIT);
   assert.equal(collection.info().documents, 2, 'a replacement does not add');
   assert.equal(collection.getDocument('r').title, 'New');
   await collection.refresh();
@@ -202,9 +206,9 @@ test('acknowledged writes survive a crash (reopen without close) and replay', as
   const crashed = await openRegistry(t, dataDir);
   await crashed.create('docs', 'english');
   const before = crashed.getCollection('docs');
-  await before.upsert([{ id: 'c1', text: 'committed before the crash' }], NO_WAIT);
+  await upsertJson(before, [{ id: 'c1', text: 'committed before the crash' }], NO_WAIT);
   await before.refresh();
-  await before.upsert(
+  await upsertJson(before, 
     [
       { id: 'c2', text: 'only in the log' },
       { id: 'c3', text: 'deleted later' },
@@ -266,7 +270,8 @@ test('deletes persist across a clean restart', async (t) => {
   const first = await openCollectionRegistry(dataDir, MANUAL_REFRESH);
   await first.create('docs', 'french');
   const collection = first.getCollection('docs');
-  await collection.upsert(
+  await upsertJson(
+    collection,
     ['un', 'deux', 'trois'].map((id) => ({ id, text: `document ${id} commun` })),
     NO_WAIT,
   );
@@ -288,7 +293,7 @@ test('merges keep counts exact and bound the segment count', async (t) => {
   const rounds = 30;
   let maxSegments = 0;
   for (let round = 0; round < rounds; round++) {
-    await collection.upsert(
+    await upsertJson(collection, 
       [
         { id: `doc-${round}`, text: `round ${round} of merging words` },
         { id: 'shared', text: `replaced in round ${round} words` },
@@ -329,7 +334,7 @@ test('a collection opened with more segments than the policy allows merges them 
   // Twelve refreshes under a policy that never merges, as a server stopped mid-merge leaves them.
   const lax = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: Infinity } });
   for (let round = 0; round < 12; round++) {
-    await lax.upsert([{ id: `doc-${round}`, text: `left over ${round}` }], NO_WAIT);
+    await upsertJson(lax, [{ id: `doc-${round}`, text: `left over ${round}` }], NO_WAIT);
     await lax.refresh();
   }
   assert.equal(lax.info().segments, 12);
@@ -353,11 +358,11 @@ test('once writes stop, a collection left in many segments is merged down; a wri
   const mergePolicy = { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: 300 };
   const collection = LocalCollection.open(path.join(dataDir, 'collections', 'docs'), workers, { ...MANUAL_REFRESH, mergePolicy });
   for (let round = 0; round < 4; round++) {
-    await collection.upsert([{ id: `doc-${round}`, text: `bulk load ${round}` }], NO_WAIT);
+    await upsertJson(collection, [{ id: `doc-${round}`, text: `bulk load ${round}` }], NO_WAIT);
     await collection.refresh();
   }
   // A write right after the refresh: writes have not stopped, so nothing is merged.
-  await collection.upsert([{ id: 'doc-late', text: 'bulk load late' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'doc-late', text: 'bulk load late' }], NO_WAIT);
   await new Promise((resolve) => setTimeout(resolve, 900));
   assert.equal(collection.info().segments, 4);
 
@@ -373,7 +378,7 @@ test('once writes stop, a collection left in many segments is merged down; a wri
 
 test('a segment with many deletes is merged away', async (t) => {
   const { collection } = await newCollection(t);
-  await collection.upsert(
+  await upsertJson(collection, 
     Array.from({ length: 10 }, (_, i) => ({ id: `d${i}`, text: `delete heavy ${i}` })),
     NO_WAIT,
   );
@@ -391,7 +396,7 @@ test('a segment with many deletes is merged away', async (t) => {
 test('concurrent writes are all acknowledged and counted', async (t) => {
   const { collection } = await newCollection(t);
   const writes = Array.from({ length: 100 }, (_, i) =>
-    collection.upsert([{ id: `c${i % 60}`, text: `concurrent write ${i}` }], NO_WAIT),
+    upsertJson(collection, [{ id: `c${i % 60}`, text: `concurrent write ${i}` }], NO_WAIT),
   );
   await Promise.all(writes);
   assert.equal(collection.info().documents, 60);
@@ -404,8 +409,8 @@ test('a full buffer refuses a write with 503 overloaded and Retry-After, writing
   // A buffer of at most 1 KiB and no waiting: the second write finds it full before any
   // refresh could take it.
   const { collection } = await newCollection(t, { ...MANUAL_REFRESH, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
-  await collection.upsert([{ id: 'first', text: 'x'.repeat(2048) }], NO_WAIT);
-  await assert.rejects(collection.upsert([{ id: 'second', text: 'refused write' }], NO_WAIT), (error: unknown) => {
+  await upsertJson(collection, [{ id: 'first', text: 'x'.repeat(2048) }], NO_WAIT);
+  await assert.rejects(upsertJson(collection, [{ id: 'second', text: 'refused write' }], NO_WAIT), (error: unknown) => {
     assertFolioError('overloaded')(error);
     assert.equal((error as FolioError).retryAfterSeconds, 1);
     return true;
@@ -414,7 +419,7 @@ test('a full buffer refuses a write with 503 overloaded and Retry-After, writing
   assert.equal(collection.info().documents, 1);
   // The refused write asked for a refresh; once it has taken the buffer, the retry is accepted.
   await collection.refresh();
-  await collection.upsert([{ id: 'second', text: 'accepted write' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'second', text: 'accepted write' }], NO_WAIT);
   await collection.refresh();
   assert.deepEqual(await searchIds(collection, 'accepted'), ['second']);
   assert.equal(collection.info().documents, 2);
@@ -422,9 +427,9 @@ test('a full buffer refuses a write with 503 overloaded and Retry-After, writing
 
 test('a write into a full buffer waits for the refresh to take it, within the wait', async (t) => {
   const { collection } = await newCollection(t, { ...MANUAL_REFRESH, backpressure: { maxPendingBytes: 1024, waitMs: 30_000 } });
-  await collection.upsert([{ id: 'first', text: 'x'.repeat(2048) }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'first', text: 'x'.repeat(2048) }], NO_WAIT);
   // No timer would refresh for a minute: the full buffer itself must start the refresh.
-  await collection.upsert([{ id: 'second', text: 'waited write' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'second', text: 'waited write' }], NO_WAIT);
   assert.equal(collection.info().documents, 2);
   await collection.refresh();
   assert.deepEqual(await searchIds(collection, 'waited'), ['second']);
@@ -437,7 +442,7 @@ test('info reports bytes on disk and segments', async (t) => {
   assert.equal(empty.language, 'english');
   assert.equal(empty.documents, 0);
   assert.equal(empty.segments, 0);
-  await collection.upsert([{ id: 'x', text: 'some bytes '.repeat(100) }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'x', text: 'some bytes '.repeat(100) }], NO_WAIT);
   const logged = collection.info().size_bytes;
   assert.ok(logged > empty.size_bytes + 1000, 'the WAL counts');
   await collection.refresh();
@@ -448,7 +453,7 @@ test('info reports bytes on disk and segments', async (t) => {
 test('a failed refresh keeps the writes pending and leaves no files behind', async (t) => {
   const { collection, dataDir } = await newCollection(t);
   const dir = path.join(dataDir, 'collections', 'docs');
-  await collection.upsert([{ id: 'f', text: 'survives a failed refresh' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'f', text: 'survives a failed refresh' }], NO_WAIT);
   // Make the manifest impossible to replace: a directory stands where the temp file would be renamed.
   const manifestPath = path.join(dir, 'manifest.json');
   const saved = fs.readFileSync(manifestPath);
@@ -471,7 +476,7 @@ test('a failed refresh keeps the writes pending and leaves no files behind', asy
 test('while refreshes fail, the buffer a refresh has taken counts: writes cannot pile up past the bound', async (t) => {
   const { collection, dataDir } = await newCollection(t, { ...MANUAL_REFRESH, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
   const dir = path.join(dataDir, 'collections', 'docs');
-  await collection.upsert([{ id: 'big', text: 'x'.repeat(2048) }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'big', text: 'x'.repeat(2048) }], NO_WAIT);
   const manifestPath = path.join(dir, 'manifest.json');
   const saved = fs.readFileSync(manifestPath);
   fs.rmSync(manifestPath);
@@ -481,13 +486,13 @@ test('while refreshes fail, the buffer a refresh has taken counts: writes cannot
   // the failing retry will put back still counts.
   const retry = collection.refresh();
   await new Promise((resolve) => setImmediate(resolve));
-  await assert.rejects(collection.upsert([{ id: 'late', text: 'one more' }], NO_WAIT), assertFolioError('overloaded'));
+  await assert.rejects(upsertJson(collection, [{ id: 'late', text: 'one more' }], NO_WAIT), assertFolioError('overloaded'));
   await assert.rejects(retry);
   assert.throws(() => collection.getDocument('late'), assertFolioError('document_not_found'));
   fs.rmSync(manifestPath, { recursive: true });
   fs.writeFileSync(manifestPath, saved);
   await collection.refresh();
-  await collection.upsert([{ id: 'late', text: 'one more' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'late', text: 'one more' }], NO_WAIT);
   assert.equal(collection.getDocument('late').text, 'one more');
 });
 
@@ -495,7 +500,7 @@ test('a torn record at the end of the WAL is dropped; acknowledged ones replay',
   const dataDir = tempDir(t);
   const crashed = await openRegistry(t, dataDir);
   await crashed.create('docs', 'english');
-  await crashed.getCollection('docs').upsert([{ id: 'acked', text: 'acknowledged' }], NO_WAIT);
+  await upsertJson(crashed.getCollection('docs'), [{ id: 'acked', text: 'acknowledged' }], NO_WAIT);
   const walDir = path.join(dataDir, 'collections', 'docs', 'wal');
   const [walFile] = fs.readdirSync(walDir);
   fs.appendFileSync(path.join(walDir, walFile), new Uint8Array([200, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
@@ -504,7 +509,7 @@ test('a torn record at the end of the WAL is dropped; acknowledged ones replay',
   const collection = reopened.getCollection('docs');
   assert.equal(collection.info().documents, 1);
   assert.equal(collection.getDocument('acked').text, 'acknowledged');
-  await collection.upsert([{ id: 'next', text: 'after recovery' }], NO_WAIT);
+  await upsertJson(collection, [{ id: 'next', text: 'after recovery' }], NO_WAIT);
   assert.equal(collection.info().documents, 2);
 });
 
@@ -514,12 +519,12 @@ test('delete by filter judges current versions, is one durable write and replays
   await crashed.create('docs', 'english');
   const before = crashed.getCollection('docs');
   const doc = (id: string, year: number) => ({ id, text: `doc ${id}`, metadata: { year } });
-  await before.upsert([doc('s1', 2020), doc('s2', 2020), doc('s3', 2021)], NO_WAIT);
+  await upsertJson(before, [doc('s1', 2020), doc('s2', 2020), doc('s3', 2021)], NO_WAIT);
   await before.refresh();
-  await before.upsert([doc('s4', 2020), doc('s5', 2021)], NO_WAIT);
+  await upsertJson(before, [doc('s4', 2020), doc('s5', 2021)], NO_WAIT);
   await before.refresh();
   // Pending versions decide over committed ones: s2 moves out of 2020, s3 into it; s5 is gone.
-  await before.upsert([doc('s2', 2019), doc('s3', 2020), doc('p1', 2020)], NO_WAIT);
+  await upsertJson(before, [doc('s2', 2019), doc('s3', 2020), doc('p1', 2020)], NO_WAIT);
   await before.deleteDocument('s5', NO_WAIT);
   // The WAL is private; its append counter shows the delete is one record.
   const walAppends = () => (before as unknown as { wal: { stats: { appends: number } } }).wal.stats.appends;

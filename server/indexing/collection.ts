@@ -17,7 +17,6 @@ import { Analyzer } from '../../engine/index.ts';
 import type { CorpusStatistics, FacetValueQuery, FilterNode, IndexDocument, SearchRequest } from '../../engine/index.ts';
 import { CorruptFileError, WriteAheadLog, emptyManifest, readManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
-import { buildIndexDocument, vectorErrors } from '../ingest/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
 import type { FacetValues } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
@@ -37,21 +36,13 @@ import { unknownFieldWarnings } from './unknown-fields.ts';
 import type { SemanticParams } from './semantic-query.ts';
 import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles, segmentFiles } from './collection-layout.ts';
 import { CollectionReader } from './collection-reader.ts';
-import type {
-  Collection,
-  CollectionInfo,
-  CollectionSettingsPatch,
-  DocumentInput,
-  DocumentPatch,
-  DocumentSummary,
-  StoredDocumentView,
-  WriteOptions,
-} from './collection-types.ts';
+import type { Collection, CollectionInfo, CollectionSettingsPatch, WriteOptions } from './collection-types.ts';
 import { CollectionUpdater } from './collection-updater.ts';
 import { CollectionWriter, DEFAULT_BACKPRESSURE } from './collection-writer.ts';
 import type { Backpressure } from './collection-writer.ts';
-import { applyPatch, toStoredView, toSummary } from './document-model.ts';
-import { isValidDocumentId, validateDocumentInputs, validateDocumentPatch } from './document-validation.ts';
+import { applyPatch } from './document-model.ts';
+import type { DocumentChange } from './document-model.ts';
+import { isValidDocumentId } from '../api/index.ts';
 import { listDocuments } from './document-listing.ts';
 import { idsMatchingFilter } from './filter-matches.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
@@ -87,9 +78,6 @@ export interface CollectionOptions {
   /** Told when a search finds a file of the collection damaged (the registry sets it aside). */
   onDamage: (error: unknown) => void;
 }
-
-/** Documents of a batch built between two turns of the event loop. */
-const BUILD_SLICE_DOCUMENTS = 1_000;
 
 export const DEFAULT_COLLECTION_OPTIONS: Readonly<CollectionOptions> = Object.freeze({
   refreshIntervalMs: DEFAULT_REFRESH_INTERVAL_MS,
@@ -323,44 +311,25 @@ export abstract class FolioCollection implements Collection {
     return rules;
   }
 
-  async upsert(documents: DocumentInput[], options: WriteOptions): Promise<DocumentSummary[]> {
-    this.assertOpen();
-    validateDocumentInputs(documents);
-    const rules = this.vectorRules();
-    const wrongVectors = documents.flatMap((doc, index) => vectorErrors(doc.vectors, rules, documents.length === 1 ? '/body/vectors' : `/body/${index}/vectors`));
-    if (wrongVectors.length > 0) throw new FolioError('validation_failed', 'document vectors do not fit the collection\'s user embedders', wrongVectors);
-    const indexedAt = new Date().toISOString();
-    // A batch of thousands is built in slices, letting other requests (searches) run between
-    // them instead of waiting behind the whole batch.
-    const docs: IndexDocument[] = [];
-    for (let i = 0; i < documents.length; i++) {
-      if (i > 0 && i % BUILD_SLICE_DOCUMENTS === 0) await new Promise((resolve) => setImmediate(resolve));
-      docs.push(buildIndexDocument(documents[i], indexedAt));
-    }
-    return this.upsertIndexed(docs, options);
-  }
-
   async upsertBody(body: BatchBody, options: WriteOptions): Promise<string[]> {
     this.assertOpen();
     await this.logWrite({ op: 'upsert-body', body, indexedAt: new Date().toISOString() }, options);
     return body.ids;
   }
 
-  /** Upserts documents the server built itself (extracted files); they must be valid. */
-  async upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<DocumentSummary[]> {
+  /** Upserts built documents (a client's, checked and built by the document service, or an extracted file's); their ids must be valid. */
+  async upsertIndexed(docs: IndexDocument[], options: WriteOptions): Promise<void> {
     this.assertOpen();
     const badId = docs.find((doc) => !isValidDocumentId(doc.id));
     if (badId !== undefined) throw new FolioError('validation_failed', `invalid document id '${String(badId.id)}'`);
     await this.logWrite({ op: 'upsert', docs }, options);
-    return docs.map(toSummary);
   }
 
-  async patch(id: string, patch: DocumentPatch, options: WriteOptions): Promise<DocumentSummary> {
+  async patch(id: string, change: DocumentChange, options: WriteOptions): Promise<IndexDocument> {
     this.assertOpen();
-    validateDocumentPatch(patch);
-    const updated = applyPatch(this.reader.lookup(id) ?? this.notFound(id), patch, new Date().toISOString());
+    const updated = applyPatch(this.reader.lookup(id) ?? this.notFound(id), change, new Date().toISOString());
     await this.logWrite({ op: 'upsert', docs: [updated] }, options);
-    return toSummary(updated);
+    return updated;
   }
 
   async deleteDocument(id: string, options: WriteOptions): Promise<void> {
@@ -387,19 +356,18 @@ export abstract class FolioCollection implements Collection {
     return this.reader.lookup(id) !== null;
   }
 
-  getDocument(id: string): StoredDocumentView {
+  getDocument(id: string): IndexDocument {
     this.assertOpen();
-    return toStoredView(this.reader.lookup(id) ?? this.notFound(id));
+    return this.reader.lookup(id) ?? this.notFound(id);
   }
 
   /**
    * Up to `limit` live documents after id `after` (null: from the first), ascending by id,
    * realtime like getDocument; `filter` judges each by its current version.
    */
-  listDocuments(after: string | null, limit: number, filter: FilterNode | null): { documents: StoredDocumentView[]; more: boolean } {
+  listDocuments(after: string | null, limit: number, filter: FilterNode | null): { documents: IndexDocument[]; more: boolean } {
     this.assertOpen();
-    const page = listDocuments(this.reader.snapshot, this.pending, after, limit, filter);
-    return { documents: page.documents.map(toStoredView), more: page.more };
+    return listDocuments(this.reader.snapshot, this.pending, after, limit, filter);
   }
 
   /**

@@ -3,7 +3,8 @@
 // room that touches storage's write path (WAL, manifest, deletes bitmaps).
 
 export { openCollectionRegistry } from './collection-registry.ts';
-export type { Collection, CollectionRegistry, DocumentPatch, DocumentSummary, WriteOptions } from './collection-types.ts';
+export type { Collection, CollectionRegistry, WriteOptions } from './collection-types.ts';
+export type { DocumentChange } from './document-model.ts';
 export type { CollectionWorkers } from './collection.ts';
 export type { SemanticParams } from './semantic-query.ts';
 export type { Backpressure } from './collection-writer.ts';
@@ -11,7 +12,6 @@ export type { DamagedCollection } from './damaged-collections.ts';
 export { appendRecoveredDocuments, checkCollection, checkDataDir, repairCollection } from './collection-check.ts';
 export { linkOrCopy } from './collection-snapshot.ts';
 export type { CollectionCheck, FileProblem, RepairOutcome } from './collection-check.ts';
-export { validateFileFields } from './document-validation.ts';
 export type { LocalCollectionRegistry } from './collection-registry.ts';
 export type { ClusterLink, ClusterRole } from './cluster-link.ts';
 export { asClusterCollection } from './cluster-collection.ts';

@@ -7,9 +7,8 @@
 
 import { cutPassages, isRelevanceSort, matchesFilter, passageText } from '../../engine/index.ts';
 import type { FilterNode, IndexDocument, SearchMode, SearchRequest } from '../../engine/index.ts';
-import type { SearchWarning } from '../api/index.ts';
 import { FolioError } from '../errors/index.ts';
-import type { EmbeddingPool } from '../pools/index.ts';
+import type { EmbeddingPool, SearchNotice } from '../pools/index.ts';
 import type { EmbedderConfig } from './embedder-settings.ts';
 
 /** Longest wait for a query's embedding before the search falls back to keywords. */
@@ -33,7 +32,7 @@ export type DocumentLookup = (id: string) => IndexDocument | null;
 
 export interface PreparedSearch {
   request: SearchRequest;
-  warnings: SearchWarning[];
+  warnings: SearchNotice[];
 }
 
 export async function prepareSemanticSearch(
@@ -116,7 +115,7 @@ async function similarTo(
 }
 
 /** The warning a semantic or hybrid answer carries while some documents are not embedded yet. */
-export function coverageWarning(coverage: number | undefined): SearchWarning[] {
+export function coverageWarning(coverage: number | undefined): SearchNotice[] {
   if (coverage === undefined || coverage >= 1) return [];
   return [{ code: 'semantic_incomplete', message: `${Math.round(coverage * 1000) / 10} % of the documents are embedded yet; the others are found by keywords only` }];
 }

@@ -5,7 +5,7 @@
 // snapshot's segments' field lists, computed once per snapshot.
 
 import type { FilterNode, SearchRequest } from '../../engine/index.ts';
-import type { SearchWarning } from '../api/index.ts';
+import type { SearchNotice } from '../pools/index.ts';
 import type { SegmentSet } from './segment-set.ts';
 
 const knownFields = new WeakMap<SegmentSet, ReadonlySet<string>>();
@@ -38,7 +38,7 @@ function filterFields(node: FilterNode, into: Set<string>): void {
 }
 
 /** One warning per (use, field) the snapshot has no document with; none for an empty collection. */
-export function unknownFieldWarnings(request: SearchRequest, snapshot: SegmentSet): SearchWarning[] {
+export function unknownFieldWarnings(request: SearchRequest, snapshot: SegmentSet): SearchNotice[] {
   if (snapshot.liveCount === 0) return [];
   const known = fieldsOf(snapshot);
   const uses: [string, Set<string>][] = [
@@ -49,7 +49,7 @@ export function unknownFieldWarnings(request: SearchRequest, snapshot: SegmentSe
     ['boost', new Set((request.boost ?? []).map((boost) => boost.field))],
   ];
   if (request.filter) filterFields(request.filter, uses[0][1]);
-  const warnings: SearchWarning[] = [];
+  const warnings: SearchNotice[] = [];
   for (const [use, fields] of uses) {
     for (const field of fields) {
       if (!known.has(field)) {

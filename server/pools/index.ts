@@ -19,4 +19,4 @@ export type { EmbedderRuntime } from './text-embedders.ts';
 export type { FacetValues, SegmentEmbedded, SegmentRef, SnapshotRef } from './worker-protocol.ts';
 export type { OpenedSnapshot } from './reader-cache.ts';
 
-export type { SearchPage } from './search-page.ts';
+export type { SearchNotice, SearchPage } from './search-page.ts';

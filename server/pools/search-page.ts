@@ -7,6 +7,12 @@ import type { SearchBudget, SearchRequest, SearchResult } from '../../engine/ind
 import type { OpenedSnapshot } from './reader-cache.ts';
 import { searchResultMembers } from '../api/search-wire.ts';
 
+/** Something said about a search beside its hits (a field it does not know, a semantic fallback): the response's `warnings`. */
+export interface SearchNotice {
+  code: string;
+  message: string;
+}
+
 export interface SearchPage {
   /** `"hits":[…],"facets":{…}[,"facet_stats":{…}],"total":N,"total_relation":…,"timed_out":…[,"suggestions":[…]][,"semantic_coverage":x]` — a JSON object's members. */
   members: string;
@@ -17,7 +23,7 @@ export interface SearchPage {
   /** Semantic and hybrid searches: the share of documents embedded (also in `members`). */
   semanticCoverage?: number;
   /** Said by the main thread about this search (semantic coverage, a fallback), for the response's `warnings`. */
-  warnings?: { code: string; message: string }[];
+  warnings?: SearchNotice[];
 }
 
 export function toSearchPage(result: SearchResult): SearchPage {

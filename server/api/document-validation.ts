@@ -1,18 +1,21 @@
-// Checks documents and patches before anything is written, so a write is all or nothing:
-// ids, titles, text and flat metadata (strings, finite numbers, booleans, arrays of strings or
-// of numbers). Routes validate with schemas first; this guards every other caller too.
+// The contract's rules for a client's document, a PATCH and an upload's fields (docs/api.md,
+// "Documents"), checked before anything is written so a write is all or nothing: ids, titles,
+// text and flat metadata (strings, finite numbers, booleans, arrays of strings or of numbers),
+// each problem named by its JSON pointer. Routes validate with schemas first; the document
+// service checks again, which guards every other caller too.
 
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
-import { DOCUMENT_ID_PATTERN, METADATA_FIELD_PATTERN } from '../api/index.ts';
-import { MAX_DOCUMENT_ID_LENGTH, MAX_LISTED_FIELD_ERRORS, MAX_METADATA_FIELD_LENGTH } from '../api/index.ts';
-import type { DocumentInput, DocumentPatch } from './collection-types.ts';
+import { DOCUMENT_ID_PATTERN, METADATA_FIELD_PATTERN } from './document.ts';
+import type { DocumentInput, DocumentPatch } from './document.ts';
+import { MAX_DOCUMENT_ID_LENGTH, MAX_LISTED_FIELD_ERRORS, MAX_METADATA_FIELD_LENGTH } from './limits.ts';
 
 const ID_PATTERN = new RegExp(DOCUMENT_ID_PATTERN);
 const FIELD_PATTERN = new RegExp(METADATA_FIELD_PATTERN);
 
 type Report = (path: string, message: string) => void;
 
+/** A document id the contract allows: 1–256 characters of [A-Za-z0-9_.:-]. */
 export function isValidDocumentId(id: unknown): id is string {
   return typeof id === 'string' && id.length >= 1 && id.length <= MAX_DOCUMENT_ID_LENGTH && ID_PATTERN.test(id);
 }
