@@ -112,18 +112,30 @@ export function uploadFile(collection: string, file: File, onProgress: (sent: nu
   });
 }
 
-/** The kept original of a document, downloaded with the token and handed to the browser as a file. */
-export async function downloadOriginal(collection: string, id: string): Promise<void> {
-  const response = await fetch(`/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}/file`, {
-    headers: { authorization: `Bearer ${token() ?? ''}` },
-  });
+/** A file the API serves (a kept original, a page picture), fetched with the session's token; rejects with the API's error. */
+async function fetchFile(path: string): Promise<Response> {
+  const response = await fetch(path, { headers: { authorization: `Bearer ${token() ?? ''}` } });
   if (!response.ok) throw await failure(response);
+  return response;
+}
+
+function documentPath(collection: string, id: string): string {
+  return `/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}`;
+}
+
+/** A fetched file handed to the browser as a download, named as the server names it (else `fallbackName`). */
+async function saveFile(response: Response, fallbackName: string): Promise<void> {
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;
-  link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? id;
+  link.download = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The kept original of a document, downloaded with the token and handed to the browser as a file. */
+export async function downloadOriginal(collection: string, id: string): Promise<void> {
+  await saveFile(await fetchFile(`${documentPath(collection, id)}/file`), id);
 }
 
 /** Picture URLs (blob:) already fetched, by collection, document, page and width; the oldest go past PICTURES_KEPT. */
@@ -139,12 +151,7 @@ export function pagePicture(collection: string, id: string, page: number, width:
   const key = JSON.stringify([collection, id, page, width]);
   let url = pictures.get(key);
   if (url === undefined) {
-    url = fetch(`/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}/pages/${page}/image?width=${width}`, {
-      headers: { authorization: `Bearer ${token() ?? ''}` },
-    }).then(async (response) => {
-      if (!response.ok) throw await failure(response);
-      return URL.createObjectURL(await response.blob());
-    });
+    url = fetchFile(`${documentPath(collection, id)}/pages/${page}/image?width=${width}`).then(async (response) => URL.createObjectURL(await response.blob()));
     url.catch(() => pictures.delete(key));
     pictures.set(key, url);
     for (const [old, oldUrl] of pictures) {
@@ -168,14 +175,11 @@ export async function openOriginalAt(collection: string, id: string, page: numbe
   // Opened now, while the click still counts as the user's: a tab opened after the download would be blocked.
   const tab = window.open('about:blank', '_blank');
   try {
-    const response = await fetch(`/v1/collections/${encodeURIComponent(collection)}/documents/${encodeURIComponent(id)}/file`, {
-      headers: { authorization: `Bearer ${token() ?? ''}` },
-    });
-    if (!response.ok) throw await failure(response);
+    const response = await fetchFile(`${documentPath(collection, id)}/file`);
     const type = response.headers.get('content-type') ?? '';
     if (tab === null || !SHOWN_IN_BROWSER.test(type)) {
       tab?.close();
-      return downloadOriginal(collection, id);
+      return saveFile(response, id);
     }
     const url = URL.createObjectURL(new Blob([await response.arrayBuffer()], { type: type.split(';')[0] }));
     const at = type.startsWith('application/pdf') ? `#page=${page}${words === '' ? '' : `&search=${encodeURIComponent(words)}`}` : '';
