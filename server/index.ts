@@ -1,6 +1,7 @@
 // The server's one door for code outside server/ (the CLI, tests, benchmarks). Inside, the
-// server is a set of thirteen rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
-// cluster, config, data-dir, documents, errors, files, http, indexing, ingest, pools, webhooks. The settings and the version load at once; the server itself
+// server is a set of fourteen rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
+// cluster, config, data-dir, documents, embedders, errors, files, http, indexing, ingest, pools,
+// webhooks. The settings and the version load at once; the server itself
 // (Fastify, the pools, every room: over a second) only when a server is built, so the CLI's
 // client commands start quickly.
 
@@ -53,10 +54,10 @@ export async function restoreDataDirectory(source: AsyncIterable<Uint8Array>, da
   return dataDirectory.restoreSnapshot(source, dataDir);
 }
 
-/** Where the `local` embedder's runtime goes in `addonsDir`, and whether it is there (pools/local-embedder-runtime.ts). */
+/** Where the `local` embedder's runtime goes in `addonsDir`, and whether it is there (embedders/local-embedder-runtime.ts). */
 export async function localRuntimeLocation(addonsDir: string): Promise<{ dir: string; installed: boolean }> {
-  const pools = await import('./pools/index.ts');
-  return { dir: pools.localRuntimeDir(addonsDir), installed: pools.hasLocalRuntime(addonsDir) };
+  const embedders = await import('./embedders/index.ts');
+  return { dir: embedders.localRuntimeDir(addonsDir), installed: embedders.hasLocalRuntime(addonsDir) };
 }
 
 /** The OCR languages' files for `addonsDir`: where `folio ocr add` puts them, and what is installed (extract/ocr/ocr-languages.ts). */

@@ -8,7 +8,7 @@ import { SegmentReader, cutPassages, passageText, writeVectorFile } from '../../
 import type { EmbeddedPassage, IndexDocument } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { ownVectorPassage } from './own-vectors.ts';
-import { embedTexts } from './text-embedders.ts';
+import { embedTexts } from '../embedders/index.ts';
 import { replyOfAsync } from './worker-protocol.ts';
 import type {
   EmbedDocsTask,

@@ -14,8 +14,6 @@ export {
 } from './extraction-pool.ts';
 export type { ExtractionPoolOptions } from './extraction-pool.ts';
 export { EmbeddingPool, LOCAL_MODEL_NAME } from './embedding-pool.ts';
-export { hasLocalRuntime, localRuntimeDir } from './local-embedder-runtime.ts';
-export type { EmbedderRuntime } from './text-embedders.ts';
 export type { FacetValues, SegmentEmbedded, SegmentRef, SnapshotRef } from './worker-protocol.ts';
 export type { OpenedSnapshot } from './reader-cache.ts';
 

@@ -9,7 +9,7 @@ import type { ExtractionOptions, PageImageRequest } from '../../extract/index.ts
 import { FolioError } from '../errors/index.ts';
 import type { BatchFormat, BodyDocumentsSlice, VectorRules } from '../ingest/index.ts';
 import type { ErrorCode, FieldError } from '../errors/index.ts';
-import type { EmbedderRuntime } from './text-embedders.ts';
+import type { EmbedderRuntime } from '../embedders/index.ts';
 
 /** A segment of a snapshot, as the manifest lists it. */
 export interface SegmentRef {

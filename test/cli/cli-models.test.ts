@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ADDONS_DIR } from '../../server/config/index.ts';
-import { hasLocalRuntime } from '../../server/pools/index.ts';
+import { hasLocalRuntime } from '../../server/embedders/index.ts';
 import { runCli } from '../helpers/spawn-cli.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import { writeTinyOnnxModel } from '../helpers/tiny-onnx-model.ts';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ADDONS_DIR } from '../../server/config/index.ts';
-import { hasLocalRuntime } from '../../server/pools/index.ts';
+import { hasLocalRuntime } from '../../server/embedders/index.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import { startTestServer } from '../helpers/test-server.ts';
 import type { TestServer } from '../helpers/test-server.ts';
