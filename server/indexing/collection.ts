@@ -1,8 +1,9 @@
 // One collection: an independent index, put together from three parts with one job each —
 // the writer (WAL append + pending buffer: durability), the updater (refresh, merge, commit)
 // and the reader (snapshots, realtime lookups, searches) — and the refresh scheduler that
-// drives the updater. This class validates each request, hands it to the right part, and
-// opens and closes the parts in order. It has two shapes, which differ only in where a write
+// drives the updater. This class checks what the collection itself must (a settings patch,
+// built documents' ids), hands each request to the right part, answers in the engine's terms
+// (IndexDocument, search pages), and opens and closes the parts in order. It has two shapes, which differ only in where a write
 // is logged and who builds: `LocalCollection` (single-process mode: its own WAL, it builds)
 // and `ClusterCollection` (cluster mode: the shared write log; only the writer builds).
 //  - open reads the manifest and segments, removes files it does not reference (a crash
@@ -100,7 +101,7 @@ export abstract class FolioCollection implements Collection {
   /** The query analyzer: finds the synonym rules a search's words can use. */
   private readonly queryAnalyzer: Analyzer;
   private readonly embeddingPool: EmbeddingPool;
-  protected readonly embedder: CollectionEmbedder;
+  private readonly embedder: CollectionEmbedder;
   /** Unique to this opening of the collection (workers key their readers by it). */
   readonly instanceId = randomUUID();
   private readonly wal: WriteAheadLog;
