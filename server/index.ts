@@ -1,7 +1,7 @@
 // The server's one door for code outside server/ (the CLI, tests, benchmarks). Inside, the
-// server is a set of fourteen rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
-// cluster, config, data-dir, documents, embedders, errors, files, http, indexing, ingest, pools,
-// webhooks. The settings and the version load at once; the server itself
+// server is a set of sixteen rooms (see docs/architecture.md, "server/ — rooms"): api, auth,
+// cluster, config, data-dir, documents, embedders, errors, files, http, indexing, ingest, names,
+// pools, settings, webhooks. The settings and the version load at once; the server itself
 // (Fastify, the pools, every room: over a second) only when a server is built, so the CLI's
 // client commands start quickly.
 

@@ -19,6 +19,7 @@ import {
   findModuleReferences,
   formatViolations,
   isSourceFile,
+  resolveSpecifier,
 } from './helpers/import-rules.ts';
 import type { ImportRule, ImportViolation, SourceText } from './helpers/import-rules.ts';
 
@@ -89,6 +90,38 @@ test('deletes files are read one way: engine/segment/deletes-file.ts, by workers
     findModuleReferences(source.file, source.text).some((reference) => (reference.names ?? []).some(({ name }) => name === 'readBitmapFile')),
   );
   assert.deepEqual(readers.map((source) => source.file), [], 'these read deletes files past readDeletesFile');
+});
+
+test("every import between server/'s rooms is an arrow of docs/architecture.md's rooms table, and every arrow is used", () => {
+  const architecture = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+  const allowed = new Map<string, Set<string> | 'every room'>();
+  for (const [, room, column] of architecture.matchAll(/^\| `([a-z-]+)\/` \|.*\| ([^|]*) \|$/gm)) {
+    // The last column: rooms by name (a note after `;` or in parentheses names no room), `—` for none.
+    const names = column.split(';')[0].split(',').map((name) => name.replace(/\(.*\)/, '').trim()).filter((name) => name !== '' && name !== '—');
+    allowed.set(room, column.trim() === 'every room' ? 'every room' : new Set(names));
+  }
+  const used = new Map<string, Set<string>>();
+  for (const source of readSources(listSourceFiles())) {
+    const [top, room] = source.file.split('/');
+    if (top !== 'server' || source.file.split('/').length < 3 || /\.test(-worker)?\.ts$/.test(source.file)) continue;
+    for (const reference of findModuleReferences(source.file, source.text)) {
+      const target = resolveSpecifier(source.file, reference.specifier)?.split('/');
+      if (target === undefined || target[0] !== 'server' || target.length < 3 || target[1] === room) continue;
+      if (!used.has(room)) used.set(room, new Set());
+      used.get(room)!.add(target[1]);
+    }
+  }
+  const problems: string[] = [];
+  for (const [room, targets] of used) {
+    const arrows = allowed.get(room);
+    if (arrows === undefined) problems.push(`${room}/ has no row`);
+    else if (arrows !== 'every room') for (const target of targets) if (!arrows.has(target)) problems.push(`${room}/ imports ${target}/, which its row does not list`);
+  }
+  for (const [room, arrows] of allowed) {
+    if (arrows === 'every room') continue;
+    for (const target of arrows) if (!used.get(room)?.has(target)) problems.push(`${room}/'s row lists ${target}/, which it does not import`);
+  }
+  assert.deepEqual(problems, []);
 });
 
 test("docs/architecture.md names what exists: server/'s rooms, storage's files, the write path's rooms", () => {

@@ -11,8 +11,7 @@ import { FIELD_NAME_RULE, MAX_FIELD_NAME_LENGTH, isAllowedFieldName, parseFilter
 import { matchesFilter } from './filter-matcher.ts';
 import { MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH } from './filter-types.ts';
 import type { FilterNode, FilterScalar, RangeBounds } from './filter-types.ts';
-import { METADATA_FIELD_PATTERN } from '../../server/api/document.ts';
-import { MAX_METADATA_FIELD_LENGTH } from '../../server/api/limits.ts';
+import { MAX_METADATA_FIELD_LENGTH, METADATA_FIELD_PATTERN } from '../../server/names/index.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
 
 /** The message of the invalid_filter error `input` raises (fails the test if it parses). */

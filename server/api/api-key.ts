@@ -5,7 +5,7 @@
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { COLLECTION_NAME_PATTERN } from './collection.ts';
+import { COLLECTION_NAME_PATTERN } from '../names/index.ts';
 
 const ScopeSchema = Type.Union([Type.Literal('search'), Type.Literal('write'), Type.Literal('admin')]);
 

@@ -6,19 +6,13 @@
 
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
-import { DOCUMENT_ID_PATTERN, METADATA_FIELD_PATTERN } from './document.ts';
 import type { DocumentInput, DocumentPatch } from './document.ts';
-import { MAX_DOCUMENT_ID_LENGTH, MAX_LISTED_FIELD_ERRORS, MAX_METADATA_FIELD_LENGTH } from './limits.ts';
+import { MAX_LISTED_FIELD_ERRORS } from './limits.ts';
+import { MAX_DOCUMENT_ID_LENGTH, MAX_METADATA_FIELD_LENGTH, METADATA_FIELD_PATTERN, isValidDocumentId } from '../names/index.ts';
 
-const ID_PATTERN = new RegExp(DOCUMENT_ID_PATTERN);
 const FIELD_PATTERN = new RegExp(METADATA_FIELD_PATTERN);
 
 type Report = (path: string, message: string) => void;
-
-/** A document id the contract allows: 1–256 characters of [A-Za-z0-9_.:-]. */
-export function isValidDocumentId(id: unknown): id is string {
-  return typeof id === 'string' && id.length >= 1 && id.length <= MAX_DOCUMENT_ID_LENGTH && ID_PATTERN.test(id);
-}
 
 function isMetadataValue(value: unknown): boolean {
   if (typeof value === 'string' || typeof value === 'boolean') return true;

@@ -5,16 +5,11 @@ import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import type { Metadata } from '../../engine/index.ts';
 import { CollectionNameSchema } from './collection.ts';
-import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS, MAX_VECTOR_DIMENSIONS } from './embedder.ts';
-import { MAX_BATCH_DOCUMENTS, MAX_DOCUMENT_ID_LENGTH, MAX_METADATA_FIELD_LENGTH } from './limits.ts';
+import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS, MAX_VECTOR_DIMENSIONS } from '../settings/index.ts';
+import { MAX_BATCH_DOCUMENTS } from './limits.ts';
+import { DOCUMENT_ID_PATTERN, MAX_DOCUMENT_ID_LENGTH, MAX_METADATA_FIELD_LENGTH, METADATA_FIELD_PATTERN } from '../names/index.ts';
 
-export const DOCUMENT_ID_PATTERN = '^[A-Za-z0-9_.:-]+$';
 
-/**
- * Metadata field names: not empty, no leading `$` (reserved for filter operators such as
- * `$or`), and no `,` or `:` (they separate fields in `facets=a,b` and `sort=year:desc`).
- */
-export const METADATA_FIELD_PATTERN = '^[^$,:][^,:]*$';
 
 export const DocumentIdSchema = Type.String({
   minLength: 1,

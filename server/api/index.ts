@@ -6,7 +6,6 @@
 export * from './limits.ts';
 export * from './problem.ts';
 export * from './no-content.ts';
-export * from './embedder.ts';
 export * from './collection.ts';
 export * from './document.ts';
 export * from './document-list.ts';

@@ -30,17 +30,9 @@ export const MAX_FACET_FIELDS = 20;
 /** Default element wrapped round matched terms in `highlight`. */
 export const DEFAULT_HIGHLIGHT_TAG = 'mark';
 
-/** Most entries of a collection's `synonyms`, words (or inputs) per entry, and characters per word or phrase. */
-export const MAX_SYNONYM_ENTRIES = 100_000;
-export const MAX_SYNONYM_WORDS = 64;
-export const MAX_SYNONYM_LENGTH = 128;
 
-/** Longest document id and metadata field name, in characters. */
-export const MAX_DOCUMENT_ID_LENGTH = 256;
-export const MAX_METADATA_FIELD_LENGTH = 128;
-
-/** Most field errors listed in one problem body (a bad 10,000-document batch stays small). */
-export const MAX_LISTED_FIELD_ERRORS = 50;
+/** Field errors one problem body lists at most (errors/). */
+export { MAX_LISTED_FIELD_ERRORS } from '../errors/index.ts';
 
 /**
  * Raw errors the validator gathers for one invalid request part before stopping (TypeBox's

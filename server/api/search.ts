@@ -6,9 +6,9 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { MAX_FIELD_BOOSTS, MAX_SORT_KEYS, TOTAL_EXACT_UP_TO } from '../../engine/index.ts';
-import { BoostListSchema } from './collection.ts';
+import { BoostListSchema } from '../settings/index.ts';
 import { MetadataSchema } from './document.ts';
-import { EMBEDDER_NAME_PATTERN, MAX_VECTOR_DIMENSIONS } from './embedder.ts';
+import { EMBEDDER_NAME_PATTERN, MAX_VECTOR_DIMENSIONS } from '../settings/index.ts';
 import {
   DEFAULT_FACET_LIMIT,
   DEFAULT_HIGHLIGHT_TAG,

@@ -4,7 +4,7 @@
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
-import { EmbeddingProgressSchema } from './embedder.ts';
+import { EmbeddingProgressSchema } from './collection.ts';
 
 export const CollectionStatsSchema = Type.Object(
   {

@@ -4,6 +4,7 @@
 
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
+import { COLLECTION_NAME_PATTERN, isValidCollectionName } from '../names/index.ts';
 import { DEFAULT_SCOPES, isScope, SCOPES } from './scopes.ts';
 import type { Scope } from './scopes.ts';
 import { checkKeyFilter } from './key-filter.ts';
@@ -11,8 +12,6 @@ import type { KeyFilter } from './key-filter.ts';
 
 export const MAX_KEY_NAME_CHARS = 100;
 export const DEFAULT_KEY_NAME = 'key';
-/** Collection names a key may be limited to (the collection naming rule). */
-export const COLLECTION_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Largest `per_second` or `burst` accepted, to keep numbers sane. */
 export const MAX_RATE_LIMIT_VALUE = 1_000_000;
 
@@ -107,8 +106,8 @@ function checkCollections(collections: unknown, errors: FieldError[]): string[] 
   }
   const names: string[] = [];
   collections.forEach((name: unknown, index) => {
-    if (typeof name !== 'string' || !COLLECTION_NAME_PATTERN.test(name)) {
-      errors.push({ path: `/body/collections/${index}`, message: `must match ${COLLECTION_NAME_PATTERN.source}` });
+    if (!isValidCollectionName(name)) {
+      errors.push({ path: `/body/collections/${index}`, message: `must match ${COLLECTION_NAME_PATTERN}` });
     } else if (!names.includes(name)) {
       names.push(name);
     }

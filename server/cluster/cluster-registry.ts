@@ -2,11 +2,10 @@
 // searched as in single-process mode) kept in step with the catalog in PostgreSQL. Creating or
 // deleting goes through the catalog first, so every node follows; the rest is local.
 
-import type { CollectionSettingsPatch } from '../api/index.ts';
-import type { Collection, CollectionRegistry, DamagedCollection, LocalCollectionRegistry } from '../indexing/index.ts';
-import type { CollectionInfo } from '../api/index.ts';
+import type { Collection, CollectionFacts, CollectionRegistry, DamagedCollection, LocalCollectionRegistry } from '../indexing/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { CollectionCatalog } from './collection-catalog.ts';
+import type { CollectionSettingsPatch } from '../settings/index.ts';
 
 export class ClusterRegistry implements CollectionRegistry {
   /** Names being created here: the catalog sync leaves them alone until they are in the catalog. */
@@ -19,7 +18,7 @@ export class ClusterRegistry implements CollectionRegistry {
     private readonly closeNode: () => Promise<void>,
   ) {}
 
-  async create(name: string, language: string, settings: CollectionSettingsPatch = {}): Promise<CollectionInfo> {
+  async create(name: string, language: string, settings: CollectionSettingsPatch = {}): Promise<CollectionFacts> {
     // Two creates of one name on this node: the second finds it taken, as in single-process mode.
     if (this.creating.has(name)) throw new FolioError('collection_exists', `collection '${name}' already exists`);
     this.creating.add(name);
@@ -27,7 +26,7 @@ export class ClusterRegistry implements CollectionRegistry {
       // The local create checks the name, language and settings; the catalog decides uniqueness.
       const info = await this.local.create(name, language, settings);
       try {
-        await this.catalog.create({ name, language, createdAt: info.created_at, settings: this.local.getCollection(name).storedSettings() });
+        await this.catalog.create({ name, language, createdAt: info.createdAt, settings: this.local.getCollection(name).storedSettings() });
       } catch (error) {
         await this.local.delete(name).catch(() => {});
         throw error;
@@ -38,7 +37,7 @@ export class ClusterRegistry implements CollectionRegistry {
     }
   }
 
-  list(): CollectionInfo[] {
+  list(): CollectionFacts[] {
     return this.local.list();
   }
 

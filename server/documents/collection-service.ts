@@ -2,9 +2,11 @@
 // the registry, each followed by its webhook event once the change is durable; list and get;
 // change a collection's settings (no webhook event: docs/api.md, "Webhooks" has none for settings).
 
-import type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
+import type { CollectionInfo } from '../api/index.ts';
 import type { CollectionRegistry } from '../indexing/index.ts';
 import type { WebhookEvents } from '../webhooks/index.ts';
+import { collectionRecord } from './collection-record.ts';
+import type { CollectionSettingsPatch, TypoTolerancePatch } from '../settings/index.ts';
 
 export class CollectionService {
   private readonly collections: CollectionRegistry;
@@ -20,23 +22,23 @@ export class CollectionService {
    * settings.
    */
   async create(name: string, language: string, settings?: CollectionSettingsPatch): Promise<CollectionInfo> {
-    const collection = await this.collections.create(name, language, settings);
+    const collection = collectionRecord(await this.collections.create(name, language, settings));
     await this.events.emit('collection.created', { collection });
     return collection;
   }
 
   list(): CollectionInfo[] {
-    return this.collections.list();
+    return this.collections.list().map(collectionRecord);
   }
 
   /** Throws FolioError `collection_not_found`. */
   get(name: string): CollectionInfo {
-    return this.collections.get(name).info();
+    return collectionRecord(this.collections.get(name).info());
   }
 
   /** Throws FolioError `collection_not_found`, or `validation_failed` for bad settings. */
   async updateSettings(name: string, patch: CollectionSettingsPatch): Promise<CollectionInfo> {
-    return this.collections.get(name).updateSettings(patch);
+    return collectionRecord(await this.collections.get(name).updateSettings(patch));
   }
 
   /** Removes the collection and its files. Throws FolioError `collection_not_found`. */

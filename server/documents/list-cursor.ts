@@ -2,7 +2,7 @@
 // it can carry more later) and checked when it comes back: a cursor that does not decode to a
 // document id is a 400 naming the parameter.
 
-import { DOCUMENT_ID_PATTERN, MAX_DOCUMENT_ID_LENGTH } from '../api/index.ts';
+import { DOCUMENT_ID_PATTERN, MAX_DOCUMENT_ID_LENGTH } from '../names/index.ts';
 import { FolioError } from '../errors/index.ts';
 
 const ID = new RegExp(DOCUMENT_ID_PATTERN);

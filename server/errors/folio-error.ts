@@ -34,6 +34,9 @@ export type ErrorCode =
   | 'internal';
 
 /** One field-level validation problem, listed in the problem body's `errors`. */
+/** Most field errors listed in one problem body (a bad 10,000-document batch stays small). */
+export const MAX_LISTED_FIELD_ERRORS = 50;
+
 export interface FieldError {
   /** JSON pointer-ish location, e.g. `/body/0/metadata/tags`. */
   path: string;

@@ -7,17 +7,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { emptyManifest, listWalGenerations, readManifest, walFilePath } from '../../storage/index.ts';
-import { readCollectionConfig, settingsToWire } from './collection-config.ts';
+import { readCollectionConfig } from './collection-config.ts';
 import { WAL_DIR_NAME, directorySizeBytes } from './collection-layout.ts';
-import type { CollectionInfo } from './collection-types.ts';
+import type { CollectionFacts } from './collection-types.ts';
 
-/** The record of a closed collection: as its open self would answer once idle (nothing pending, embedding or re-indexing). */
-export function closedCollectionInfo(dir: string): CollectionInfo {
+/** The facts of a closed collection: as its open self would answer once idle (nothing pending, embedding or re-indexing). */
+export function closedCollectionFacts(dir: string): CollectionFacts {
   const config = readCollectionConfig(dir);
   const manifest = readManifest(dir) ?? emptyManifest();
   const live = manifest.segments.map((segment) => segment.docCount - segment.deletedCount);
   const documents = live.reduce((sum, count) => sum + count, 0);
-  const embedding: CollectionInfo['embedding'] = {};
+  const embedding: CollectionFacts['embedding'] = {};
   for (const embedder of Object.keys(config.embedders)) {
     const embedded = manifest.segments.reduce((sum, segment, i) => sum + (segment.vectors?.[embedder] !== undefined ? live[i] : 0), 0);
     embedding[embedder] = { embedded, failed: 0, pending: Math.max(0, documents - embedded) };
@@ -25,11 +25,11 @@ export function closedCollectionInfo(dir: string): CollectionInfo {
   return {
     name: config.name,
     language: config.language,
-    created_at: config.created_at,
+    createdAt: config.created_at,
     documents,
-    size_bytes: directorySizeBytes(dir),
+    sizeBytes: directorySizeBytes(dir),
     segments: manifest.segments.length,
-    settings: settingsToWire(config),
+    settings: { typoTolerance: config.typoTolerance, embedders: config.embedders, synonyms: config.synonyms, ranking: config.ranking, searchableFields: config.searchableFields, ocrLanguages: config.ocrLanguages },
     embedding,
     reindexing: null,
   };

@@ -7,7 +7,7 @@
 //    snapshot so it publishes it.
 //  - A replica never builds or embeds: it installs the manifests the writer publishes.
 
-import type { StoredSettings } from './collection-config.ts';
+import type { StoredSettings } from '../settings/index.ts';
 
 export type ClusterRole = 'writer' | 'replica';
 

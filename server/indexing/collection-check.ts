@@ -30,15 +30,12 @@ import {
   writeManifest,
 } from '../../storage/index.ts';
 import type { Manifest, ManifestSegment } from '../../storage/index.ts';
-import { DEFAULT_LANGUAGE } from '../api/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
 import { COLLECTION_CONFIG_FILE, WAL_DIR_NAME } from './collection-layout.ts';
-import { DEFAULT_OCR_LANGUAGES } from './ocr-language-settings.ts';
-import { DEFAULT_SEARCHABLE_FIELDS } from './searchable-fields.ts';
-import { defaultTypoTolerance } from './collection-settings.ts';
+import { DEFAULT_OCR_LANGUAGES, DEFAULT_SEARCHABLE_FIELDS, defaultTypoTolerance } from '../settings/index.ts';
 import { decodeWalRecord, encodeWalRecord } from './wal-records.ts';
 import type { IndexDocument } from '../../engine/index.ts';
-import { isValidDocumentId } from '../api/index.ts';
+import { DEFAULT_LANGUAGE, isValidDocumentId } from '../names/index.ts';
 
 /** One damaged file and what it held. */
 export interface FileProblem {

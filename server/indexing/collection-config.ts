@@ -6,84 +6,26 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SynonymEntry, TypoTolerance } from '../../engine/index.ts';
 import { CorruptFileError, writePrivateJsonFile } from '../../storage/index.ts';
-import type { CollectionSettings, RankingSettingsWire, SearchableFieldWire } from '../api/index.ts';
+import {
+  defaultTypoTolerance,
+  embeddersFromStored,
+  ocrLanguagesFromStored,
+  rankingFromStored,
+  searchableFieldsFromStored,
+  storedSettingsOf,
+  synonymsFromStored,
+  typoToleranceFromStored,
+} from '../settings/index.ts';
+import type { SettingsValues } from '../settings/index.ts';
 import { COLLECTION_CONFIG_FILE } from './collection-layout.ts';
-import { defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
-import { embeddersFromStored, embeddersToStored, embeddersToWire } from './embedder-settings.ts';
-import type { EmbedderConfig } from './embedder-settings.ts';
-import { ocrLanguagesFromStored, ocrLanguagesToStored } from './ocr-language-settings.ts';
-import { rankingFromStored } from './ranking-settings.ts';
-import { searchableFieldsFromStored } from './searchable-fields.ts';
-import { synonymsFromStored, synonymsToStored } from './synonym-settings.ts';
 
-export interface CollectionConfig {
+/** collection.json: the collection's name, language and creation time, and its settings (settings/). */
+export interface CollectionConfig extends SettingsValues {
   name: string;
   language: string;
   /** RFC 3339 UTC. */
   created_at: string;
-  typoTolerance: TypoTolerance;
-  embedders: Record<string, EmbedderConfig>;
-  synonyms: SynonymEntry[];
-  /** Ranking by fields, as written (ranking-settings.ts parses it). */
-  ranking: RankingSettingsWire;
-  /** Searchable fields and weights, as written (searchable-fields.ts). */
-  searchableFields: SearchableFieldWire[];
-  /** Tesseract languages its uploads are read in (ocr-language-settings.ts). */
-  ocrLanguages: string[];
-}
-
-/** A collection's settings, as the server holds them. */
-export type SettingsValues = Pick<CollectionConfig, 'typoTolerance' | 'embedders' | 'synonyms' | 'ranking' | 'searchableFields' | 'ocrLanguages'>;
-
-/** A collection's settings as collection.json stores them (and the cluster's catalog, as JSON). */
-export interface StoredSettings {
-  typo_tolerance: unknown;
-  embedders: unknown;
-  /** Absent in settings stored before synonyms existed: none. */
-  synonyms?: unknown;
-  /** Absent in settings stored before ranking existed: no boosts. */
-  ranking?: unknown;
-  /** Absent in settings stored before searchable fields existed: the default. */
-  searchable_fields?: unknown;
-  /** Absent in settings stored before OCR languages existed: English. */
-  ocr_languages?: unknown;
-}
-
-/** The settings as a collection's record shows them (no embedder's API key). */
-export function settingsToWire(settings: SettingsValues): CollectionSettings {
-  return {
-    typo_tolerance: typoToleranceToWire(settings.typoTolerance),
-    embedders: embeddersToWire(settings.embedders),
-    synonyms: synonymsToStored(settings.synonyms),
-    ranking: structuredClone(settings.ranking),
-    searchable_fields: settings.searchableFields.map((entry) => ({ ...entry })),
-    ocr_languages: ocrLanguagesToStored(settings.ocrLanguages),
-  };
-}
-
-export function storedSettingsOf(settings: SettingsValues): StoredSettings {
-  return {
-    typo_tolerance: typoToleranceToWire(settings.typoTolerance),
-    embedders: embeddersToStored(settings.embedders),
-    synonyms: synonymsToStored(settings.synonyms),
-    ranking: settings.ranking,
-    searchable_fields: settings.searchableFields,
-    ocr_languages: ocrLanguagesToStored(settings.ocrLanguages),
-  };
-}
-
-/** Settings read back from their stored form; null when they are not valid. */
-export function settingsFromStored(stored: StoredSettings): SettingsValues | null {
-  const typoTolerance = typoToleranceFromStored(stored.typo_tolerance);
-  const embedders = embeddersFromStored(stored.embedders);
-  const synonyms = synonymsFromStored(stored.synonyms);
-  const ranking = rankingFromStored(stored.ranking);
-  const searchableFields = searchableFieldsFromStored(stored.searchable_fields);
-  const ocrLanguages = ocrLanguagesFromStored(stored.ocr_languages);
-  if (typoTolerance === null || embedders === null || synonyms === null || ranking === null || searchableFields === null || ocrLanguages === null) return null;
-  return { typoTolerance, embedders, synonyms, ranking, searchableFields, ocrLanguages };
 }
 
 /** Written private to the server's user: an embedder's API key is in it. */

@@ -12,8 +12,8 @@ import path from 'node:path';
 import type { EmbeddingPool } from '../pools/index.ts';
 import { vectorsFileName } from './collection-layout.ts';
 import type { CollectionReader } from './collection-reader.ts';
-import { sameVectors } from './embedder-settings.ts';
-import type { EmbedderConfig } from './embedder-settings.ts';
+import { sameVectors } from '../settings/index.ts';
+import type { EmbedderConfig } from '../settings/index.ts';
 import { commitVectors } from './index-commit.ts';
 import type { LiveSegment } from './segment-set.ts';
 

@@ -40,7 +40,7 @@ test('create, list, get and delete', async (t) => {
   assert.equal(info.language, 'english');
   assert.equal(info.documents, 0);
   assert.equal(info.segments, 0);
-  assert.ok(!Number.isNaN(Date.parse(info.created_at)));
+  assert.ok(!Number.isNaN(Date.parse(info.createdAt)));
   await registry.create('articles', 'none');
   assert.deepEqual(registry.list().map((c) => c.name), ['articles', 'books']);
   assert.equal(registry.get('books').name, 'books');

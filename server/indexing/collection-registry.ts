@@ -19,29 +19,23 @@ import { SUPPORTED_LANGUAGES, isSupportedLanguage } from '../../engine/index.ts'
 import { emptyManifest, fsyncDirectory, readManifest, writeManifest } from '../../storage/index.ts';
 import { FolioError } from '../errors/index.ts';
 import { EmbeddingPool, IndexPool, SearchPool } from '../pools/index.ts';
-import { COLLECTION_NAME_PATTERN } from '../api/index.ts';
+import { COLLECTION_NAME_PATTERN, isValidCollectionName } from '../names/index.ts';
 import type { CollectionOptions, CollectionWorkers, FolioCollection } from './collection.ts';
 import { LocalCollection } from './local-collection.ts';
 import { ClusterCollection } from './cluster-collection.ts';
 import type { Backpressure } from './collection-writer.ts';
-import { settingsFromStored, writeCollectionConfig } from './collection-config.ts';
-import type { SettingsValues, StoredSettings } from './collection-config.ts';
-import { applyTypoTolerancePatch, defaultTypoTolerance } from './collection-settings.ts';
-import { applyEmbeddersPatch } from './embedder-settings.ts';
-import { DEFAULT_OCR_LANGUAGES } from './ocr-language-settings.ts';
-import { checkSynonyms } from './synonym-settings.ts';
-import { NO_RANKING, checkRanking } from './ranking-settings.ts';
-import { DEFAULT_SEARCHABLE_FIELDS, checkSearchableFields } from './searchable-fields.ts';
+import { writeCollectionConfig } from './collection-config.ts';
+import { DEFAULT_OCR_LANGUAGES, DEFAULT_SEARCHABLE_FIELDS, NO_RANKING, applyEmbeddersPatch, applyTypoTolerancePatch, checkRanking, checkSearchableFields, checkSynonyms, defaultTypoTolerance, settingsFromStored } from '../settings/index.ts';
+import type { SettingsValues, StoredSettings } from '../settings/index.ts';
 import { COLLECTIONS_DIR_NAME, CREATING_PREFIX, DELETING_PREFIX, WAL_DIR_NAME } from './collection-layout.ts';
-import type { Collection, CollectionInfo, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
+import type { Collection, CollectionFacts, CollectionRegistry, CollectionSettingsPatch } from './collection-types.ts';
 import { DEFAULT_SEARCH_CACHE_BYTES, SearchCache } from './search-cache.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
-import { closedCollectionInfo, hasUnappliedWrites } from './closed-collection.ts';
+import { closedCollectionFacts, hasUnappliedWrites } from './closed-collection.ts';
 import { captureCollection } from './collection-snapshot.ts';
 import type { DamagedCollection } from './damaged-collections.ts';
 import type { ClusterLink } from './cluster-link.ts';
 
-const NAME_PATTERN = new RegExp(COLLECTION_NAME_PATTERN);
 const STAGING_SUFFIX_BYTES = 6;
 
 export interface CollectionRegistryOptions {
@@ -110,7 +104,7 @@ export interface LocalCollectionRegistry extends CollectionRegistry {
   /** Names of the collections open now (the others open when used). */
   openNames(): string[];
   /** Creates a collection another node created (cluster mode), with its creation time and settings. */
-  adopt(name: string, language: string, createdAt: string, settings: StoredSettings): Promise<CollectionInfo>;
+  adopt(name: string, language: string, createdAt: string, settings: StoredSettings): Promise<CollectionFacts>;
   /**
    * Closes a collection, runs `prepare` on its directory, and opens it again — also when
    * `prepare` fails, whose error it then throws (a cluster node changing role); meanwhile it
@@ -124,7 +118,7 @@ function stagingName(prefix: string, name: string): string {
 }
 
 function validateName(name: string): void {
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+  if (!isValidCollectionName(name)) {
     throw new FolioError('validation_failed', `invalid collection name '${String(name)}'`, [
       { path: '/body/name', message: `must match ${COLLECTION_NAME_PATTERN}` },
     ]);
@@ -182,7 +176,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
   /** Requests in flight per collection name: a held collection is never closed for being idle. */
   private readonly holds = new Map<string, number>();
   /** The records of closed collections (nothing changes a closed collection's files). */
-  private readonly closedInfos = new Map<string, CollectionInfo>();
+  private readonly closedInfos = new Map<string, CollectionFacts>();
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
@@ -204,7 +198,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
         fs.rmSync(entryPath, { recursive: true, force: true });
         continue;
       }
-      if (!entry.isDirectory() || !NAME_PATTERN.test(entry.name)) continue;
+      if (!entry.isDirectory() || !isValidCollectionName(entry.name)) continue;
       this.dirs.set(entry.name, entryPath);
       try {
         if (!this.lifecycle.lazy || hasUnappliedWrites(entryPath)) this.openNow(entry.name);
@@ -223,7 +217,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     }
   }
 
-  async create(name: string, language: string, settings: CollectionSettingsPatch = {}): Promise<CollectionInfo> {
+  async create(name: string, language: string, settings: CollectionSettingsPatch = {}): Promise<CollectionFacts> {
     validateName(name);
     validateLanguage(language);
     return this.createWith(name, language, new Date().toISOString(), {
@@ -236,7 +230,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     });
   }
 
-  async adopt(name: string, language: string, createdAt: string, stored: StoredSettings): Promise<CollectionInfo> {
+  async adopt(name: string, language: string, createdAt: string, stored: StoredSettings): Promise<CollectionFacts> {
     validateName(name);
     validateLanguage(language);
     const settings = settingsFromStored(stored);
@@ -278,7 +272,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     }
   }
 
-  private async createWith(name: string, language: string, createdAt: string, settings: SettingsValues): Promise<CollectionInfo> {
+  private async createWith(name: string, language: string, createdAt: string, settings: SettingsValues): Promise<CollectionFacts> {
     const deletion = this.deletions.get(name);
     if (deletion !== undefined) await deletion.catch(() => {});
     // From here on everything is synchronous, so two creates of one name cannot interleave.
@@ -306,8 +300,8 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
   }
 
   /** Every collection's record: an open one's own, a closed one's from its files (a damaged one is set aside). */
-  list(): CollectionInfo[] {
-    const infos: CollectionInfo[] = [];
+  list(): CollectionFacts[] {
+    const infos: CollectionFacts[] = [];
     for (const name of [...this.dirs.keys()].sort()) {
       const open = this.collections.get(name);
       if (open !== undefined) {
@@ -317,7 +311,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
       const dir = this.dirs.get(name)!;
       try {
         let info = this.closedInfos.get(name);
-        if (info === undefined) this.closedInfos.set(name, (info = closedCollectionInfo(dir)));
+        if (info === undefined) this.closedInfos.set(name, (info = closedCollectionFacts(dir)));
         infos.push(info);
       } catch (error) {
         if (isDescriptorShortage(error)) throw descriptorShortage(name);

@@ -5,7 +5,8 @@
 import type { DamagedCollection } from './damaged-collections.ts';
 import type { IndexDocument } from '../../engine/index.ts';
 import type { BatchBody, VectorRules } from '../ingest/index.ts';
-import type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
+import type { CollectionSettingsPatch, SettingsValues, TypoTolerancePatch } from '../settings/index.ts';
+import type { EmbeddingCounts } from './collection-embedder.ts';
 import type { DocumentChange } from './document-model.ts';
 import type { FilterNode } from '../../engine/index.ts';
 import type { CorpusStatistics, FacetValueQuery, SearchRequest } from '../../engine/index.ts';
@@ -13,7 +14,31 @@ import type { FacetValues, SearchPage } from '../pools/index.ts';
 import type { SemanticParams } from './semantic-query.ts';
 
 /** Wire shapes, each declared once as a TypeBox schema in server/api. */
-export type { CollectionInfo, CollectionSettingsPatch, TypoTolerancePatch } from '../api/index.ts';
+export type { CollectionSettingsPatch, TypoTolerancePatch } from '../settings/index.ts';
+
+/** A collection as indexing knows it; documents/collection-record.ts makes the API's record of it. */
+export interface CollectionFacts {
+  name: string;
+  language: string;
+  /** RFC 3339 UTC. */
+  createdAt: string;
+  /** Live documents, acknowledged writes included. */
+  documents: number;
+  sizeBytes: number;
+  segments: number;
+  settings: SettingsValues;
+  /** Per embedder: documents embedded, waiting and failed. */
+  embedding: Record<string, EmbeddingCounts>;
+  /** While the segments are indexed again with other metadata fields: how far it has come. */
+  reindexing: ReindexCounts | null;
+}
+
+/** A re-index after `searchable_fields` changed the metadata fields: those fields (`metadata.<name>`) and the live documents done and in all. */
+export interface ReindexCounts {
+  fields: string[];
+  documentsDone: number;
+  documentsTotal: number;
+}
 
 export interface WriteOptions {
   /** `?refresh=wait_for`: resolve only once the change is searchable. */
@@ -24,14 +49,14 @@ export interface Collection {
   readonly name: string;
   /** The collection's directory (its index files, WAL and kept originals). */
   readonly dir: string;
-  info(): CollectionInfo;
+  info(): CollectionFacts;
   /** The Tesseract languages its uploads are read in unless an upload names its own (`ocr_languages`). */
   readonly ocrLanguages: readonly string[];
   /**
    * Changes settings (what the patch leaves out is kept), durably (collection.json), for every
    * later search. Throws FolioError `validation_failed`.
    */
-  updateSettings(patch: CollectionSettingsPatch): Promise<CollectionInfo>;
+  updateSettings(patch: CollectionSettingsPatch): Promise<CollectionFacts>;
   /**
    * Resolves once the write buffer has room (at once, unless a bulk load filled it); throws
    * FolioError `overloaded` (503, Retry-After) when a refresh did not make room in time. Asked
@@ -85,8 +110,8 @@ export interface CollectionRegistry {
    * Throws FolioError `collection_exists`, or `validation_failed` for an unknown language or bad
    * typo tolerance (fields left out take the defaults).
    */
-  create(name: string, language: string, settings?: CollectionSettingsPatch): Promise<CollectionInfo>;
-  list(): CollectionInfo[];
+  create(name: string, language: string, settings?: CollectionSettingsPatch): Promise<CollectionFacts>;
+  list(): CollectionFacts[];
   /** Collections set aside because a file of theirs is damaged (their requests get 503 `collection_unavailable`). */
   unavailable(): DamagedCollection[];
   /** Throws FolioError `collection_not_found`. */

@@ -443,11 +443,11 @@ test('info reports bytes on disk and segments', async (t) => {
   assert.equal(empty.documents, 0);
   assert.equal(empty.segments, 0);
   await upsertJson(collection, [{ id: 'x', text: 'some bytes '.repeat(100) }], NO_WAIT);
-  const logged = collection.info().size_bytes;
-  assert.ok(logged > empty.size_bytes + 1000, 'the WAL counts');
+  const logged = collection.info().sizeBytes;
+  assert.ok(logged > empty.sizeBytes + 1000, 'the WAL counts');
   await collection.refresh();
   assert.equal(collection.info().segments, 1);
-  assert.ok(collection.info().size_bytes > empty.size_bytes);
+  assert.ok(collection.info().sizeBytes > empty.sizeBytes);
 });
 
 test('a failed refresh keeps the writes pending and leaves no files behind', async (t) => {

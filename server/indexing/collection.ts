@@ -23,27 +23,22 @@ import type { FacetValues } from '../pools/index.ts';
 import { collectionUnavailable, describeDamage, isDamage } from './damaged-collections.ts';
 import { captureCollection } from './collection-snapshot.ts';
 import type { EmbeddingPool, IndexPool, SearchPage, SearchPool } from '../pools/index.ts';
-import { readCollectionConfig, settingsToWire, storedSettingsOf, writeCollectionConfig } from './collection-config.ts';
-import type { SettingsValues, StoredSettings } from './collection-config.ts';
-import { applyTypoTolerancePatch } from './collection-settings.ts';
+import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
+import { applyEmbeddersPatch, applyTypoTolerancePatch, checkRanking, checkSearchableFields, checkSynonyms, sameVectors, settingsToWire, storedSettingsOf } from '../settings/index.ts';
+import type { EmbedderConfig, SettingsValues, StoredSettings } from '../settings/index.ts';
 import { CollectionEmbedder } from './collection-embedder.ts';
-import { applyEmbeddersPatch, sameVectors } from './embedder-settings.ts';
-import { checkSynonyms } from './synonym-settings.ts';
-import { checkRanking } from './ranking-settings.ts';
-import { checkSearchableFields } from './searchable-fields.ts';
-import type { EmbedderConfig } from './embedder-settings.ts';
 import { coverageWarning, prepareSemanticSearch } from './semantic-query.ts';
 import { unknownFieldWarnings } from './unknown-fields.ts';
 import type { SemanticParams } from './semantic-query.ts';
 import { WAL_DIR_NAME, directorySizeBytes, removeUnreferencedFiles, segmentFiles } from './collection-layout.ts';
 import { CollectionReader } from './collection-reader.ts';
-import type { Collection, CollectionInfo, CollectionSettingsPatch, WriteOptions } from './collection-types.ts';
+import type { Collection, CollectionFacts, CollectionSettingsPatch, ReindexCounts, WriteOptions } from './collection-types.ts';
 import { CollectionUpdater } from './collection-updater.ts';
 import { CollectionWriter, DEFAULT_BACKPRESSURE } from './collection-writer.ts';
 import type { Backpressure } from './collection-writer.ts';
 import { applyPatch } from './document-model.ts';
 import type { DocumentChange } from './document-model.ts';
-import { isValidDocumentId } from '../api/index.ts';
+import { isValidDocumentId } from '../names/index.ts';
 import { listDocuments } from './document-listing.ts';
 import { idsMatchingFilter } from './filter-matches.ts';
 import { DEFAULT_MERGE_POLICY } from './merge-policy.ts';
@@ -221,31 +216,31 @@ export abstract class FolioCollection implements Collection {
     }
   }
 
-  info(): CollectionInfo {
+  info(): CollectionFacts {
     return {
       name: this.name,
       language: this.language,
-      created_at: this.createdAt,
+      createdAt: this.createdAt,
       documents: this.builds ? this.writer.documents : this.reader.snapshot.liveCount,
-      size_bytes: directorySizeBytes(this.dir),
+      sizeBytes: directorySizeBytes(this.dir),
       segments: this.reader.snapshot.segments.length,
-      settings: settingsToWire(this.settingsValues()),
+      settings: this.settingsValues(),
       embedding: this.embedder.progress(),
       reindexing: this.reindexProgress(),
     };
   }
 
-  private reindexProgress(): CollectionInfo['reindexing'] {
+  private reindexProgress(): ReindexCounts | null {
     const progress = this.updater.reindexProgress();
     if (progress === null) return null;
-    return { fields: progress.fields.map((name) => `metadata.${name}`), documents_done: progress.documentsDone, documents_total: progress.documentsTotal };
+    return { fields: progress.fields.map((name) => `metadata.${name}`), documentsDone: progress.documentsDone, documentsTotal: progress.documentsTotal };
   }
 
   /**
    * Applies a settings patch (what it leaves out is kept), writes collection.json atomically,
    * and from then on searches use the new settings. Throws FolioError `validation_failed`.
    */
-  async updateSettings(patch: CollectionSettingsPatch): Promise<CollectionInfo> {
+  async updateSettings(patch: CollectionSettingsPatch): Promise<CollectionFacts> {
     this.assertOpen();
     const current = this.searchSettings.values;
     const settings: SettingsValues = {

@@ -3,7 +3,7 @@
 // room that touches storage's write path (WAL, manifest, deletes bitmaps).
 
 export { openCollectionRegistry } from './collection-registry.ts';
-export type { Collection, CollectionRegistry, WriteOptions } from './collection-types.ts';
+export type { Collection, CollectionFacts, CollectionRegistry, ReindexCounts, WriteOptions } from './collection-types.ts';
 export type { DocumentChange } from './document-model.ts';
 export type { CollectionWorkers } from './collection.ts';
 export type { SemanticParams } from './semantic-query.ts';
@@ -17,6 +17,6 @@ export type { ClusterLink, ClusterRole } from './cluster-link.ts';
 export { asClusterCollection } from './cluster-collection.ts';
 export type { ClusterCollection } from './cluster-collection.ts';
 export { WAL_DIR_NAME, segmentFiles } from './collection-layout.ts';
-export type { StoredSettings } from './collection-config.ts';
-export { parseBoosts } from './ranking-settings.ts';
-export { parseSearchFields } from './searchable-fields.ts';
+export type { StoredSettings } from '../settings/index.ts';
+export { parseBoosts } from '../settings/index.ts';
+export { parseSearchFields } from '../settings/index.ts';

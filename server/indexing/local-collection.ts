@@ -4,7 +4,7 @@
 import type { WriteAheadLog } from '../../storage/index.ts';
 import { DEFAULT_COLLECTION_OPTIONS, FolioCollection } from './collection.ts';
 import type { CollectionOptions, CollectionWorkers } from './collection.ts';
-import type { StoredSettings } from './collection-config.ts';
+import type { StoredSettings } from '../settings/index.ts';
 import type { WriteOptions } from './collection-types.ts';
 import type { SegmentSet } from './segment-set.ts';
 import type { WalRecord } from './wal-records.ts';

@@ -6,9 +6,8 @@
 
 import { SynonymTable } from '../../engine/index.ts';
 import type { Analyzer, FieldBoost, FieldWeights, SearchRequest } from '../../engine/index.ts';
-import type { SettingsValues } from './collection-config.ts';
-import { boostClock, parseBoosts } from './ranking-settings.ts';
-import { fieldWeightsOf, isDefaultWeights, searchWeightsWithin, searchableMetadataFields } from './searchable-fields.ts';
+import { boostClock, fieldWeightsOf, isDefaultWeights, parseBoosts, searchWeightsWithin, searchableMetadataFields } from '../settings/index.ts';
+import type { SettingsValues } from '../settings/index.ts';
 
 /** The settings of SettingsValues this holds (embedders are the collection's own concern). */
 export type SearchSettingValues = Omit<SettingsValues, 'embedders'>;

@@ -9,7 +9,7 @@ import { cutPassages, isRelevanceSort, matchesFilter, passageText } from '../../
 import type { FilterNode, IndexDocument, SearchMode, SearchRequest } from '../../engine/index.ts';
 import { FolioError } from '../errors/index.ts';
 import type { EmbeddingPool, SearchNotice } from '../pools/index.ts';
-import type { EmbedderConfig } from './embedder-settings.ts';
+import type { EmbedderConfig } from '../settings/index.ts';
 
 /** Longest wait for a query's embedding before the search falls back to keywords. */
 export const QUERY_EMBEDDING_TIMEOUT_MS = 3_000;

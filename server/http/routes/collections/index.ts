@@ -9,11 +9,11 @@ import {
   CollectionListSchema,
   CollectionParamsSchema,
   CreateCollectionBodySchema,
-  DEFAULT_LANGUAGE,
-  UpdateCollectionBodySchema,
 } from '../../../api/index.ts';
 import { NoContentSchema } from '../../../api/index.ts';
 import { problemResponses } from '../../../api/index.ts';
+import { UpdateCollectionBodySchema } from '../../../settings/index.ts';
+import { DEFAULT_LANGUAGE } from '../../../names/index.ts';
 
 const collectionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -17,7 +17,6 @@ import { parseBoosts, parseSearchFields } from '../../../indexing/index.ts';
 import type { SemanticParams } from '../../../indexing/index.ts';
 import { engineHitFields } from '../../../api/index.ts';
 import {
-  BoostListSchema,
   DEFAULT_FACET_LIMIT,
   HIT_FIELD_NAMES,
   DEFAULT_HIGHLIGHT_TAG,
@@ -25,7 +24,9 @@ import {
   MAX_FACET_FIELDS,
   MAX_SEARCH_WINDOW,
 } from '../../../api/index.ts';
-import type { FieldBoostWire, SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts';
+import type { SearchBodySchema, SearchQuerySchema } from '../../../api/index.ts';
+import { BoostListSchema } from '../../../settings/index.ts';
+import type { FieldBoostWire } from '../../../settings/index.ts';
 
 export type SearchParams = Static<typeof SearchQuerySchema> | Static<typeof SearchBodySchema>;
 /** Where the parameters came from, for errors' paths: `querystring`, `body`, or `body/queries/<i>` (multi-search). */

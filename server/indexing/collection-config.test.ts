@@ -1,29 +1,13 @@
-// Collection settings: the API's typo tolerance shape to the engine's and back, patches merged
-// over current settings, the two_typos ≥ one_typo rule, and collection.json's stored form.
+// collection.json: a collection's record and settings written and read back; a file written
+// before a setting existed reads as its default; a damaged one is a CorruptFileError.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CorruptFileError } from '../../storage/index.ts';
-import { FolioError } from '../errors/index.ts';
 import { readCollectionConfig, writeCollectionConfig } from './collection-config.ts';
-import { applyTypoTolerancePatch, defaultTypoTolerance, typoToleranceFromStored, typoToleranceToWire } from './collection-settings.ts';
-
-test('a patch keeps what it leaves out; the stored shape reads back the same', () => {
-  const current = defaultTypoTolerance();
-  const next = applyTypoTolerancePatch(current, { min_word_size: { two_typos: 12 }, disable_on_fields: ['text', 'text'] }, '/body');
-  assert.deepEqual(next, { enabled: true, minWordSize: { oneTypo: 5, twoTypos: 12 }, disableOnNumbers: true, disableOnFields: ['text'] });
-  assert.deepEqual(typoToleranceFromStored(JSON.parse(JSON.stringify(typoToleranceToWire(next)))), next);
-  assert.deepEqual(applyTypoTolerancePatch(current, undefined, '/body'), current);
-});
-
-test('two_typos below one_typo is refused, naming the field', () => {
-  assert.throws(
-    () => applyTypoTolerancePatch(defaultTypoTolerance(), { min_word_size: { one_typo: 10 } }, '/body/typo_tolerance'),
-    (error: unknown) => error instanceof FolioError && error.code === 'validation_failed' && error.errors?.[0].path === '/body/typo_tolerance/min_word_size/two_typos',
-  );
-});
+import { applyTypoTolerancePatch, defaultTypoTolerance } from '../settings/index.ts';
 
 test('collection.json: settings written and read; absent means the defaults; damaged is a CorruptFileError', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-settings-'));

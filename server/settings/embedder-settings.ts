@@ -7,8 +7,8 @@
 //  - `user`: vectors the documents carry (`vectors: { <name>: [..] }`), of its `dimensions`.
 
 import { DEFAULT_DOCUMENT_TEMPLATE } from '../../engine/index.ts';
-import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS } from '../api/index.ts';
-import type { EmbedderSettingsInput, EmbedderSettingsWire, EmbedderSource, EmbeddersPatch } from '../api/index.ts';
+import { EMBEDDER_NAME_PATTERN, MAX_EMBEDDERS } from './embedder-shapes.ts';
+import type { EmbedderSettingsInput, EmbedderSettingsWire, EmbedderSource, EmbeddersPatch } from './embedder-shapes.ts';
 import { FolioError } from '../errors/index.ts';
 
 /** The builtin model: its name in vector files and its dimensions. */

@@ -6,8 +6,8 @@
 import { Compile } from 'typebox/compile';
 import { DEFAULT_TYPO_TOLERANCE } from '../../engine/index.ts';
 import type { TypoTolerance } from '../../engine/index.ts';
-import { TypoToleranceSchema } from '../api/index.ts';
-import type { TypoTolerancePatch, TypoToleranceWire } from '../api/index.ts';
+import { TypoToleranceSchema } from './settings-shapes.ts';
+import type { TypoTolerancePatch, TypoToleranceWire } from './settings-shapes.ts';
 import { FolioError } from '../errors/index.ts';
 
 const storedTypoTolerance = Compile(TypoToleranceSchema);

@@ -8,8 +8,8 @@ import { DEFAULT_FIELD_WEIGHTS } from '../../engine/index.ts';
 import type { FieldWeights } from '../../engine/index.ts';
 import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
-import { MAX_FIELD_WEIGHT, SearchableFieldSchema } from '../api/index.ts';
-import type { SearchableFieldWire } from '../api/index.ts';
+import { MAX_FIELD_WEIGHT, SearchableFieldSchema } from './settings-shapes.ts';
+import type { SearchableFieldWire } from './settings-shapes.ts';
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 

@@ -6,8 +6,8 @@
 import { Compile } from 'typebox/compile';
 import { FIELD_NAME_RULE, isAllowedFieldName } from '../../engine/index.ts';
 import type { FieldBoost } from '../../engine/index.ts';
-import { RankingSettingsSchema } from '../api/index.ts';
-import type { FieldBoostWire, RankingSettingsWire } from '../api/index.ts';
+import { RankingSettingsSchema } from './settings-shapes.ts';
+import type { FieldBoostWire, RankingSettingsWire } from './settings-shapes.ts';
 import { FolioError } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 

@@ -8,9 +8,9 @@ import { Compile } from 'typebox/compile';
 import { Type } from 'typebox';
 import { Analyzer, MAX_SYNONYM_TERMS } from '../../engine/index.ts';
 import type { SynonymEntry } from '../../engine/index.ts';
-import { MAX_LISTED_FIELD_ERRORS, SynonymEntrySchema } from '../api/index.ts';
-import type { SynonymEntryWire } from '../api/index.ts';
-import { FolioError } from '../errors/index.ts';
+import { SynonymEntrySchema } from './settings-shapes.ts';
+import type { SynonymEntryWire } from './settings-shapes.ts';
+import { FolioError, MAX_LISTED_FIELD_ERRORS } from '../errors/index.ts';
 import type { FieldError } from '../errors/index.ts';
 
 const storedSynonyms = Compile(Type.Array(SynonymEntrySchema));

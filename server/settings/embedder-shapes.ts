@@ -1,5 +1,6 @@
-// TypeBox schemas of a collection's embedders (docs/api.md, "Search by meaning" `embedders`): how a client configures
-// search by meaning, and how the collection record shows it (never with its `api_key`).
+// The shapes of a collection's embedders (docs/api.md, "Search by meaning" `embedders`), as TypeBox
+// schemas: how a client configures search by meaning, how collection.json stores it, and how the
+// collection record shows it (never with its `api_key`).
 
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
@@ -68,14 +69,3 @@ export const EmbedderSettingsSchema = Type.Object(
   { additionalProperties: false, title: 'Embedder' },
 );
 export type EmbedderSettingsWire = Static<typeof EmbedderSettingsSchema>;
-
-/** Progress of one embedder over the collection's documents. */
-export const EmbeddingProgressSchema = Type.Object(
-  {
-    embedded: Type.Integer({ minimum: 0, description: 'Live documents whose passages are embedded and searchable by meaning.' }),
-    pending: Type.Integer({ minimum: 0, description: 'Live documents waiting to be embedded.' }),
-    failed: Type.Integer({ minimum: 0, description: 'Documents whose embedding failed (retried later).' }),
-  },
-  { additionalProperties: false, title: 'EmbeddingProgress' },
-);
-export type EmbeddingProgress = Static<typeof EmbeddingProgressSchema>;
