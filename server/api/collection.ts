@@ -4,15 +4,7 @@
 import { Type } from 'typebox';
 import type { Static } from 'typebox';
 import { COLLECTION_NAME_PATTERN, DEFAULT_LANGUAGE } from '../names/index.ts';
-import {
-  CollectionSettingsSchema,
-  EmbeddersPatchSchema,
-  OcrLanguagesSchema,
-  RankingSettingsSchema,
-  SearchableFieldsSchema,
-  SynonymsSchema,
-  TypoTolerancePatchSchema,
-} from '../settings/index.ts';
+import { CollectionSettingsSchema, UpdateCollectionBodySchema } from '../settings/index.ts';
 
 
 export const CollectionNameSchema = Type.String({
@@ -25,12 +17,8 @@ export const CollectionParamsSchema = Type.Object({ name: CollectionNameSchema }
 export const CreateCollectionBodySchema = Type.Object(
   {
     name: CollectionNameSchema,
-    typo_tolerance: Type.Optional(TypoTolerancePatchSchema),
-    embedders: Type.Optional(EmbeddersPatchSchema),
-    synonyms: Type.Optional(SynonymsSchema),
-    ranking: Type.Optional(RankingSettingsSchema),
-    searchable_fields: Type.Optional(SearchableFieldsSchema),
-    ocr_languages: Type.Optional(OcrLanguagesSchema),
+    // The settings, as PATCH takes them: what is left out is the default.
+    ...UpdateCollectionBodySchema.properties,
     language: Type.Optional(
       Type.String({
         minLength: 1,

@@ -102,38 +102,26 @@ function invalid(path: string, message: string): never {
   throw new FolioError('validation_failed', `${path}: ${message}`, [{ path, message }]);
 }
 
-/** As the collection record shows them: no API key. */
+/** An embedder's settings in the API's names (as shown and as stored), its API key aside. */
+function embedderMembers(config: EmbedderConfig): Omit<EmbedderSettingsWire, 'api_key_set'> {
+  return {
+    source: config.source,
+    model: config.model,
+    url: config.url,
+    dimensions: config.dimensions,
+    document_template: config.documentTemplate,
+    default_semantic_ratio: config.defaultSemanticRatio,
+  };
+}
+
+/** As the collection record shows them: no API key, only whether one is set. */
 export function embeddersToWire(embedders: Readonly<Record<string, EmbedderConfig>>): Record<string, EmbedderSettingsWire> {
-  const wire: Record<string, EmbedderSettingsWire> = {};
-  for (const [name, config] of Object.entries(embedders)) {
-    wire[name] = {
-      source: config.source,
-      model: config.model,
-      url: config.url,
-      api_key_set: config.apiKey !== null,
-      dimensions: config.dimensions,
-      document_template: config.documentTemplate,
-      default_semantic_ratio: config.defaultSemanticRatio,
-    };
-  }
-  return wire;
+  return Object.fromEntries(Object.entries(embedders).map(([name, config]) => [name, { ...embedderMembers(config), api_key_set: config.apiKey !== null }]));
 }
 
 /** As collection.json stores them (the API key included). */
 export function embeddersToStored(embedders: Readonly<Record<string, EmbedderConfig>>): Record<string, unknown> {
-  const stored: Record<string, unknown> = {};
-  for (const [name, config] of Object.entries(embedders)) {
-    stored[name] = {
-      source: config.source,
-      model: config.model,
-      url: config.url,
-      api_key: config.apiKey,
-      dimensions: config.dimensions,
-      document_template: config.documentTemplate,
-      default_semantic_ratio: config.defaultSemanticRatio,
-    };
-  }
-  return stored;
+  return Object.fromEntries(Object.entries(embedders).map(([name, config]) => [name, { ...embedderMembers(config), api_key: config.apiKey }]));
 }
 
 /** The embedders collection.json stores, or null when they are not valid. */

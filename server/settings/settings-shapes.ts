@@ -77,7 +77,7 @@ export const SynonymEntrySchema = Type.Object(
 );
 export type SynonymEntryWire = Static<typeof SynonymEntrySchema>;
 
-export const SynonymsSchema = Type.Array(SynonymEntrySchema, {
+const SynonymsSchema = Type.Array(SynonymEntrySchema, {
   maxItems: MAX_SYNONYM_ENTRIES,
   description:
     `Synonyms, applied at query time (no re-index): \`{"words": ["laptop", "notebook"]}\` makes the words equivalent; `
@@ -104,7 +104,7 @@ export const SearchableFieldSchema = Type.Object(
 );
 export type SearchableFieldWire = Static<typeof SearchableFieldSchema>;
 
-export const SearchableFieldsSchema = Type.Array(SearchableFieldSchema, {
+const SearchableFieldsSchema = Type.Array(SearchableFieldSchema, {
   minItems: 1,
   maxItems: 2 + MAX_SEARCHABLE_METADATA_FIELDS,
   description:
@@ -159,7 +159,7 @@ export const RankingSettingsSchema = Type.Object(
 export type RankingSettingsWire = Static<typeof RankingSettingsSchema>;
 
 /** `ocr_languages`: Tesseract language codes (docs/api.md, "OCR languages"). */
-export const OcrLanguagesSchema = Type.Array(Type.String({ pattern: '^[a-z]{3}(_[a-z]{3,5})?$', maxLength: 9 }), {
+const OcrLanguagesSchema = Type.Array(Type.String({ pattern: '^[a-z]{3}(_[a-z]{3,5})?$', maxLength: 9 }), {
   minItems: 1,
   maxItems: 5,
   uniqueItems: true,
