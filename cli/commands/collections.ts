@@ -11,6 +11,7 @@ import { connect } from '../connect.ts';
 import { UsageError, action } from '../errors.ts';
 import { formatBytes, formatTime } from '../../format/index.ts';
 import { note, printJson, printTable, say } from '../output.ts';
+import { addDeleteCommand, addListCommand } from '../resource-commands.ts';
 
 async function create(name: string, options: { language?: string; json?: boolean }): Promise<void> {
   const client = await connect();
@@ -99,11 +100,7 @@ export function registerCollections(program: Command): void {
     .option('--language <language>', 'stemming language, fixed for good (default english; none turns stemming off)')
     .option('--json', "print the server's JSON answer")
     .action(action(create));
-  collections
-    .command('list')
-    .description('list collections with their size')
-    .option('--json', "print the server's JSON answer")
-    .action(action(list));
+  addListCommand(collections, 'list collections with their size', list);
   collections
     .command('settings')
     .description("show a collection's search settings, or change them")
@@ -112,9 +109,5 @@ export function registerCollections(program: Command): void {
     .option('--synonyms <file>', 'a JSON file of synonym entries (- for standard input); replaces the list')
     .option('--json', 'print the settings as JSON')
     .action(action(settings));
-  collections
-    .command('delete')
-    .description('delete a collection and every document in it')
-    .argument('<name>', 'the collection')
-    .action(action(remove));
+  addDeleteCommand(collections, 'delete a collection and every document in it', ['<name>', 'the collection'], remove);
 }

@@ -10,6 +10,7 @@ import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
 import { formatTime } from '../../format/index.ts';
 import { colorEnabled, note, paint, printJson, printTable, say } from '../output.ts';
+import { addDeleteCommand, addListCommand } from '../resource-commands.ts';
 
 interface CreateOptions {
   name?: string;
@@ -74,14 +75,6 @@ export function registerKeys(program: Command): void {
     .option('--filter <json>', 'the key sees only documents matching this filter, e.g. \'{"tenant":"acme"}\' (search scope only)', jsonObjectArgument)
     .option('--json', "print the server's JSON answer (key included)")
     .action(action(create));
-  keys
-    .command('list')
-    .description('list API keys (never the keys themselves)')
-    .option('--json', "print the server's JSON answer")
-    .action(action(list));
-  keys
-    .command('delete')
-    .description('delete an API key; it stops working at once')
-    .argument('<id>', "the key's id (key_…)")
-    .action(action(remove));
+  addListCommand(keys, 'list API keys (never the keys themselves)', list);
+  addDeleteCommand(keys, 'delete an API key; it stops working at once', ['<id>', "the key's id (key_…)"], remove);
 }

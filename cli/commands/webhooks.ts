@@ -7,6 +7,7 @@ import { connect } from '../connect.ts';
 import { action } from '../errors.ts';
 import { formatTime } from '../../format/index.ts';
 import { colorEnabled, note, paint, printJson, printTable, say } from '../output.ts';
+import { addDeleteCommand, addListCommand } from '../resource-commands.ts';
 
 interface AddOptions {
   events: string[];
@@ -63,14 +64,6 @@ export function registerWebhooks(program: Command): void {
     .option('--description <text>', 'a note on what the webhook is for')
     .option('--json', "print the server's JSON answer (secret included)")
     .action(action(add));
-  webhooks
-    .command('list')
-    .description('list webhooks (never their secrets)')
-    .option('--json', "print the server's JSON answer")
-    .action(action(list));
-  webhooks
-    .command('delete')
-    .description('delete a webhook; nothing more is sent to it')
-    .argument('<id>', "the webhook's id (wh_…)")
-    .action(action(remove));
+  addListCommand(webhooks, 'list webhooks (never their secrets)', list);
+  addDeleteCommand(webhooks, 'delete a webhook; nothing more is sent to it', ['<id>', "the webhook's id (wh_…)"], remove);
 }

@@ -18,6 +18,7 @@ import {
   type FormatFamily,
   type FormatInfo,
 } from '../extraction.ts';
+import { formatsOf } from './format-rows.ts';
 import { formatFromFileName } from '../detect-format.ts';
 import { familyFor } from '../format-registry.ts';
 import {
@@ -30,10 +31,10 @@ import {
 } from '../nested-extraction.ts';
 import { isDirectory, isEncrypted, isReadableMethod, ZipArchive, ZipLimitError, type ZipEntry } from '../zip/index.ts';
 
-const FORMATS: FormatInfo[] = [
-  { extension: 'zip', mime: 'application/zip', kind: 'archive' },
-  { extension: 'gz', mime: 'application/gzip', kind: 'archive' },
-];
+const FORMATS: FormatInfo[] = formatsOf('archive', [
+  ['application/zip', 'zip'],
+  ['application/gzip', 'gz'],
+]);
 
 /** Whether an entry is worth unpacking: a file, readable, and not named as a format nobody reads. */
 function isCandidate(entry: ZipEntry): boolean {

@@ -15,22 +15,20 @@ const csv: Converter = (source) => delimitedToText(source, 'csv');
 const tsv: Converter = (source) => delimitedToText(source, 'tsv');
 
 const TABLE: ConverterTable = [
-  ['json', 'application/json', jsonToText],
-  ['geojson', 'application/geo+json', jsonToText],
-  ['jsonld', 'application/ld+json', jsonToText],
-  ['ipynb', 'application/x-ipynb+json', jsonToText],
-  ['webmanifest', 'application/manifest+json', jsonToText],
-  ['ndjson', 'application/x-ndjson', ndjsonToText],
-  ['jsonl', 'application/jsonl', ndjsonToText],
-  ['yaml', 'application/yaml', yamlToText],
-  ['yml', 'application/yaml', yamlToText],
-  ['toml', 'application/toml', tomlToText],
-  ['ini', 'text/x-ini', iniToText],
-  ['cfg', 'text/x-ini', iniToText],
-  ['conf', 'text/plain', iniToText],
-  ['properties', 'text/x-java-properties', propertiesToText],
-  ['csv', 'text/csv', csv],
-  ['tsv', 'text/tab-separated-values', tsv],
+  [jsonToText, 'application/json', 'json'],
+  [jsonToText, 'application/geo+json', 'geojson'],
+  [jsonToText, 'application/ld+json', 'jsonld'],
+  [jsonToText, 'application/x-ipynb+json', 'ipynb'],
+  [jsonToText, 'application/manifest+json', 'webmanifest'],
+  [ndjsonToText, 'application/x-ndjson', 'ndjson'],
+  [ndjsonToText, 'application/jsonl', 'jsonl'],
+  [yamlToText, 'application/yaml', 'yaml', 'yml'],
+  [tomlToText, 'application/toml', 'toml'],
+  [iniToText, 'text/x-ini', 'ini', 'cfg'],
+  [iniToText, 'text/plain', 'conf'],
+  [propertiesToText, 'text/x-java-properties', 'properties'],
+  [csv, 'text/csv', 'csv'],
+  [tsv, 'text/tab-separated-values', 'tsv'],
 ];
 
 export const dataFamily: FormatFamily = convertingFamily('data', TABLE);

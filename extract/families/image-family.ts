@@ -3,26 +3,22 @@
 // a fixture: PNG, JPEG, GIF, TIFF, BMP, WebP and Netpbm.
 
 import type { Extraction, ExtractionOptions, FormatFamily, FormatInfo } from '../extraction.ts';
+import { formatsOf } from './format-rows.ts';
 import { recognizeImage } from '../ocr/tesseract-worker.ts';
 import { tidyOcrText } from '../ocr/tidy-ocr-text.ts';
 
-const FORMATS: FormatInfo[] = [
-  { extension: 'png', mime: 'image/png', kind: 'image' },
-  { extension: 'jpg', mime: 'image/jpeg', kind: 'image' },
-  { extension: 'jpeg', mime: 'image/jpeg', kind: 'image' },
-  { extension: 'jpe', mime: 'image/jpeg', kind: 'image' },
-  { extension: 'jfif', mime: 'image/jpeg', kind: 'image' },
-  { extension: 'gif', mime: 'image/gif', kind: 'image' },
-  { extension: 'tif', mime: 'image/tiff', kind: 'image' },
-  { extension: 'tiff', mime: 'image/tiff', kind: 'image' },
-  { extension: 'bmp', mime: 'image/bmp', kind: 'image' },
-  { extension: 'dib', mime: 'image/bmp', kind: 'image' },
-  { extension: 'webp', mime: 'image/webp', kind: 'image' },
-  { extension: 'pbm', mime: 'image/x-portable-bitmap', kind: 'image' },
-  { extension: 'pgm', mime: 'image/x-portable-graymap', kind: 'image' },
-  { extension: 'ppm', mime: 'image/x-portable-pixmap', kind: 'image' },
-  { extension: 'pnm', mime: 'image/x-portable-anymap', kind: 'image' },
-];
+const FORMATS: FormatInfo[] = formatsOf('image', [
+  ['image/png', 'png'],
+  ['image/jpeg', 'jpg', 'jpeg', 'jpe', 'jfif'],
+  ['image/gif', 'gif'],
+  ['image/tiff', 'tif', 'tiff'],
+  ['image/bmp', 'bmp', 'dib'],
+  ['image/webp', 'webp'],
+  ['image/x-portable-bitmap', 'pbm'],
+  ['image/x-portable-graymap', 'pgm'],
+  ['image/x-portable-pixmap', 'ppm'],
+  ['image/x-portable-anymap', 'pnm'],
+]);
 
 export const imageFamily: FormatFamily = {
   kind: 'image',

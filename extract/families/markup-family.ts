@@ -13,20 +13,13 @@ import { convertingFamily, readTextFile } from './text-input.ts';
 import type { ConverterTable } from './text-input.ts';
 
 const TABLE: ConverterTable = [
-  ['md', 'text/markdown', markdownToText],
-  ['markdown', 'text/markdown', markdownToText],
-  ['mkd', 'text/markdown', markdownToText],
-  ['mdown', 'text/markdown', markdownToText],
-  ['rst', 'text/x-rst', restructuredTextToText],
-  ['adoc', 'text/asciidoc', asciidocToText],
-  ['asciidoc', 'text/asciidoc', asciidocToText],
-  ['org', 'text/org', orgToText],
-  ['tex', 'text/x-tex', latexToText],
-  ['latex', 'text/x-tex', latexToText],
-  ['ltx', 'text/x-tex', latexToText],
-  ['html', 'text/html', htmlToText],
-  ['htm', 'text/html', htmlToText],
-  ['xhtml', 'application/xhtml+xml', htmlToText],
+  [markdownToText, 'text/markdown', 'md', 'markdown', 'mkd', 'mdown'],
+  [restructuredTextToText, 'text/x-rst', 'rst'],
+  [asciidocToText, 'text/asciidoc', 'adoc', 'asciidoc'],
+  [orgToText, 'text/org', 'org'],
+  [latexToText, 'text/x-tex', 'tex', 'latex', 'ltx'],
+  [htmlToText, 'text/html', 'html', 'htm'],
+  [htmlToText, 'application/xhtml+xml', 'xhtml'],
 ];
 
 const HTML = new Set(['html', 'htm', 'xhtml']);

@@ -5,6 +5,7 @@
 // The readers live in extract/office/; this file maps format names to them.
 
 import type { Extraction, ExtractionOptions, FormatFamily, FormatInfo } from '../extraction.ts';
+import { formatsOf } from './format-rows.ts';
 import { extractWordDocument } from '../office/docx.ts';
 import { extractEpub } from '../office/epub.ts';
 import { extractFlatOpenDocument, extractOpenDocument } from '../office/odf.ts';
@@ -19,27 +20,27 @@ const OOXML = 'application/vnd.openxmlformats-officedocument';
 const ODF = 'application/vnd.oasis.opendocument';
 
 const FORMATS: FormatInfo[] = [
-  { extension: 'docx', mime: `${OOXML}.wordprocessingml.document`, kind: 'office' },
-  { extension: 'docm', mime: 'application/vnd.ms-word.document.macroEnabled.12', kind: 'office' },
-  { extension: 'dotx', mime: `${OOXML}.wordprocessingml.template`, kind: 'office' },
-  { extension: 'doc', mime: 'application/msword', kind: 'office' },
-  { extension: 'dot', mime: 'application/msword', kind: 'office' },
-  { extension: 'xls', mime: 'application/vnd.ms-excel', kind: 'office' },
-  { extension: 'xlt', mime: 'application/vnd.ms-excel', kind: 'office' },
-  { extension: 'xlsx', mime: `${OOXML}.spreadsheetml.sheet`, kind: 'office' },
-  { extension: 'xlsm', mime: 'application/vnd.ms-excel.sheet.macroEnabled.12', kind: 'office' },
-  { extension: 'ppt', mime: 'application/vnd.ms-powerpoint', kind: 'office' },
-  { extension: 'pps', mime: 'application/vnd.ms-powerpoint', kind: 'office' },
-  { extension: 'pot', mime: 'application/vnd.ms-powerpoint', kind: 'office' },
-  { extension: 'pptx', mime: `${OOXML}.presentationml.presentation`, kind: 'office' },
-  { extension: 'pptm', mime: 'application/vnd.ms-powerpoint.presentation.macroEnabled.12', kind: 'office' },
-  { extension: 'odt', mime: `${ODF}.text`, kind: 'office' },
-  { extension: 'ods', mime: `${ODF}.spreadsheet`, kind: 'office' },
-  { extension: 'odp', mime: `${ODF}.presentation`, kind: 'office' },
-  { extension: 'fodt', mime: `${ODF}.text-flat-xml`, kind: 'office' },
-  { extension: 'fods', mime: `${ODF}.spreadsheet-flat-xml`, kind: 'office' },
-  { extension: 'fodp', mime: `${ODF}.presentation-flat-xml`, kind: 'office' },
-  { extension: 'epub', mime: 'application/epub+zip', kind: 'ebook' },
+  ...formatsOf('office', [
+    [`${OOXML}.wordprocessingml.document`, 'docx'],
+    ['application/vnd.ms-word.document.macroEnabled.12', 'docm'],
+    [`${OOXML}.wordprocessingml.template`, 'dotx'],
+    ['application/msword', 'doc', 'dot'],
+    ['application/vnd.ms-excel', 'xls', 'xlt'],
+    [`${OOXML}.spreadsheetml.sheet`, 'xlsx'],
+    ['application/vnd.ms-excel.sheet.macroEnabled.12', 'xlsm'],
+    ['application/vnd.ms-powerpoint', 'ppt', 'pps', 'pot'],
+    [`${OOXML}.presentationml.presentation`, 'pptx'],
+    ['application/vnd.ms-powerpoint.presentation.macroEnabled.12', 'pptm'],
+    [`${ODF}.text`, 'odt'],
+    [`${ODF}.spreadsheet`, 'ods'],
+    [`${ODF}.presentation`, 'odp'],
+    [`${ODF}.text-flat-xml`, 'fodt'],
+    [`${ODF}.spreadsheet-flat-xml`, 'fods'],
+    [`${ODF}.presentation-flat-xml`, 'fodp'],
+  ]),
+  ...formatsOf('ebook', [
+    ['application/epub+zip', 'epub'],
+  ]),
 ];
 
 type ZipReader = (zip: OfficePackage, format: string) => Promise<Extraction>;

@@ -2,16 +2,15 @@
 // new page, so pages are numbered 1…n. No title: plain text has no place for one.
 
 import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
+import { formatsOf } from './format-rows.ts';
 import { readTextFile } from './text-input.ts';
 
-const FORMATS: FormatInfo[] = [
-  { extension: 'txt', mime: 'text/plain', kind: 'text' },
-  { extension: 'text', mime: 'text/plain', kind: 'text' },
-  { extension: 'log', mime: 'text/x-log', kind: 'text' },
-  { extension: 'diff', mime: 'text/x-patch', kind: 'text' },
-  { extension: 'patch', mime: 'text/x-patch', kind: 'text' },
-  { extension: 'bib', mime: 'text/x-bibtex', kind: 'text' },
-];
+const FORMATS: FormatInfo[] = formatsOf('text', [
+  ['text/plain', 'txt', 'text'],
+  ['text/x-log', 'log'],
+  ['text/x-patch', 'diff', 'patch'],
+  ['text/x-bibtex', 'bib'],
+]);
 
 /** Splits text into pages at form feeds; a trailing form feed does not make an empty last page. */
 export function splitFormFeedPages(text: string): string[] {

@@ -2,16 +2,16 @@
 // spoken text, without cue numbers, timestamps or styling.
 
 import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
+import { formatsOf } from './format-rows.ts';
 import { cuesToText, substationToText } from '../text-formats/subtitles.ts';
 import { onePage, readTextFile } from './text-input.ts';
 
-const FORMATS: FormatInfo[] = [
-  { extension: 'srt', mime: 'application/x-subrip', kind: 'subtitle' },
-  { extension: 'vtt', mime: 'text/vtt', kind: 'subtitle' },
-  { extension: 'sbv', mime: 'text/x-sbv', kind: 'subtitle' },
-  { extension: 'ass', mime: 'text/x-ssa', kind: 'subtitle' },
-  { extension: 'ssa', mime: 'text/x-ssa', kind: 'subtitle' },
-];
+const FORMATS: FormatInfo[] = formatsOf('subtitle', [
+  ['application/x-subrip', 'srt'],
+  ['text/vtt', 'vtt'],
+  ['text/x-sbv', 'sbv'],
+  ['text/x-ssa', 'ass', 'ssa'],
+]);
 
 export const subtitleFamily: FormatFamily = {
   kind: 'subtitle',

@@ -21,18 +21,18 @@ export function onePage(format: string, conversion: TextConversion): Extraction 
 /** Turns a text file's text into readable text and its title. */
 export type Converter = (source: string) => TextConversion;
 
-/** Rows of a converting family: extension, MIME type, the converter that reads it. */
-export type ConverterTable = ReadonlyArray<readonly [extension: string, mime: string, convert: Converter]>;
+/** Rows of a converting family: the converter, the MIME type, then the extensions it reads so. */
+export type ConverterTable = ReadonlyArray<readonly [convert: Converter, mime: string, ...extensions: string[]]>;
 
 /**
  * A family whose formats are each one page of text read by their table row's converter, from
  * the text `decode` finds in the bytes (`readTextFile` unless a format needs its own).
  */
 export function convertingFamily(kind: string, table: ConverterTable, decode: (bytes: Uint8Array, format: string) => string = readTextFile): FormatFamily {
-  const converters = new Map(table.map(([extension, , convert]) => [extension, convert]));
+  const converters = new Map(table.flatMap(([convert, , ...extensions]) => extensions.map((extension) => [extension, convert] as const)));
   return {
     kind,
-    formats: table.map(([extension, mime]): FormatInfo => ({ extension, mime, kind })),
+    formats: table.flatMap(([, mime, ...extensions]) => extensions.map((extension): FormatInfo => ({ extension, mime, kind }))),
     extract(bytes: Uint8Array, format: string): Extraction {
       const convert = converters.get(format);
       if (convert === undefined) throw new Error(`the ${kind} family does not read ${format}`);

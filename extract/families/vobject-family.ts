@@ -2,14 +2,17 @@
 // (event summaries, descriptions, places; names, organisations, notes, e-mails) as one page.
 
 import type { Extraction, FormatFamily, FormatInfo } from '../extraction.ts';
+import { formatsOf } from './format-rows.ts';
 import { icalendarToText, vcardToText } from '../text-formats/vobject.ts';
 import { onePage, readTextFile } from './text-input.ts';
 
 const FORMATS: FormatInfo[] = [
-  { extension: 'ics', mime: 'text/calendar', kind: 'calendar' },
-  { extension: 'ical', mime: 'text/calendar', kind: 'calendar' },
-  { extension: 'vcf', mime: 'text/vcard', kind: 'contact' },
-  { extension: 'vcard', mime: 'text/vcard', kind: 'contact' },
+  ...formatsOf('calendar', [
+    ['text/calendar', 'ics', 'ical'],
+  ]),
+  ...formatsOf('contact', [
+    ['text/vcard', 'vcf', 'vcard'],
+  ]),
 ];
 
 export const vobjectFamily: FormatFamily = {

@@ -23,22 +23,16 @@ export interface ZipEntry {
   localOffset: number;
 }
 
-const EOCD_SIGNATURE = 0x06054b50;
-const ZIP64_LOCATOR_SIGNATURE = 0x07064b50;
-const ZIP64_EOCD_SIGNATURE = 0x06064b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
-const EOCD_SIZE = 22;
-const ZIP64_LOCATOR_SIZE = 20;
-const ZIP64_EOCD_SIZE = 56;
-const CENTRAL_SIZE = 46;
-const LOCAL_SIZE = 30;
+/** The signatures that open each record (PKWARE APPNOTE 4.3). */
+const SIGNATURE = { endOfCentralDirectory: 0x06054b50, zip64Locator: 0x07064b50, zip64End: 0x06064b50, central: 0x02014b50, local: 0x04034b50 } as const;
+/** The fixed part of each record, in bytes. */
+const SIZE = { endOfCentralDirectory: 22, zip64Locator: 20, zip64End: 56, central: 46, local: 30 } as const;
+/** Longest archive comment: where the end record can start, counted back from the end. */
 const MAX_COMMENT = 0xffff;
-const ZIP64_EXTRA = 0x0001;
-const UNICODE_PATH_EXTRA = 0x7075;
-const FLAG_ENCRYPTED = 0x0001;
-const FLAG_DATA_DESCRIPTOR = 0x0008;
-const FLAG_UTF8 = 0x0800;
+/** Extra field ids read: the ZIP64 sizes and offsets, and Info-ZIP's Unicode path. */
+const EXTRA = { zip64: 0x0001, unicodePath: 0x7075 } as const;
+/** General purpose flags read. */
+const FLAG = { encrypted: 0x0001, dataDescriptor: 0x0008, utf8: 0x0800 } as const;
 /** A 32-bit field with this value defers to the ZIP64 extra field. */
 const ZIP64_MARK = 0xffffffff;
 
@@ -47,7 +41,7 @@ export function isDirectory(entry: ZipEntry): boolean {
 }
 
 export function isEncrypted(entry: ZipEntry): boolean {
-  return (entry.flags & FLAG_ENCRYPTED) !== 0;
+  return (entry.flags & FLAG.encrypted) !== 0;
 }
 
 /** The entry is stored or deflated, the two methods read here. */
@@ -75,7 +69,7 @@ function findExtra(view: DataView, start: number, end: number, id: number): [num
 
 /** Applies a ZIP64 extra field to the sizes and offset a header marked 0xffffffff (in the spec's order). */
 function applyZip64Extra(entry: ZipEntry, view: DataView, start: number, end: number): void {
-  const field = findExtra(view, start, end, ZIP64_EXTRA);
+  const field = findExtra(view, start, end, EXTRA.zip64);
   if (field === null) return;
   let at = field[0];
   const next = (current: number): number => {
@@ -100,10 +94,10 @@ function entryName(bytes: Uint8Array, view: DataView, nameStart: number, extraSt
     throw new ZipLimitError('name', `the zip file has an entry name longer than ${MAX_ZIP_NAME_BYTES} bytes`);
   }
   let name: string | null = null;
-  if ((flags & FLAG_UTF8) !== 0) {
+  if ((flags & FLAG.utf8) !== 0) {
     name = new TextDecoder('utf-8').decode(raw);
   } else {
-    const unicode = findExtra(view, extraStart, extraEnd, UNICODE_PATH_EXTRA);
+    const unicode = findExtra(view, extraStart, extraEnd, EXTRA.unicodePath);
     if (unicode !== null && unicode[1] - unicode[0] >= 5 && bytes[unicode[0]] === 1 && view.getUint32(unicode[0] + 1, true) === crc32(raw)) {
       name = new TextDecoder('utf-8').decode(bytes.subarray(unicode[0] + 5, unicode[1]));
     }
@@ -119,9 +113,9 @@ function entryName(bytes: Uint8Array, view: DataView, nameStart: number, extraSt
 }
 
 function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
-  const lowest = Math.max(0, bytes.length - EOCD_SIZE - MAX_COMMENT);
-  for (let at = bytes.length - EOCD_SIZE; at >= lowest; at--) {
-    if (bytes[at] === 0x50 && view.getUint32(at, true) === EOCD_SIGNATURE) return at;
+  const lowest = Math.max(0, bytes.length - SIZE.endOfCentralDirectory - MAX_COMMENT);
+  for (let at = bytes.length - SIZE.endOfCentralDirectory; at >= lowest; at--) {
+    if (bytes[at] === 0x50 && view.getUint32(at, true) === SIGNATURE.endOfCentralDirectory) return at;
   }
   return -1;
 }
@@ -132,10 +126,10 @@ function centralDirectoryPosition(bytes: Uint8Array, view: DataView): { count: n
   if (eocd < 0) throw damaged('its central directory is missing');
   let count = view.getUint16(eocd + 10, true);
   let offset = view.getUint32(eocd + 16, true);
-  const locator = eocd - ZIP64_LOCATOR_SIZE;
-  if ((count === 0xffff || offset === ZIP64_MARK) && locator >= 0 && view.getUint32(locator, true) === ZIP64_LOCATOR_SIGNATURE) {
+  const locator = eocd - SIZE.zip64Locator;
+  if ((count === 0xffff || offset === ZIP64_MARK) && locator >= 0 && view.getUint32(locator, true) === SIGNATURE.zip64Locator) {
     const zip64 = Number(view.getBigUint64(locator + 8, true));
-    if (zip64 + ZIP64_EOCD_SIZE > bytes.length || view.getUint32(zip64, true) !== ZIP64_EOCD_SIGNATURE) {
+    if (zip64 + SIZE.zip64End > bytes.length || view.getUint32(zip64, true) !== SIGNATURE.zip64End) {
       throw damaged('its ZIP64 end record is missing');
     }
     count = Number(view.getBigUint64(zip64 + 32, true));
@@ -154,15 +148,15 @@ export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let i = 0; i < count; i++) {
-    if (at + CENTRAL_SIZE > bytes.length || view.getUint32(at, true) !== CENTRAL_SIGNATURE) {
+    if (at + SIZE.central > bytes.length || view.getUint32(at, true) !== SIGNATURE.central) {
       throw damaged(`central directory record ${i + 1} of ${count} is missing`);
     }
     const flags = view.getUint16(at + 8, true);
-    const extraStart = at + CENTRAL_SIZE + view.getUint16(at + 28, true);
+    const extraStart = at + SIZE.central + view.getUint16(at + 28, true);
     const extraEnd = extraStart + view.getUint16(at + 30, true);
     if (extraEnd > bytes.length) throw damaged('a central directory record is cut short');
     const entry: ZipEntry = {
-      name: entryName(bytes, view, at + CENTRAL_SIZE, extraStart, extraEnd, flags),
+      name: entryName(bytes, view, at + SIZE.central, extraStart, extraEnd, flags),
       method: view.getUint16(at + 10, true),
       flags,
       crc32: view.getUint32(at + 16, true),
@@ -179,8 +173,8 @@ export function readZipEntries(bytes: Uint8Array): ZipEntry[] {
 
 /** Where the data after the local header at `at` starts, or null when there is no such header. */
 function localDataStart(bytes: Uint8Array, view: DataView, at: number): number | null {
-  if (at < 0 || at + LOCAL_SIZE > bytes.length || view.getUint32(at, true) !== LOCAL_SIGNATURE) return null;
-  const dataStart = at + LOCAL_SIZE + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+  if (at < 0 || at + SIZE.local > bytes.length || view.getUint32(at, true) !== SIGNATURE.local) return null;
+  const dataStart = at + SIZE.local + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
   return dataStart <= bytes.length ? dataStart : null;
 }
 
@@ -189,9 +183,9 @@ function readLocalHeader(bytes: Uint8Array, view: DataView, at: number): { entry
   const dataStart = localDataStart(bytes, view, at);
   if (dataStart === null) return null;
   const flags = view.getUint16(at + 6, true);
-  const extraStart = at + LOCAL_SIZE + view.getUint16(at + 26, true);
+  const extraStart = at + SIZE.local + view.getUint16(at + 26, true);
   const entry: ZipEntry = {
-    name: entryName(bytes, view, at + LOCAL_SIZE, extraStart, dataStart, flags),
+    name: entryName(bytes, view, at + SIZE.local, extraStart, dataStart, flags),
     method: view.getUint16(at + 8, true),
     flags,
     crc32: view.getUint32(at + 14, true),
@@ -221,7 +215,7 @@ export function walkLocalHeaders(bytes: Uint8Array): ZipEntry[] {
     }
     if (header === null) break;
     entries.push(header.entry);
-    if ((header.entry.flags & FLAG_DATA_DESCRIPTOR) !== 0) break;
+    if ((header.entry.flags & FLAG.dataDescriptor) !== 0) break;
     at = header.dataStart + header.entry.compressedSize;
   }
   return entries;
