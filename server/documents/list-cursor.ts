@@ -2,10 +2,8 @@
 // it can carry more later) and checked when it comes back: a cursor that does not decode to a
 // document id is a 400 naming the parameter.
 
-import { DOCUMENT_ID_PATTERN, MAX_DOCUMENT_ID_LENGTH } from '../names/index.ts';
+import { isValidDocumentId } from '../names/index.ts';
 import { FolioError } from '../errors/index.ts';
-
-const ID = new RegExp(DOCUMENT_ID_PATTERN);
 
 export function encodeListCursor(lastId: string): string {
   return Buffer.from(lastId, 'utf8').toString('base64url');
@@ -14,7 +12,7 @@ export function encodeListCursor(lastId: string): string {
 /** The id the page after `cursor` starts after; FolioError validation_failed when it is not a cursor. */
 export function decodeListCursor(cursor: string): string {
   const id = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  if (id.length === 0 || id.length > MAX_DOCUMENT_ID_LENGTH || !ID.test(id) || encodeListCursor(id) !== cursor) {
+  if (!isValidDocumentId(id) || encodeListCursor(id) !== cursor) {
     throw new FolioError('validation_failed', 'cursor: not a cursor from this listing', [
       { path: '/querystring/cursor', message: 'must be the next_cursor of a previous page, unchanged' },
     ]);

@@ -150,8 +150,7 @@ function descriptorShortage(name: string): FolioError {
 
 /** How collections open and close: lazily, at most `maxOpen` at once, closed after `idleMs` unused; or all open (cluster mode). */
 export interface CollectionLifecycle {
-  lazy: boolean;
-  /** Cluster mode: each collection's link to the cluster, asked whenever it is opened; null in single-process mode. */
+  /** Cluster mode (every collection stays open): each collection's link to the cluster, asked whenever it is opened; null in single-process mode. */
   clusterLink: ((name: string) => ClusterLink) | null;
   maxOpen: number;
   idleMs: number;
@@ -184,8 +183,13 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     readonly workers: CollectionWorkers,
     private readonly collectionOptions: (name: string) => Partial<CollectionOptions>,
     private readonly onDamage: (damaged: DamagedCollection) => void = () => {},
-    private readonly lifecycle: CollectionLifecycle = { lazy: false, clusterLink: null, maxOpen: Infinity, idleMs: Infinity, onOpen: () => {} },
+    private readonly lifecycle: CollectionLifecycle,
   ) {}
+
+  /** Collections open when first used and close once idle, except in cluster mode, where the cluster follows each. */
+  private get lazy(): boolean {
+    return this.lifecycle.clusterLink === null;
+  }
 
   /**
    * Removes staging leftovers and lists the collection directories; opens those whose log holds
@@ -201,7 +205,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
       if (!entry.isDirectory() || !isValidCollectionName(entry.name)) continue;
       this.dirs.set(entry.name, entryPath);
       try {
-        if (!this.lifecycle.lazy || hasUnappliedWrites(entryPath)) this.openNow(entry.name);
+        if (!this.lazy || hasUnappliedWrites(entryPath)) this.openNow(entry.name);
       } catch (error) {
         if (isDescriptorShortage(error)) continue; // opened when first used instead
         // One damaged collection does not keep the others from serving.
@@ -211,7 +215,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
     }
     // A server with collections gets its search threads now; an empty one holds none until then.
     if (this.dirs.size > 0) this.workers.search.start();
-    if (this.lifecycle.lazy && Number.isFinite(this.lifecycle.idleMs)) {
+    if (this.lazy && Number.isFinite(this.lifecycle.idleMs)) {
       this.sweeper = setInterval(() => this.closeIdle(), Math.max(10, Math.min(this.lifecycle.idleMs / 2, 5_000)));
       this.sweeper.unref();
     }
@@ -416,7 +420,7 @@ class FolioCollectionRegistry implements LocalCollectionRegistry {
    * request in flight holds the collection it names (`hold`), so none is closed under it.
    */
   private closeForRoom(keep: number): void {
-    if (!this.lifecycle.lazy) return;
+    if (!this.lazy) return;
     const now = Date.now();
     for (const [name, collection] of this.collections) {
       if (this.collections.size <= keep) return;
@@ -552,7 +556,6 @@ export async function openCollectionRegistry(
     embedding: new EmbeddingPool({ modelsDir: options.modelsDir ?? path.join(dataDir, 'models'), ...(options.addonsDir !== undefined && { addonsDir: options.addonsDir }) }),
   };
   const lifecycle: CollectionLifecycle = {
-    lazy: options.cluster === undefined,
     clusterLink: options.cluster ?? null,
     maxOpen: options.maxOpenCollections ?? defaultMaxOpenCollections(),
     idleMs: options.collectionIdleMs ?? DEFAULT_COLLECTION_IDLE_MS,
