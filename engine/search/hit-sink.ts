@@ -36,6 +36,13 @@ export interface HitSink {
    * -Infinity and skipping below it afterwards; absent means true.
    */
   readonly needsMatchSet?: boolean;
+  /**
+   * Without a match set: how many matches to count ahead, without scoring, before ranking with
+   * the threshold (then `counted` takes them, counted up to one more); absent or -1: the sink
+   * counts the docs offered to it.
+   */
+  readonly countAhead?: number;
+  counted?(matches: number): void;
   /** Present when the sink raises scores by different factors per doc (see ScoreFactorBounds). */
   readonly factorBounds?: ScoreFactorBounds | null;
   collect(doc: number, score: number): void;

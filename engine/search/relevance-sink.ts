@@ -1,8 +1,10 @@
 // Where one segment's relevance ranking sends its docs (hit-sink.ts): the search's top-k
-// collector across segments, counting what it is offered. Without a match set (no facets, no
-// `trackTotal`), a disjunction offers every match until TOTAL_EXACT_UP_TO are counted and then
-// only what may reach the top k: the threshold stays -Infinity until then, and once it is used
-// the total is a lower bound. With field boosts (field-boosts.ts) it multiplies each score by
+// collector across segments. Without a match set (no facets, no `trackTotal`), the segment's
+// matches are counted ahead, without scoring, up to what TOTAL_EXACT_UP_TO leaves (match-count.ts),
+// and a disjunction then offers only what may reach the top k; past that many the total is a
+// lower bound. A grouped search counts its groups from the docs offered, so it counts what it is
+// offered instead: every match until TOTAL_EXACT_UP_TO are counted (the threshold stays -Infinity
+// until then), then only what may reach the top k. With field boosts (field-boosts.ts) it multiplies each score by
 // the doc's multiplier, and asks the scorers for the threshold over the segment's largest one
 // (a `listing`, a query without words, is ranked by the multipliers alone). One class for both,
 // so that every segment's sink has one shape: WAND reads its threshold and calls `collect` for
@@ -21,6 +23,13 @@ export class RelevanceSink implements HitSink {
   offered = 0;
   /** Set once the threshold was given past TOTAL_EXACT_UP_TO: the total is then a lower bound. */
   stoppedCounting = false;
+  /**
+   * How many matches a count pass is to count before ranking (`counted` then takes them), or -1
+   * where the sink counts what it is offered (a grouped search, or one with a match set).
+   */
+  readonly countAhead: number;
+  /** The matches counted ahead, once `counted` was called; else null. */
+  private matchedAhead: number | null = null;
   /** The boosts, when any apply to this segment. */
   private readonly boosts: SegmentBoosts | null;
   /** Each doc's multiplier, when kept for the segment and these boosts: values[codes[doc]]. */
@@ -53,10 +62,25 @@ export class RelevanceSink implements HitSink {
     this.factorBounds = this.boosts === null || listing ? null : this.boosts.factorBounds;
     // A boosted listing offers every doc: the first k by id are not the best boosted.
     this.rankedById = this.boosts === null || !listing;
+    this.countAhead = needsMatchSet || groups !== undefined ? -1 : Math.max(0, TOTAL_EXACT_UP_TO - countedBefore);
+  }
+
+  /**
+   * Takes the count pass's answer: `matches` counted of at most countAhead + 1. More than
+   * countAhead means the total is past TOTAL_EXACT_UP_TO (a lower bound from now on).
+   */
+  counted(matches: number): void {
+    this.matchedAhead = Math.min(matches, this.countAhead);
+    if (matches > this.countAhead) this.stoppedCounting = true;
+  }
+
+  /** The matches this segment adds to the total. */
+  get matched(): number {
+    return this.matchedAhead ?? this.offered;
   }
 
   get threshold(): number {
-    if (this.needsMatchSet) return this.collector.threshold * this.thresholdScale;
+    if (this.needsMatchSet || this.matchedAhead !== null) return this.collector.threshold * this.thresholdScale;
     if (this.countedBefore + this.offered < TOTAL_EXACT_UP_TO) return -Infinity;
     this.stoppedCounting = true;
     return this.collector.threshold * this.thresholdScale;

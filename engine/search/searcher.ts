@@ -284,8 +284,9 @@ function rankByKeywords(
         ? idRanks[segmentA][docA] - idRanks[segmentB][docB]
         : views[segmentA].reader.compareDocIds(docA, views[segmentB].reader, docB),
     );
-    // Without facets or `trackTotal`, disjunctions count what they offer: every match until
-    // TOTAL_EXACT_UP_TO are counted, then only what may reach the top k (the total a lower bound).
+    // Without facets or `trackTotal`, a disjunction's matches are counted without scoring up
+    // to TOTAL_EXACT_UP_TO (a grouped search's, from the docs offered), and only what may reach
+    // the top k is scored (past that many, the total is a lower bound).
     // A segment answering with a match set is counted from it, whatever it offered.
     // Docs that match besides the keyword matches (a hybrid search's nearest) are counted with them.
     // The groups of a grouped search are counted from the match set, or else from what is offered.
@@ -299,7 +300,7 @@ function rankByKeywords(
         () => null,
       );
       if (sink.stoppedCounting) totalRelation = 'gte';
-      if (matches === null) total += sink.offered;
+      if (matches === null) total += sink.matched;
       else countMatches(view, segment, matches);
     }
     if (budget.timedOut) totalRelation = 'gte';

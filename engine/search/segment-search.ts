@@ -2,9 +2,11 @@
 // bit set, for the total and for facets) and offers docs to a hit sink for ranking. Admissible
 // docs are those passing the filter, not deleted and not excluded by `-clauses`. Three
 // strategies: required clauses drive a conjunction; otherwise a disjunction's matches are
-// marked on a bit set and ranked with WAND — or, when the sink needs no match set, ranked with
-// WAND alone, the sink counting what it is offered; a query without positive clauses matches
-// every admissible doc (with score 0). Every doc visited spends a unit of the search's budget.
+// marked on a bit set and ranked with block-max WAND — or, when the sink needs no match set,
+// counted up to what the sink still counts without scoring (match-count.ts) and ranked with
+// block-max MaxScore (max-score.ts), or WAND where it cannot (a word's typo variants, boosts);
+// a grouped search's sink counts what it is offered instead; a query without positive clauses
+// matches every admissible doc (with score 0). Every doc visited spends a unit of the budget.
 
 import type { FilterNode } from '../filter/index.ts';
 import { DocBitSet } from './doc-bitset.ts';
@@ -20,6 +22,8 @@ import type { Scorer } from './scorers/scorer.ts';
 import { deletedDocs } from './segment-view.ts';
 import type { SegmentView } from './segment-view.ts';
 import { canCollectBulk, collectBulk } from './bulk-disjunction.ts';
+import { countMatches } from './match-count.ts';
+import { canCollectMaxScore, collectMaxScore } from './max-score.ts';
 import { collectWand } from './wand.ts';
 
 /**
@@ -50,6 +54,15 @@ export function searchSegment(view: SegmentView, prepared: readonly PreparedClau
     const restricted = admissible;
     const scorers = positives.flatMap((p) => rankingScorers(p, reader, budget));
     const accept = restricted === null ? acceptEvery : (doc: number): boolean => restricted.has(doc);
+    if (sink.countAhead !== undefined && sink.countAhead >= 0) {
+      // The total counted without scoring (one more than it needs: past it, the total is a lower
+      // bound), then block-max WAND ranks with its threshold from the first hits on.
+      const counting = positives.map((p) => clauseScorer(p, reader, budget)).filter((scorer) => scorer !== null);
+      sink.counted!(countMatches(counting, restricted === null ? null : accept, sink.countAhead + 1, budget));
+      if (canCollectMaxScore(scorers) && (sink.factorBounds ?? null) === null) collectMaxScore(scorers, accept, sink, budget);
+      else collectWand(scorers, accept, sink, budget);
+      return null;
+    }
     // Every match is offered until the total is counted (bulk, window by window); WAND skips after.
     if (!canCollectBulk(scorers)) collectWand(scorers, accept, sink, budget);
     else if (!collectBulk(scorers, accept, sink, budget)) collectWand(scorers, accept, sink, budget, true);

@@ -1,7 +1,10 @@
 // WAND (Broder et al., 2003) top-k evaluation of a disjunction: scorers are kept sorted by their
 // current doc; the pivot is the first doc at which the summed score bounds could reach the
 // collector's threshold, so docs before it are skipped without being scored. Docs are scored
-// only when every scorer up to the pivot sits on them. A sink that raises scores by a factor per
+// only when every scorer up to the pivot sits on them. Block-max WAND (Ding & Suel, 2011; Lucene's
+// WANDScorer over impacts): at a pivot, the scorers up to it are bounded by their blocks' best
+// scores there (scorer.shallowBound); when those cannot reach the threshold, every doc up to the
+// first block end is skipped without being decoded. A sink that raises scores by a factor per
 // doc (a ranking by fields) gives its factors' bounds: a block of docs whose summed bounds times
 // the block's largest factor cannot reach the threshold is skipped whole, and a doc whose own
 // factor keeps it below is passed over without being scored.
@@ -39,6 +42,10 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     }
     if (pivot < 0) break; // no remaining doc can reach the threshold
     const pivotDoc = active[pivot].doc;
+    if (threshold > 0 && skipBelowBlockBounds(active, pivot, threshold)) {
+      if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
+      continue;
+    }
     // (While the threshold is not above 0 — every match still counted — nothing can be skipped.)
     if (factors !== null && threshold > 0 && skipBelowFactor(active, pivot, bound, threshold, factors)) {
       if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
@@ -59,6 +66,40 @@ export function collectWand(scorers: Scorer[], accept: (doc: number) => boolean,
     if (anyExhausted(active)) active = active.filter((scorer) => scorer.doc !== NO_MORE_DOCS);
   }
   return scored;
+}
+
+/**
+ * At a pivot: while the blocks holding the target (first the pivot doc) of the scorers up to the
+ * pivot (and of those after it on the same doc) cannot reach the threshold together, moves the
+ * target past the earliest of those blocks' ends, by their skip entries alone (nothing decoded),
+ * but not past the next scorer's doc. Then moves those scorers to the target, and answers
+ * whether it moved. No doc skipped can reach the threshold: before the pivot doc, WAND's bound
+ * holds; from there to the target, the blocks'.
+ */
+function skipBelowBlockBounds(active: Scorer[], pivot: number, threshold: number): boolean {
+  const pivotDoc = active[pivot].doc;
+  let last = pivot;
+  while (last + 1 < active.length && active[last + 1].doc === pivotDoc) last++;
+  const limit = last + 1 < active.length ? active[last + 1].doc : NO_MORE_DOCS;
+  let target = pivotDoc;
+  for (;;) {
+    let bound = 0;
+    let upTo = NO_MORE_DOCS;
+    for (let i = 0; i <= last; i++) {
+      const scorer = active[i];
+      bound += scorer.shallowBound(target);
+      if (scorer.shallowEnd < upTo) upTo = scorer.shallowEnd;
+    }
+    if (bound >= threshold) break;
+    target = upTo + 1;
+    if (target >= limit) {
+      target = limit;
+      break;
+    }
+  }
+  if (target === pivotDoc) return false;
+  for (let i = 0; i <= last; i++) active[i].advance(target);
+  return true;
 }
 
 /**

@@ -1,8 +1,11 @@
 // Iterates one term's postings in a segment: `next` and `advance(target)` move through doc
 // numbers block by block, skipping whole blocks through the skip entries without decoding them;
 // term frequencies are decoded only when asked for, positions only for the docs that need them.
+// A shallow advance (`shallowBlock`) finds the block holding a doc without decoding it, and a
+// block's impacts (impacts.ts) bound its best score.
 
 import { BLOCK_SIZE, unpackBlock } from '../../storage/index.ts';
+import { readImpacts } from './impacts.ts';
 import { SKIP_ENTRY_WORDS, SkipField } from './segment-format.ts';
 
 /** Doc number past every real doc: iteration is over. */
@@ -13,6 +16,9 @@ export interface PostingsData {
   docs: Uint8Array;
   positions: Uint8Array;
   skips: Uint32Array;
+  /** postings.impacts and postings.impactOffsets; null in layouts before 6. */
+  impacts: Uint8Array | null;
+  impactOffsets: Uint32Array | null;
 }
 
 /** Extremes over a block (or a whole term) from which a score upper bound follows. */
@@ -38,6 +44,8 @@ export class PostingsCursor {
   private textBits = 0;
   private positionsDoc = 0;
   private positionsOffset = 0;
+  /** The block a shallow advance last found (see `shallowBlock`). */
+  private shallow = 0;
   /** The current doc's encoded positions, once `locatePositions` found them. */
   positionsFrom = 0;
   positionsTo = 0;
@@ -65,7 +73,39 @@ export class PostingsCursor {
     this.textBits = 0;
     this.positionsDoc = 0;
     this.positionsOffset = 0;
+    this.shallow = 0;
     return this;
+  }
+
+  /**
+   * The block holding the first doc ≥ target, found from the skip entries without decoding it
+   * or moving the cursor; -1 when every doc is below target. Targets must not go back.
+   */
+  shallowBlock(target: number): number {
+    let block = Math.max(this.block, this.shallow);
+    while (block < this.blockCount && this.skipWord(block, SkipField.lastDoc) < target) block++;
+    this.shallow = block;
+    return block < this.blockCount ? block : -1;
+  }
+
+  /** The last doc of block `block`. */
+  blockLastDoc(block: number): number {
+    return this.skipWord(block, SkipField.lastDoc);
+  }
+
+  /**
+   * The competitive impacts of block `block` into `out` (impacts.ts: IMPACT_WORDS each);
+   * answers how many.
+   */
+  blockImpacts(block: number, out: Uint32Array): number {
+    const count = readImpacts(this.data.impacts, this.data.impactOffsets, this.firstSkip + block, out);
+    if (count > 0) return count;
+    // One impact: the block's extremes.
+    out[0] = this.skipWord(block, SkipField.maxTitleTf);
+    out[1] = this.skipWord(block, SkipField.minTitleLength);
+    out[2] = this.skipWord(block, SkipField.maxTextTf);
+    out[3] = this.skipWord(block, SkipField.minTextLength);
+    return 1;
   }
 
   next(): number {

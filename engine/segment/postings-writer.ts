@@ -1,11 +1,12 @@
 // Encodes one term's postings: blocks of BLOCK_SIZE docs (doc gaps, title tf, text tf
 // bit-packed; the last partial block as varints), one skip entry per block with the block's
 // last doc, offsets and the tf/length extremes that bound its best score, and positions as
-// varint deltas. From an inverted batch (`add`: docs, tfs and positions derived from the
+// varint deltas, and each block's competitive impacts (impacts.ts). From an inverted batch (`add`: docs, tfs and positions derived from the
 // batch's token numbers as they are written, nothing per term held), or doc by doc with
 // positions already encoded (`startTerm`/`appendDoc`/`finishTerm`: a merge copying postings).
 
 import { BLOCK_SIZE, ByteWriter, bitsForValues, packBlock } from '../../storage/index.ts';
+import { ImpactsWriter } from './impacts.ts';
 import { SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
 import type { InvertedBatch } from './inverter.ts';
 
@@ -23,6 +24,8 @@ export interface PostingsCapacity {
 
 export class PostingsWriter {
   readonly docs: ByteWriter;
+  /** postings.impacts and postings.impactOffsets. */
+  readonly impacts = new ImpactsWriter();
   /** postings.positions, written in place (the hottest loop of a build). */
   private positions: Uint8Array;
   private positionsLength = 0;
@@ -131,6 +134,7 @@ export class PostingsWriter {
       }
       this.positionsLength = at;
       const textTf = i - first - titleTf;
+      this.impacts.addDoc(titleTf, titleLength, textTf, this.textLengths[doc]);
       this.gaps[count] = doc - previousDoc - 1;
       this.titleTfs[count] = titleTf;
       this.textTfs[count] = textTf;
@@ -174,6 +178,7 @@ export class PostingsWriter {
     }
     this.reservePositions(to - from).set(positions.subarray(from, to), this.positionsLength);
     this.positionsLength += to - from;
+    this.impacts.addDoc(titleTf, titleLength, textTf, textLength);
     this.gaps[term.count] = doc - term.previousDoc - 1;
     this.titleTfs[term.count] = titleTf;
     this.textTfs[term.count] = textTf;
@@ -205,6 +210,7 @@ export class PostingsWriter {
     this.skips[entry + SkipField.maxTextTf] = maxTextTf;
     this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
     this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
+    this.impacts.finishBlock(entry / SKIP_ENTRY_WORDS);
     if (count === BLOCK_SIZE) this.writePackedBlock();
     else this.writeVarintBlock(count);
   }

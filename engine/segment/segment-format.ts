@@ -10,6 +10,11 @@
 //   postings.docs    per block: full blocks bit-packed (doc gaps, title tf, text tf), the last
 //                    partial block as varints
 //   postings.positions  per doc of each term: its positions, delta-coded varints
+//   postings.impacts (layout 6) per skip entry, the block's competitive impacts: u8 count, then
+//                    count × varint (titleTf, titleLength, textTf, textLength), the docs of the
+//                    block that no other doc of it beats on every one of the four (impacts.ts);
+//                    the best score of any doc of the block is the best of these
+//   postings.impactOffsets  (layout 6) u32 per skip entry: where its impacts start
 //   fields.lengths   u32 × docs title lengths, then u32 × docs text lengths (in tokens)
 //   ids.bytes / ids.offsets / ids.order   caller ids in doc order, and doc numbers by id
 //   stored.blocks / stored.index           deflated blocks of stored documents (stored-record.ts)
@@ -27,10 +32,12 @@
 //                    each doc's length in that field; the field's words are terms of their own
 //                    (fieldTerm below). Absent when no metadata field is searchable.
 
-export const SEGMENT_LAYOUT_VERSION = 5;
+export const SEGMENT_LAYOUT_VERSION = 6;
 /**
  * Layout 3 lacks pages.starts and pages.flags: page boundaries are read from the stored
- * records. Layouts 3 and 4 lack the surface sections: prefixes match terms only.
+ * records. Layouts 3 and 4 lack the surface sections: prefixes match terms only. Layouts 3–5
+ * lack the impacts: a block's best score is bounded by its skip entry's extremes (looser), and
+ * the next merge writes them.
  */
 export const OLDEST_READABLE_LAYOUT_VERSION = 3;
 
@@ -42,6 +49,8 @@ export const SECTION = {
   skips: 'postings.skips',
   docs: 'postings.docs',
   positions: 'postings.positions',
+  impacts: 'postings.impacts',
+  impactOffsets: 'postings.impactOffsets',
   lengths: 'fields.lengths',
   idBytes: 'ids.bytes',
   idOffsets: 'ids.offsets',

@@ -21,12 +21,19 @@ import { encodeStringColumn } from './string-column.ts';
 import { U32List } from './u32-list.ts';
 
 /**
- * Whether `mergeEncodedSegments` can merge these into a segment searching `searchFields`: the
- * current layout, no deleted documents, and those metadata fields' words indexed in each.
+ * The oldest layout merged from what it encodes: layout 5 has every section but the impacts,
+ * which the merge derives from the postings it copies (so layout 5 segments are rewritten as 6).
+ */
+const OLDEST_ENCODED_MERGE_LAYOUT = 5;
+
+/**
+ * Whether `mergeEncodedSegments` can merge these into a segment searching `searchFields`: a
+ * layout it reads, no deleted documents, and those metadata fields' words indexed in each.
  */
 export function canMergeEncoded(sources: readonly { reader: SegmentReader; deleted: { size: number } | null }[], searchFields: readonly string[] = []): boolean {
   return sources.every(
-    ({ reader, deleted }) => reader.layoutVersion === SEGMENT_LAYOUT_VERSION && (deleted?.size ?? 0) === 0 && sameFields(reader.searchFields, searchFields),
+    ({ reader, deleted }) =>
+      reader.layoutVersion >= OLDEST_ENCODED_MERGE_LAYOUT && (deleted?.size ?? 0) === 0 && sameFields(reader.searchFields, searchFields),
   );
 }
 

@@ -90,6 +90,8 @@ export class SegmentReader {
       docs: file.section(SECTION.docs),
       positions: file.section(SECTION.positions),
       skips: u32View(file.section(SECTION.skips)),
+      impacts: file.has(SECTION.impacts) ? file.section(SECTION.impacts) : null,
+      impactOffsets: file.has(SECTION.impactOffsets) ? u32View(file.section(SECTION.impactOffsets)) : null,
     };
     this.ids = new DocIds(file.section(SECTION.idBytes), file.section(SECTION.idOffsets), file.section(SECTION.idOrder));
     this.stored = new StoredFieldsReader(file.section(SECTION.storedBlocks), file.section(SECTION.storedIndex));

@@ -142,6 +142,8 @@ export function writeSegmentParts(path: string, parts: SegmentParts): SegmentWri
     [SECTION.skips, parts.postings.skipBytes()],
     [SECTION.docs, parts.postings.docs.finish()],
     [SECTION.positions, parts.postings.positionBytes()],
+    [SECTION.impacts, parts.postings.impacts.bytes.finish()],
+    [SECTION.impactOffsets, parts.postings.impacts.offsetBytes()],
     [SECTION.lengths, u32Bytes(parts.lengths)],
     [SECTION.idBytes, parts.ids.bytes],
     [SECTION.idOffsets, parts.ids.offsets],

@@ -6,10 +6,17 @@
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { ScoreExplanation } from '../search-types.ts';
 import type { Scorer } from './scorer.ts';
+import { EVERY_DOC } from './scorer.ts';
 
 export abstract class DisjunctionScorer<Sub extends Scorer = Scorer> implements Scorer {
   doc = -1;
   abstract readonly maxScore: number;
+
+  /** No blocks: the bound over every doc. */
+  readonly shallowEnd = EVERY_DOC;
+  shallowBound(): number {
+    return this.maxScore;
+  }
   readonly cost: number;
 
   constructor(

@@ -13,6 +13,7 @@ import type { PhraseShape } from '../phrase-starts.ts';
 import type { SearchBudget } from '../search-budget.ts';
 import type { ScoreExplanation } from '../search-types.ts';
 import type { FrequencyScorer } from './scorer.ts';
+import { EVERY_DOC } from './scorer.ts';
 
 /** Occurrences of one word in one doc a phrase examines; later ones are not counted. */
 export const MAX_PHRASE_POSITIONS = 1 << 20;
@@ -20,6 +21,12 @@ export const MAX_PHRASE_POSITIONS = 1 << 20;
 export class PhraseScorer implements FrequencyScorer {
   doc = -1;
   readonly maxScore: number;
+
+  /** No blocks: the bound over every doc. */
+  readonly shallowEnd = EVERY_DOC;
+  shallowBound(): number {
+    return this.maxScore;
+  }
   readonly maxFrequency: number;
   readonly cost: number;
   private titleFreq = 0;

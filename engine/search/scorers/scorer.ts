@@ -6,6 +6,9 @@ import type { ScoreExplanation } from '../search-types.ts';
 
 export { NO_MORE_DOCS };
 
+/** The shallowEnd of a bound over every doc. */
+export const EVERY_DOC = NO_MORE_DOCS - 1;
+
 export interface Scorer {
   /** Current doc: -1 before the first `next`, NO_MORE_DOCS when exhausted. */
   readonly doc: number;
@@ -16,6 +19,13 @@ export interface Scorer {
   score(): number;
   /** No doc scores more than this. */
   readonly maxScore: number;
+  /**
+   * Block-max bounds, without moving the scorer: no doc in [target, shallowEnd] scores more than
+   * the answer (a scorer without blocks answers maxScore, over every doc). Targets must not go back.
+   */
+  shallowBound(target: number): number;
+  /** The last doc the latest `shallowBound` answer covers. */
+  readonly shallowEnd: number;
   /** Rough number of docs it matches (to order conjunctions cheapest first). */
   readonly cost: number;
   explain(): ScoreExplanation;

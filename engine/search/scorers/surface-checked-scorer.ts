@@ -68,6 +68,15 @@ export class SurfaceCheckedScorer implements Scorer {
     return this.inner.maxScore;
   }
 
+  /** The plain term's blocks bound the docs whose surface form matches too. */
+  shallowBound(target: number): number {
+    return this.inner.shallowBound(target);
+  }
+
+  get shallowEnd(): number {
+    return this.inner.shallowEnd;
+  }
+
   get cost(): number {
     return this.inner.cost;
   }

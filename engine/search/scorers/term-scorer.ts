@@ -1,17 +1,28 @@
 // Scores one term over a segment's postings with BM25F; a field scope (`title:word`) keeps only
-// docs where the term occurs in that field.
+// docs where the term occurs in that field. Each postings block's best score, for block-max
+// WAND, is the best of its impacts (segment/impacts.ts) under this search's weight.
 
 import type { FieldScope } from '../../query/index.ts';
-import type { PostingsCursor } from '../../segment/postings-cursor.ts';
+import type { PostingsCursor, TfBounds } from '../../segment/postings-cursor.ts';
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
 import type { ScoreExplanation } from '../search-types.ts';
+import { IMPACT_WORDS, MAX_BLOCK_IMPACTS } from '../../segment/impacts.ts';
+import { EVERY_DOC } from './scorer.ts';
 import type { FrequencyScorer } from './scorer.ts';
 
+/** One block's impacts, read into it (a search runs to its end before the next starts). */
+const impactScratch = new Uint32Array(MAX_BLOCK_IMPACTS * IMPACT_WORDS);
+
 export class TermScorer implements FrequencyScorer {
-  readonly maxScore: number;
-  readonly maxFrequency: number;
   readonly cost: number;
+  /** The term's tf and length extremes, read from every skip entry when a bound over every doc is first asked for. */
+  private termBounds: TfBounds | null = null;
+  private maxScoreValue = -1;
+  private maxFrequencyValue = -1;
+  shallowEnd = EVERY_DOC;
+  /** Each block's best score, computed when first asked for (NaN until then). */
+  private blockBounds: Float64Array | null = null;
 
   constructor(
     readonly term: string,
@@ -21,10 +32,22 @@ export class TermScorer implements FrequencyScorer {
     private readonly titleLengths: Uint32Array,
     private readonly textLengths: Uint32Array,
   ) {
-    const bounds = cursor.termBounds();
-    this.maxScore = weight.upperBound(bounds);
-    this.maxFrequency = weight.frequencyBound(bounds);
     this.cost = cursor.docFreq;
+  }
+
+  /** Whether every doc of the term's postings matches (no field scope keeps some out): then `cost` counts its matches. */
+  get matchesEveryPosting(): boolean {
+    return this.field === 'all';
+  }
+
+  get maxScore(): number {
+    if (this.maxScoreValue < 0) this.maxScoreValue = this.weight.upperBound((this.termBounds ??= this.cursor.termBounds()));
+    return this.maxScoreValue;
+  }
+
+  get maxFrequency(): number {
+    if (this.maxFrequencyValue < 0) this.maxFrequencyValue = this.weight.frequencyBound((this.termBounds ??= this.cursor.termBounds()));
+    return this.maxFrequencyValue;
   }
 
   get doc(): number {
@@ -39,6 +62,31 @@ export class TermScorer implements FrequencyScorer {
   advance(target: number): number {
     const doc = this.cursor.advance(target);
     return this.field === 'all' ? doc : this.skipToFieldMatch(doc);
+  }
+
+  shallowBound(target: number): number {
+    const block = this.cursor.shallowBlock(target);
+    if (block < 0) {
+      this.shallowEnd = EVERY_DOC;
+      return 0;
+    }
+    this.shallowEnd = this.cursor.blockLastDoc(block);
+    const bounds = (this.blockBounds ??= new Float64Array(this.cursor.blockCount).fill(NaN));
+    let bound = bounds[block];
+    if (bound !== bound) bounds[block] = bound = this.blockBound(block);
+    return bound;
+  }
+
+  private blockBound(block: number): number {
+    const impacts = impactScratch;
+    const count = this.cursor.blockImpacts(block, impacts);
+    // The score rises with the weighted frequency: the best frequency gives the best score.
+    let best = 0;
+    for (let i = 0; i < count * IMPACT_WORDS; i += IMPACT_WORDS) {
+      const frequency = this.weight.pseudoFrequency(impacts[i], impacts[i + 1], impacts[i + 2], impacts[i + 3]);
+      if (frequency > best) best = frequency;
+    }
+    return this.weight.saturatedBound(best);
   }
 
   /** The current doc's positions of the term (title and text), ascending, into `out`. */

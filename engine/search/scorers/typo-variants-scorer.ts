@@ -6,9 +6,16 @@
 
 import type { ScoreExplanation } from '../search-types.ts';
 import type { Scorer } from './scorer.ts';
+import { EVERY_DOC } from './scorer.ts';
 
 export class TypoVariantsScorer implements Scorer {
   readonly maxScore: number;
+
+  /** No blocks: the bound over every doc. */
+  readonly shallowEnd = EVERY_DOC;
+  shallowBound(): number {
+    return this.maxScore;
+  }
   readonly cost: number;
 
   /** `variants`: the best of the word's variants; `exact`: the word as typed (null: not in this segment). */

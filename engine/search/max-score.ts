@@ -1,0 +1,191 @@
+// Block-max MaxScore (Turtle & Flood, 1995; Lucene's MaxScoreBulkScorer): top-k evaluation of a
+// disjunction window by window. A window ends where the first of the scorers' current postings
+// blocks ends, so each scorer's best score in it is its block's (scorer.shallowBound, from the
+// impacts). Sorted by those bounds, the weakest scorers whose bounds together cannot reach the
+// threshold are non-essential: a doc only they match cannot enter the top k. The essential ones
+// are scored doc after doc into the window's arrays — a tight loop, with none of WAND's per-doc
+// sorting and pivoting — and each candidate is completed with the non-essential scorers, the
+// strongest first, while its sum plus what the rest could add still reaches the threshold. A window
+// whose bounds all together cannot reach it is skipped without decoding a block. Scores are summed
+// in the query's order, as WAND sums them, so a doc gets the same score to the bit either way.
+
+import type { HitSink } from './hit-sink.ts';
+import { EVERY_DOC, NO_MORE_DOCS } from './scorers/scorer.ts';
+import type { Scorer } from './scorers/scorer.ts';
+import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
+import type { SearchBudget } from './search-budget.ts';
+
+const WINDOW_BITS = 12;
+/** The most docs a window spans. */
+const WINDOW = 1 << WINDOW_BITS;
+const WORDS = WINDOW >>> 5;
+/** The most scorers ranked this way (each keeps a window of scores). */
+export const MAX_SCORE_SCORERS = 16;
+
+/** Reused across searches of one thread (a search runs to its end before the next starts). */
+const scores = Array.from({ length: MAX_SCORE_SCORERS }, () => new Float64Array(WINDOW));
+const matched = Array.from({ length: MAX_SCORE_SCORERS }, () => new Uint32Array(WORDS));
+/** The window's docs any essential scorer matched, and their essential sums. */
+const candidates = new Uint32Array(WORDS);
+const sums = new Float64Array(WINDOW);
+
+/**
+ * Whether collectMaxScore can rank these: at most MAX_SCORE_SCORERS, and no typo-variants scorer
+ * (what it adds depends on its exact form's score on the same doc, which WAND reads in place).
+ */
+export function canCollectMaxScore(scorers: readonly Scorer[]): boolean {
+  return scorers.length <= MAX_SCORE_SCORERS && scorers.every((scorer) => !(scorer instanceof TypoVariantsScorer));
+}
+
+/**
+ * Offers the docs of the disjunction of `scorers` (unstarted; canCollectMaxScore holds) that can
+ * reach the sink's threshold to the sink; `accept(doc)` rejects docs that do not match
+ * (filtered, deleted, excluded). The sink must not need every match offered (its total is
+ * counted apart).
+ */
+export function collectMaxScore(scorers: readonly Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): void {
+  try {
+    collectWindows(scorers, accept, sink, budget);
+  } catch (error) {
+    // A scorer that spends the budget may run out mid-window: the next search starts clear.
+    candidates.fill(0);
+    for (const bits of matched) bits.fill(0);
+    throw error;
+  }
+}
+
+function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boolean, sink: HitSink, budget: SearchBudget): void {
+  const n = scorers.length;
+  const bounds = new Float64Array(n);
+  /** Scorer indexes by window bound, ascending. */
+  const order = new Int32Array(n);
+  /** Whether scorer i is essential in the current window. */
+  const essential = new Uint8Array(n);
+  /** Per position p of `order`, the sum of the bounds of order[0..p]. */
+  const prefix = new Float64Array(n);
+  for (const scorer of scorers) scorer.next();
+  let from = 0;
+  for (;;) {
+    // A scorer left behind a skipped window is moved on by its skip entries alone; one without
+    // blocks there (none left, or none at all) is moved for real.
+    for (let i = 0; i < n; i++) {
+      const scorer = scorers[i];
+      if (scorer.doc >= from) continue;
+      scorer.shallowBound(from);
+      if (scorer.shallowEnd === EVERY_DOC) scorer.advance(from);
+    }
+    let windowMin = NO_MORE_DOCS;
+    for (let i = 0; i < n; i++) if (scorers[i].doc < windowMin) windowMin = scorers[i].doc;
+    if (windowMin === NO_MORE_DOCS) return;
+    if (windowMin < from) windowMin = from;
+    // The window: up to the first block end among the scorers with docs in it.
+    let windowMax = windowMin + WINDOW - 1;
+    for (let i = 0; i < n; i++) {
+      const scorer = scorers[i];
+      if (scorer.doc > windowMax) {
+        bounds[i] = 0;
+        continue;
+      }
+      bounds[i] = scorer.shallowBound(windowMin);
+      if (scorer.shallowEnd < windowMax) windowMax = scorer.shallowEnd;
+    }
+    from = windowMax + 1;
+    const threshold = sink.threshold;
+    let total = 0;
+    for (let i = 0; i < n; i++) if (scorers[i].doc <= windowMax) total += bounds[i];
+    else bounds[i] = 0;
+    if (total < threshold) continue; // nothing in the window can reach it: skipped undecoded
+
+    // Non-essential: the weakest scorers whose bounds together stay below the threshold.
+    for (let i = 0; i < n; i++) order[i] = i;
+    sortByBound(order, bounds);
+    let running = 0;
+    for (let p = 0; p < n; p++) {
+      running += bounds[order[p]];
+      prefix[p] = running;
+      essential[order[p]] = running >= threshold ? 1 : 0;
+    }
+    let postings = 0;
+    for (let i = 0; i < n; i++) {
+      if (essential[i] === 0) continue;
+      const scorer = scorers[i];
+      const own = scores[i];
+      const bits = matched[i];
+      let doc = scorer.doc < windowMin ? scorer.advance(windowMin) : scorer.doc;
+      while (doc <= windowMax) {
+        const slot = doc - windowMin;
+        const word = slot >>> 5;
+        const bit = 1 << (slot & 31);
+        const score = scorer.score();
+        own[slot] = score;
+        bits[word] |= bit;
+        if ((candidates[word] & bit) === 0) {
+          candidates[word] |= bit;
+          sums[slot] = score;
+        } else {
+          sums[slot] += score;
+        }
+        postings++;
+        doc = scorer.next();
+      }
+    }
+    budget.spend(postings);
+    // The non-essential scorers' bounds summed (prefix up to the last non-essential).
+    let firstEssential = 0;
+    while (firstEssential < n && essential[order[firstEssential]] === 0) firstEssential++;
+    const optionalBound = firstEssential === 0 ? 0 : prefix[firstEssential - 1];
+
+    // The threshold only moves when a doc is collected.
+    let limit = sink.threshold;
+    for (let word = 0; word < WORDS; word++) {
+      let bits = candidates[word];
+      if (bits === 0) continue;
+      candidates[word] = 0;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const slot = (word << 5) + 31 - Math.clz32(low);
+        const doc = windowMin + slot;
+        if (sums[slot] + optionalBound < limit || !accept(doc)) continue;
+        // Completed by the non-essential scorers, strongest first, while it can still reach the limit.
+        let partial = sums[slot];
+        let reachable = true;
+        for (let p = firstEssential - 1; p >= 0; p--) {
+          const scorer = scorers[order[p]];
+          const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
+          if (on === doc) partial += scorer.score();
+          if (partial + (p === 0 ? 0 : prefix[p - 1]) < limit) {
+            reachable = false;
+            break;
+          }
+        }
+        if (!reachable) continue;
+        // The doc's score, summed in the query's order.
+        let score = 0;
+        for (let i = 0; i < n; i++) {
+          if (essential[i] === 1) {
+            if ((matched[i][word] & low) !== 0) score += scores[i][slot];
+          } else if (scorers[i].doc === doc) {
+            score += scorers[i].score();
+          }
+        }
+        sink.collect(doc, score);
+        limit = sink.threshold;
+      }
+    }
+    for (let i = 0; i < n; i++) if (essential[i] === 1) matched[i].fill(0);
+  }
+}
+
+/** Insertion sort of scorer indexes by their bounds, ascending (a handful of scorers). */
+function sortByBound(order: Int32Array, bounds: Float64Array): void {
+  for (let i = 1; i < order.length; i++) {
+    const index = order[i];
+    let j = i - 1;
+    while (j >= 0 && bounds[order[j]] > bounds[index]) {
+      order[j + 1] = order[j];
+      j--;
+    }
+    order[j + 1] = index;
+  }
+}

@@ -1,0 +1,174 @@
+// Skipping what cannot win changes nothing a caller sees: on random corpora (several segments,
+// deleted docs, titles, skewed word frequencies and lengths) and random queries, a top-k search —
+// its total counted without scoring, then ranked by block-max MaxScore or WAND over the blocks'
+// impacts — answers the same hits, scores and total as exhaustive scoring: a search whose window
+// holds every match, so nothing can be skipped. Also the impacts themselves: every doc of a
+// block is beaten by one of its impacts, and each impact is a doc of the block. And a segment
+// written before impacts existed (layout 5) answers the same, and a merge rewrites it with them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RoaringBitmap32, readSegmentFile, writeSegmentFile } from '../../storage/index.ts';
+import { Analyzer } from '../analysis/index.ts';
+import { parseFilter } from '../filter/index.ts';
+import type { IndexDocument } from '../document.ts';
+import { mergeSegments } from '../merge.ts';
+import { SECTION } from '../segment/segment-format.ts';
+import { IMPACT_WORDS, ImpactsWriter, MAX_BLOCK_IMPACTS, readImpacts } from '../segment/impacts.ts';
+import { SegmentReader } from '../segment/segment-reader.ts';
+import { writeSegment } from '../segment/segment-writer.ts';
+import { searchSegments } from './searcher.ts';
+import type { SearchRequest } from './search-types.ts';
+import type { SegmentView } from './segment-view.ts';
+import { seededRandom } from '../../test/helpers/seeded-random.ts';
+
+const analyzer = Analyzer.for('none');
+const VOCABULARY = Array.from({ length: 40 }, (_, i) => `w${i}`);
+
+/** A word drawn with a Zipf-like skew: w0 is in most docs, w39 in few. */
+function word(random: () => number): string {
+  return VOCABULARY[Math.min(VOCABULARY.length - 1, Math.floor(VOCABULARY.length * random() ** 2.5))];
+}
+
+function randomDocs(random: () => number, first: number, count: number): IndexDocument[] {
+  const docs: IndexDocument[] = [];
+  for (let i = 0; i < count; i++) {
+    const words: string[] = [];
+    const length = 1 + Math.floor(random() ** 2 * 200);
+    for (let w = 0; w < length; w++) words.push(random() < 0.1 ? word(random) + ' ' + word(random) : word(random));
+    const title = random() < 0.5 ? Array.from({ length: 1 + Math.floor(random() * 6) }, () => word(random)).join(' ') : null;
+    const n = first + i;
+    docs.push({ id: `d${String(n).padStart(6, '0')}`, title, text: words.join(' '), pages: null, metadata: { shelf: n % 3 }, format: 'text', bytes: 1, indexedAt: 'now' });
+  }
+  return docs;
+}
+
+function withCorpus(seed: number, run: (views: SegmentView[], random: () => number) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-pruning-'));
+  const random = seededRandom(seed);
+  try {
+    const views: SegmentView[] = [];
+    let first = 0;
+    const segments = 1 + Math.floor(random() * 3);
+    for (let segment = 0; segment < segments; segment++) {
+      const count = 200 + Math.floor(random() * 1_500);
+      const path = join(dir, `${segment}.fseg`);
+      writeSegment(path, randomDocs(random, first, count), analyzer);
+      first += count;
+      const deleted = new RoaringBitmap32();
+      if (random() < 0.5) for (let doc = 0; doc < count; doc++) if (random() < 0.1) deleted.add(doc);
+      views.push({ reader: SegmentReader.open(path), deleted: deleted.size === 0 ? null : deleted });
+    }
+    run(views, random);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const search = (views: SegmentView[], q: string, more: Partial<SearchRequest>) =>
+  searchSegments(views, analyzer, { q, match: 'any', offset: 0, limit: 10, highlightTag: 'mark', ...more });
+
+test('top k with pruning: the same hits, scores and total as scoring every match', () => {
+  for (let seed = 1; seed <= 8; seed++) {
+    withCorpus(seed, (views, random) => {
+      const docs = views.reduce((sum, view) => sum + view.reader.docCount, 0);
+      for (let q = 0; q < 25; q++) {
+        const words = Array.from({ length: 1 + Math.floor(random() * 4) }, () => word(random));
+        const query = words.join(' ');
+        const limit = [1, 3, 10, 25][Math.floor(random() * 4)];
+        const filter = random() < 0.2 ? parseFilter({ shelf: 1 }) : undefined;
+        const more: Partial<SearchRequest> = { limit, ...(filter !== undefined && { filter }) };
+        const pruned = search(views, query, more);
+        const exhaustive = search(views, query, { ...more, limit: docs });
+        const label = `seed ${seed}, '${query}', limit ${limit}${filter === undefined ? '' : ', filtered'}`;
+        assert.deepEqual([pruned.total, pruned.totalRelation], [exhaustive.total, 'eq'], label);
+        assert.deepEqual(
+          pruned.hits.map((hit) => [hit.id, hit.score]),
+          exhaustive.hits.slice(0, limit).map((hit) => [hit.id, hit.score]),
+          label,
+        );
+        // A match set (trackTotal) ranks by WAND with the threshold from the start: the same again.
+        const tracked = search(views, query, { ...more, trackTotal: true });
+        assert.deepEqual(tracked.hits.map((hit) => [hit.id, hit.score]), pruned.hits.map((hit) => [hit.id, hit.score]), `${label}, trackTotal`);
+        assert.equal(tracked.total, exhaustive.total, `${label}, trackTotal`);
+      }
+    });
+  }
+});
+
+test('a block keeps, as its impacts, the docs no other beats on every tf and length', () => {
+  const random = seededRandom(99);
+  for (let block = 0; block < 300; block++) {
+    const writer = new ImpactsWriter();
+    const docs: number[][] = [];
+    const count = 1 + Math.floor(random() * 128);
+    for (let i = 0; i < count; i++) {
+      const titleTf = random() < 0.6 ? 0 : 1 + Math.floor(random() * 4);
+      const textTf = titleTf > 0 && random() < 0.3 ? 0 : 1 + Math.floor(random() ** 3 * 60);
+      const doc = [titleTf, titleTf === 0 ? 0 : 1 + Math.floor(random() * 12), textTf, textTf === 0 ? 0 : textTf + Math.floor(random() * 400)];
+      docs.push(doc);
+      writer.addDoc(doc[0], doc[1], doc[2], doc[3]);
+    }
+    writer.finishBlock(0);
+    const offsets = new Uint32Array(writer.offsetBytes().slice().buffer);
+    const out = new Uint32Array(MAX_BLOCK_IMPACTS * IMPACT_WORDS);
+    let impacts = readImpacts(writer.bytes.finish(), offsets, 0, out);
+    const kept: number[][] = [];
+    // 0: one impact, the block's extremes.
+    if (impacts === 0) {
+      kept.push([Math.max(...docs.map((d) => d[0])), Math.min(...docs.map((d) => (d[0] === 0 ? Infinity : d[1]))), Math.max(...docs.map((d) => d[2])), Math.min(...docs.map((d) => (d[2] === 0 ? Infinity : d[3])))]);
+      impacts = 1;
+    } else {
+      for (let i = 0; i < impacts; i++) kept.push(Array.from(out.subarray(i * IMPACT_WORDS, (i + 1) * IMPACT_WORDS)));
+    }
+    const beats = (a: number[], b: number[]): boolean =>
+      a[0] >= b[0] && (b[0] === 0 || a[1] <= b[1]) && a[2] >= b[2] && (b[2] === 0 || a[3] <= b[3]);
+    for (const doc of docs) assert.ok(kept.some((impact) => beats(impact, doc)), `block ${block}: doc ${doc} beaten by no impact`);
+    if (impacts > 1 && impacts < MAX_BLOCK_IMPACTS) {
+      for (const impact of kept) assert.ok(docs.some((doc) => doc.every((v, i) => v === impact[i])), `block ${block}: impact ${impact} is no doc`);
+      for (const a of kept) for (const b of kept) if (a !== b) assert.ok(!beats(a, b), `block ${block}: ${a} beats ${b}, both kept`);
+    }
+  }
+});
+
+/** Rewrites the segment at `path` as layout 5 wrote it: no impacts sections. */
+function asLayoutFive(path: string, out: string): void {
+  const file = readSegmentFile(path);
+  const meta = JSON.parse(new TextDecoder().decode(file.section(SECTION.meta))) as { layoutVersion: number };
+  meta.layoutVersion = 5;
+  const sections = file
+    .names()
+    .filter((name) => name !== SECTION.impacts && name !== SECTION.impactOffsets)
+    .map((name) => [name, name === SECTION.meta ? new TextEncoder().encode(JSON.stringify(meta)) : file.section(name)] as const);
+  writeSegmentFile(out, sections);
+}
+
+test('a layout 5 segment (no impacts) answers the same, bounded by its skip entries; a merge writes it as layout 6', () => {
+  withCorpus(5, (views, random) => {
+    const dir = mkdtempSync(join(tmpdir(), 'folio-layout5-'));
+    try {
+      const old: SegmentView[] = views.map((view, i) => {
+        asLayoutFive(view.reader.path, join(dir, `${i}.fseg`));
+        return { reader: SegmentReader.open(join(dir, `${i}.fseg`)), deleted: view.deleted };
+      });
+      assert.equal(old[0].reader.layoutVersion, 5);
+      for (let q = 0; q < 20; q++) {
+        const query = Array.from({ length: 1 + Math.floor(random() * 3) }, () => word(random)).join(' ');
+        assert.deepEqual(search(old, query, {}), search(views, query, {}), query);
+      }
+      const merged = join(dir, 'merged.fseg');
+      mergeSegments(merged, old.map((view) => ({ reader: view.reader, deleted: null })), analyzer);
+      const reader = SegmentReader.open(merged);
+      assert.equal(reader.layoutVersion, 6);
+      const fresh = join(dir, 'fresh.fseg');
+      mergeSegments(fresh, views.map((view) => ({ reader: view.reader, deleted: null })), analyzer);
+      assert.deepEqual(readSegmentFile(merged).section(SECTION.impacts), readSegmentFile(fresh).section(SECTION.impacts));
+      for (const view of old) view.reader.close();
+      reader.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
