@@ -7,7 +7,7 @@
 // too). Compared by document id, so the merged segment's doc order is free.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RoaringBitmap32 } from '../storage/index.ts';
@@ -17,7 +17,7 @@ import type { IndexDocument, Metadata, PageInfo } from './document.ts';
 import { parseFilter } from './filter/index.ts';
 import { mergeSegments } from './merge.ts';
 import { SECTION, metadataSection } from './segment/segment-format.ts';
-import { canMergeEncoded } from './segment/segment-merger.ts';
+import { canMergeEncoded, mergeEncodedSegments } from './segment/segment-merger.ts';
 import { searchSegments } from './search/searcher.ts';
 import type { SearchRequest } from './search/search-types.ts';
 import type { SegmentView } from './search/segment-view.ts';
@@ -256,6 +256,27 @@ test('segments without deletes are merged from what they encode: every section a
         if (searchFields.length > 0) request.fieldWeights = { title: 3, text: 1, metadata: { category: 2, tags: 1, mixed: 0.5 } };
         assert.deepEqual(searchSegments([{ reader: merged, deleted: null }], analyzer, request), searchSegments([{ reader: reference, deleted: null }], analyzer, request), `seed ${seed} ${q}`);
       }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a merge that spills its postings to files writes the same bytes as one that keeps them in memory, and leaves no file behind', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-merge-spill-'));
+  try {
+    for (const seed of [51, 52]) {
+      const random = seededRandom(seed);
+      const searchFields = seed === 52 ? ['category', 'tags'] : [];
+      const { views } = randomCorpus(random, dir, seed, false, searchFields);
+      const readers = views.map((view) => view.reader);
+      const inMemory = join(dir, `${seed}-memory.fseg`);
+      mergeEncodedSegments(inMemory, readers, Number.MAX_SAFE_INTEGER);
+      // A spill every few hundred bytes: every section goes to its file many times, mid-term too.
+      const spilled = join(dir, `${seed}-spilled.fseg`);
+      mergeEncodedSegments(spilled, readers, 256);
+      assert.deepEqual(readFileSync(spilled), readFileSync(inMemory), `seed ${seed}`);
+      assert.deepEqual(readdirSync(dir).filter((name) => name.includes('.spill-')), [], `seed ${seed}: spill files removed`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -19,3 +19,4 @@ export * from './manifest.ts';
 export * from './mapped-file.ts';
 export * from './private-json-file.ts';
 export * from './tar-format.ts';
+export * from './spill-file.ts';

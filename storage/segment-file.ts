@@ -14,6 +14,7 @@ import { crc32 } from './crc32.ts';
 import { writeFileAtomicWith } from './atomic-file.ts';
 import { CorruptFileError } from './errors.ts';
 import { mapFileReadOnly, releaseResidentPages } from './mapped-file.ts';
+import type { FilePiece } from './spill-file.ts';
 
 /** Version of the container layout written by this code; newer files are refused. */
 export const SEGMENT_FORMAT_VERSION = 1;
@@ -33,8 +34,12 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 const START_MAGIC_BYTES = encoder.encode(START_MAGIC);
 const END_MAGIC_BYTES = encoder.encode(END_MAGIC);
 
-/** A section: its name and its bytes, whole or as consecutive pieces (written one after the other, never joined in memory). */
-export type SegmentSection = readonly [name: string, bytes: Uint8Array | readonly Uint8Array[]];
+/**
+ * A section: its name and its bytes, whole or as consecutive pieces written one after the other,
+ * never joined in memory; a piece may be the start of a file (a merge's spilled postings), copied
+ * in chunks.
+ */
+export type SegmentSection = readonly [name: string, bytes: Uint8Array | readonly (Uint8Array | FilePiece)[]];
 
 /** An opened container file. Section views share memory with the file's buffer. */
 export interface SegmentFile {
@@ -113,7 +118,8 @@ export function writeSegmentFile(path: string, sections: ReadonlyArray<SegmentSe
       if (pad > 0) put(new Uint8Array(pad));
       const start = offset;
       if (bytes instanceof Uint8Array) put(bytes);
-      else for (const piece of bytes) put(piece);
+      else for (const piece of bytes) if (piece instanceof Uint8Array) put(piece);
+      else copyFilePiece(piece, put);
       entries.push({ name: names[i], offset: start, length: offset - start });
     });
 
@@ -129,6 +135,24 @@ export function writeSegmentFile(path: string, sections: ReadonlyArray<SegmentSe
     total = offset + trailer.length;
   });
   return total;
+}
+
+const COPY_CHUNK_BYTES = 1024 * 1024;
+
+/** Hands the bytes of a file piece to `put`, a chunk at a time. */
+function copyFilePiece(piece: FilePiece, put: (bytes: Uint8Array) => void): void {
+  const fd = fs.openSync(piece.path, 'r');
+  try {
+    const chunk = new Uint8Array(Math.min(COPY_CHUNK_BYTES, Math.max(1, piece.length)));
+    for (let position = 0; position < piece.length; ) {
+      const read = fs.readSync(fd, chunk, 0, Math.min(chunk.length, piece.length - position), position);
+      if (read === 0) throw new Error(`${piece.path} is shorter than the ${piece.length} bytes spilled to it`);
+      put(chunk.subarray(0, read));
+      position += read;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -8,6 +8,7 @@ import { NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { DisjunctionScorer } from './scorers/disjunction-scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
+import { SPEND_BATCH, SPEND_BATCH_MASK } from './search-budget.ts';
 import type { SearchBudget } from './search-budget.ts';
 
 const WINDOW_BITS = 12;
@@ -24,8 +25,13 @@ const marks = new Uint32Array(WORDS);
  */
 export function countMatches(scorers: readonly Scorer[], accept: ((doc: number) => boolean) | null, limit: number, budget: SearchBudget): number {
   if (scorers.length === 0 || limit <= 0) return 0;
-  // Every doc admissible: a term matching `limit` docs alone answers without reading any.
-  if (accept === null) for (const scorer of scorers) if (matchesAtLeast(scorer) >= limit) return limit;
+  // Every doc admissible: a term matching `limit` docs alone answers without reading any, and
+  // so does a term alone, whatever it matches.
+  if (accept === null) {
+    for (const scorer of scorers) if (matchesAtLeast(scorer) >= limit) return limit;
+    if (scorers.length === 1 && scorers[0] instanceof TermScorer && scorers[0].matchesEveryPosting) return scorers[0].cost;
+  }
+  if (scorers.length === 1) return countOne(scorers[0], accept, limit, budget);
   for (const scorer of scorers) scorer.next();
   let counted = 0;
   try {
@@ -36,17 +42,20 @@ export function countMatches(scorers: readonly Scorer[], accept: ((doc: number) 
       base -= base & (WINDOW - 1);
       const end = base + WINDOW;
       let visited = 0;
+      let last = 0;
       for (const scorer of scorers) {
         let doc = scorer.doc;
         while (doc < end) {
           const slot = doc - base;
           marks[slot >>> 5] |= 1 << (slot & 31);
+          if (slot > last) last = slot;
           visited++;
           doc = scorer.next();
         }
       }
       budget.spend(visited);
-      for (let word = 0; word < WORDS; word++) {
+      const words = (last >>> 5) + 1;
+      for (let word = 0; word < words; word++) {
         let bits = marks[word];
         if (bits === 0) continue;
         marks[word] = 0;
@@ -65,6 +74,17 @@ export function countMatches(scorers: readonly Scorer[], accept: ((doc: number) 
   } finally {
     marks.fill(0);
   }
+}
+
+/** One scorer's matches that `accept` takes, counted up to `limit`: no bit set needed. */
+function countOne(scorer: Scorer, accept: ((doc: number) => boolean) | null, limit: number, budget: SearchBudget): number {
+  let counted = 0;
+  let visited = 0;
+  for (let doc = scorer.next(); doc !== NO_MORE_DOCS && counted < limit; doc = scorer.next()) {
+    if (accept === null || accept(doc)) counted++;
+    if ((++visited & SPEND_BATCH_MASK) === 0) budget.spend(SPEND_BATCH);
+  }
+  return counted;
 }
 
 /** How many docs `scorer` surely matches, from its postings' counts: a term in any field matches its doc frequency; a disjunction, at least what its best part does. */

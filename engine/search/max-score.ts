@@ -95,6 +95,17 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     for (let i = 0; i < n; i++) if (scorers[i].doc <= windowMax) total += bounds[i];
     else bounds[i] = 0;
     if (total < threshold) continue; // nothing in the window can reach it: skipped undecoded
+    // A scorer without which the others cannot reach the threshold is required: the rarest
+    // required one leads, the docs the others lack are skipped unscored.
+    let lead = -1;
+    for (let i = 0; i < n; i++) {
+      if (bounds[i] === 0 || total - bounds[i] >= threshold) continue;
+      if (lead < 0 || scorers[i].cost < scorers[lead].cost) lead = i;
+    }
+    if (lead >= 0) {
+      collectRequired(scorers, bounds, total, lead, windowMin, windowMax, accept, sink, budget);
+      continue;
+    }
 
     // Non-essential: the weakest scorers whose bounds together stay below the threshold.
     for (let i = 0; i < n; i++) order[i] = i;
@@ -106,6 +117,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
       essential[order[p]] = running >= threshold ? 1 : 0;
     }
     let postings = 0;
+    let last = 0;
     for (let i = 0; i < n; i++) {
       if (essential[i] === 0) continue;
       const scorer = scorers[i];
@@ -119,6 +131,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
         const score = scorer.score();
         own[slot] = score;
         bits[word] |= bit;
+        if (slot > last) last = slot;
         if ((candidates[word] & bit) === 0) {
           candidates[word] |= bit;
           sums[slot] = score;
@@ -137,7 +150,8 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
 
     // The threshold only moves when a doc is collected.
     let limit = sink.threshold;
-    for (let word = 0; word < WORDS; word++) {
+    const words = (last >>> 5) + 1;
+    for (let word = 0; word < words; word++) {
       let bits = candidates[word];
       if (bits === 0) continue;
       candidates[word] = 0;
@@ -173,8 +187,56 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
         limit = sink.threshold;
       }
     }
-    for (let i = 0; i < n; i++) if (essential[i] === 1) matched[i].fill(0);
+    for (let i = 0; i < n; i++) if (essential[i] === 1) matched[i].fill(0, 0, words);
   }
+}
+
+/**
+ * A window where a doc must match scorer `lead` (and every other required one) to reach the
+ * threshold: the lead's docs, each skipped as soon as its score so far and what the rest could
+ * add cannot reach it; a required scorer missing the doc moves the lead on past it.
+ */
+function collectRequired(
+  scorers: readonly Scorer[],
+  bounds: Float64Array,
+  total: number,
+  lead: number,
+  windowMin: number,
+  windowMax: number,
+  accept: (doc: number) => boolean,
+  sink: HitSink,
+  budget: SearchBudget,
+): void {
+  const n = scorers.length;
+  const leader = scorers[lead];
+  const othersBound = total - bounds[lead];
+  let limit = sink.threshold;
+  let visited = 0;
+  let doc = leader.doc < windowMin ? leader.advance(windowMin) : leader.doc;
+  while (doc <= windowMax) {
+    visited++;
+    // The doc's score, summed in the query's order, given up once it cannot reach the limit.
+    let score = 0;
+    let rest = othersBound + bounds[lead];
+    let next = -1;
+    for (let i = 0; i < n; i++) {
+      const scorer = scorers[i];
+      rest -= bounds[i];
+      const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
+      if (on === doc) score += scorer.score();
+      else if (bounds[i] > 0 && total - bounds[i] < limit) {
+        next = on; // a required scorer lacks it: the lead moves on to where that one is
+        break;
+      }
+      if (score + rest < limit) break;
+    }
+    if (next < 0 && score + rest >= limit && accept(doc)) {
+      sink.collect(doc, score);
+      limit = sink.threshold;
+    }
+    doc = next > doc ? leader.advance(next) : leader.next();
+  }
+  budget.spend(visited);
 }
 
 /** Insertion sort of scorer indexes by their bounds, ascending (a handful of scorers). */

@@ -112,9 +112,9 @@ test('a block keeps, as its impacts, the docs no other beats on every tf and len
       writer.addDoc(doc[0], doc[1], doc[2], doc[3]);
     }
     writer.finishBlock(0);
-    const offsets = new Uint32Array(writer.offsetBytes().slice().buffer);
+    const offsets = new Uint32Array((writer.offsetsSection() as Uint8Array).slice().buffer);
     const out = new Uint32Array(MAX_BLOCK_IMPACTS * IMPACT_WORDS);
-    let impacts = readImpacts(writer.bytes.finish(), offsets, 0, out);
+    let impacts = readImpacts(writer.impactsSection() as Uint8Array, offsets, 0, out);
     const kept: number[][] = [];
     // 0: one impact, the block's extremes.
     if (impacts === 0) {

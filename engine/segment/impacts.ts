@@ -9,7 +9,8 @@
 // a single impact, the skip entry's own extremes (maxTitleTf, minTitleLength, maxTextTf,
 // minTextLength). A field's length is written as 0 where its tf is 0 (it does not count there).
 
-import { BLOCK_SIZE, ByteWriter } from '../../storage/index.ts';
+import { BLOCK_SIZE, ByteWriter, SpillFile } from '../../storage/index.ts';
+import type { FilePiece } from '../../storage/index.ts';
 
 /** Words per impact read back: titleTf, titleLength, textTf, textLength. */
 export const IMPACT_WORDS = 4;
@@ -24,9 +25,13 @@ const U32_MAX = 0xffffffff;
 
 /** Collects one block's docs at a time and writes each block's competitive impacts. */
 export class ImpactsWriter {
-  readonly bytes = new ByteWriter(1 << 16);
+  private readonly bytes = new ByteWriter(1 << 16);
   private offsets = new Uint32Array(1024);
+  /** Blocks finished, and how many of them (and of `bytes`) went to the spill files. */
   private entries = 0;
+  private entriesBase = 0;
+  private bytesBase = 0;
+  private spill: { bytes: SpillFile; offsets: SpillFile } | null = null;
   /** Docs without a title occurrence and a small text tf: the shortest text length per tf. */
   private readonly shortestByTf = new Uint32Array(SMALL_TF).fill(U32_MAX);
   private smallTfs = 0;
@@ -58,12 +63,14 @@ export class ImpactsWriter {
   /** Ends the block of skip entry number `entry` (entries come in order, one block each). */
   finishBlock(entry: number): void {
     if (entry !== this.entries) throw new RangeError(`impacts for skip entry ${entry} written after ${this.entries}`);
-    if (this.entries === this.offsets.length) {
+    const local = this.entries - this.entriesBase;
+    if (local === this.offsets.length) {
       const grown = new Uint32Array(this.offsets.length * 2);
       grown.set(this.offsets);
       this.offsets = grown;
     }
-    this.offsets[this.entries++] = this.bytes.length;
+    this.offsets[local] = this.bytesBase + this.bytes.length;
+    this.entries++;
     const count = this.gatherCandidates();
     const kept = this.keepUnbeaten(count);
     if (kept <= 1) {
@@ -80,9 +87,45 @@ export class ImpactsWriter {
     }
   }
 
-  /** postings.impactOffsets: one u32 per skip entry (a view). */
-  offsetBytes(): Uint8Array {
-    return new Uint8Array(this.offsets.buffer, 0, this.entries * 4);
+  /** Spills to `<prefix>.spill-impacts` and `<prefix>.spill-impact-offsets` from now on (postings-writer.ts spillTo). */
+  spillTo(prefix: string): void {
+    this.spill = { bytes: new SpillFile(`${prefix}.spill-impacts`), offsets: new SpillFile(`${prefix}.spill-impactoffsets`) };
+  }
+
+  /** Between blocks: moves what passed `limit` bytes to the spill files. */
+  spillIfLarge(limit: number): void {
+    if (this.spill === null) return;
+    if (this.bytes.length >= limit) {
+      this.bytesBase += this.bytes.length;
+      this.spill.bytes.append(this.bytes.finish());
+      this.bytes.reset();
+    }
+    if ((this.entries - this.entriesBase) * 4 >= limit) {
+      this.spill.offsets.append(this.offsetsInMemory());
+      this.entriesBase = this.entries;
+    }
+  }
+
+  removeSpill(): void {
+    this.spill?.bytes.remove();
+    this.spill?.offsets.remove();
+    this.spill = null;
+  }
+
+  /** postings.impacts (write nothing more afterwards). */
+  impactsSection(): Uint8Array | (Uint8Array | FilePiece)[] {
+    const tail = this.bytes.finish();
+    return this.spill === null ? tail : [this.spill.bytes.piece(), tail];
+  }
+
+  /** postings.impactOffsets: one u32 per skip entry (write nothing more afterwards). */
+  offsetsSection(): Uint8Array | (Uint8Array | FilePiece)[] {
+    const tail = this.offsetsInMemory();
+    return this.spill === null ? tail : [this.spill.offsets.piece(), tail];
+  }
+
+  private offsetsInMemory(): Uint8Array {
+    return new Uint8Array(this.offsets.buffer, 0, (this.entries - this.entriesBase) * 4);
   }
 
   /**

@@ -4,8 +4,11 @@
 // varint deltas, and each block's competitive impacts (impacts.ts). From an inverted batch (`add`: docs, tfs and positions derived from the
 // batch's token numbers as they are written, nothing per term held), or doc by doc with
 // positions already encoded (`startTerm`/`appendDoc`/`finishTerm`: a merge copying postings).
+// A merge's writer spills its sections to files between terms once they pass SPILL_BYTES
+// (`spillTo`, `spillIfLarge`), so its memory stays bounded however large the segment.
 
-import { BLOCK_SIZE, ByteWriter, bitsForValues, packBlock } from '../../storage/index.ts';
+import { BLOCK_SIZE, ByteWriter, SpillFile, bitsForValues, packBlock } from '../../storage/index.ts';
+import type { FilePiece } from '../../storage/index.ts';
 import { ImpactsWriter } from './impacts.ts';
 import { SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
 import type { InvertedBatch } from './inverter.ts';
@@ -14,6 +17,12 @@ const U32_MAX = 0xffffffff;
 const EMPTY = new Uint32Array(1);
 /** A position delta (< 2^32) takes at most 5 LEB128 bytes. */
 const MAX_VARINT_BYTES = 5;
+
+/** Bytes a spilling writer's sections may hold in memory before they go to their files. */
+export const SPILL_BYTES = 8 * 1024 * 1024;
+
+/** A section as written: in memory, or spilled bytes followed by those still in memory. */
+export type PostingsSection = Uint8Array | (Uint8Array | FilePiece)[];
 
 /** Expected section sizes (a merge knows them from its sources), so buffers are not regrown. */
 export interface PostingsCapacity {
@@ -44,6 +53,13 @@ export class PostingsWriter {
   private textLengths: Uint32Array = EMPTY;
   private docCount = 0;
 
+  /** The spill files (see `spillTo`), and what each section spilled before its buffer's start. */
+  private spill: { docs: SpillFile; positions: SpillFile; skips: SpillFile } | null = null;
+  private spillBytes = SPILL_BYTES;
+  private docsBase = 0;
+  private positionsBase = 0;
+  private skipBase = 0;
+
   /** The term being appended doc by doc (see `startTerm`). */
   private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
 
@@ -66,15 +82,75 @@ export class PostingsWriter {
   }
 
   get skipEntries(): number {
-    return this.skipCount;
+    return this.skipBase + this.skipCount;
   }
 
-  /** The positions section (a view; write nothing more afterwards). */
-  positionBytes(): Uint8Array {
-    return this.positions.subarray(0, this.positionsLength);
+  /**
+   * From now on, sections that pass `spillBytes` go to files named `<prefix>.spill-<section>`
+   * (at `spillIfLarge`); `removeSpill` deletes them once the segment is written.
+   */
+  spillTo(prefix: string, spillBytes = SPILL_BYTES): void {
+    this.spillBytes = spillBytes;
+    this.spill = {
+      docs: new SpillFile(`${prefix}.spill-docs`),
+      positions: new SpillFile(`${prefix}.spill-positions`),
+      skips: new SpillFile(`${prefix}.spill-skips`),
+    };
+    this.impacts.spillTo(prefix);
   }
 
-  skipBytes(): Uint8Array {
+  /** Between blocks: moves each section past the spill limit to its spill file. */
+  spillIfLarge(): void {
+    const spill = this.spill;
+    if (spill === null) return;
+    const limit = this.spillBytes;
+    if (this.docs.length >= limit) {
+      this.docsBase += this.docs.length;
+      spill.docs.append(this.docs.finish());
+      this.docs.reset();
+    }
+    if (this.positionsLength >= limit) {
+      this.positionsBase += this.positionsLength;
+      spill.positions.append(this.positions.subarray(0, this.positionsLength));
+      this.positionsLength = 0;
+    }
+    if (this.skipCount * SKIP_ENTRY_WORDS * 4 >= limit) {
+      spill.skips.append(this.skipBytesInMemory());
+      this.skipBase += this.skipCount;
+      this.skipCount = 0;
+    }
+    this.impacts.spillIfLarge(limit);
+  }
+
+  /** Deletes the spill files (after the segment was written, or when the merge failed). */
+  removeSpill(): void {
+    if (this.spill === null) return;
+    this.spill.docs.remove();
+    this.spill.positions.remove();
+    this.spill.skips.remove();
+    this.impacts.removeSpill();
+    this.spill = null;
+  }
+
+  /** postings.docs (write nothing more afterwards). */
+  docsSection(): PostingsSection {
+    const tail = this.docs.finish();
+    return this.spill === null ? tail : [this.spill.docs.piece(), tail];
+  }
+
+  /** postings.positions (write nothing more afterwards). */
+  positionsSection(): PostingsSection {
+    const tail = this.positions.subarray(0, this.positionsLength);
+    return this.spill === null ? tail : [this.spill.positions.piece(), tail];
+  }
+
+  /** postings.skips (write nothing more afterwards). */
+  skipsSection(): PostingsSection {
+    const tail = this.skipBytesInMemory();
+    return this.spill === null ? tail : [this.spill.skips.piece(), tail];
+  }
+
+  private skipBytesInMemory(): Uint8Array {
     const words = this.skips.subarray(0, this.skipCount * SKIP_ENTRY_WORDS);
     return new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
   }
@@ -101,8 +177,8 @@ export class PostingsWriter {
       doc = this.docOf(occurrences[i], doc + 1);
       if (count === 0) {
         entry = this.addSkipEntry();
-        this.skips[entry + SkipField.docsOffset] = this.checkedOffset(this.docs.length);
-        this.skips[entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsLength);
+        this.skips[entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
+        this.skips[entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsBase + this.positionsLength);
         maxTitleTf = 0;
         maxTextTf = 0;
         minTitleLength = U32_MAX;
@@ -169,8 +245,8 @@ export class PostingsWriter {
     const term = this.appending;
     if (term.count === 0) {
       term.entry = this.addSkipEntry();
-      this.skips[term.entry + SkipField.docsOffset] = this.checkedOffset(this.docs.length);
-      this.skips[term.entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsLength);
+      this.skips[term.entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
+      this.skips[term.entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsBase + this.positionsLength);
       term.maxTitleTf = 0;
       term.maxTextTf = 0;
       term.minTitleLength = U32_MAX;
@@ -201,6 +277,9 @@ export class PostingsWriter {
     const term = this.appending;
     this.closeBlock(term.entry, term.count, term.previousDoc, term.maxTitleTf, term.maxTextTf, term.minTitleLength, term.minTextLength);
     term.count = 0;
+    // No block is open: a spilling writer may move what it holds to its files (one term's
+    // postings may be larger than memory should hold).
+    if (this.spill !== null) this.spillIfLarge();
   }
 
   /** Fills the block's skip entry and writes its `count` docs. */
@@ -210,7 +289,7 @@ export class PostingsWriter {
     this.skips[entry + SkipField.maxTextTf] = maxTextTf;
     this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
     this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
-    this.impacts.finishBlock(entry / SKIP_ENTRY_WORDS);
+    this.impacts.finishBlock(this.skipBase + entry / SKIP_ENTRY_WORDS);
     if (count === BLOCK_SIZE) this.writePackedBlock();
     else this.writeVarintBlock(count);
   }

@@ -5,19 +5,20 @@
 // and lengths, ids, titles, page sections and surface words are concatenated or merged. The
 // result is the segment writeSegment would build from the same documents in the same order
 // (every section byte for byte but the stored blocks' boundaries), at a fraction of the cost:
-// a bulk import's merges are most of its indexing work otherwise.
+// a bulk import's merges are most of its indexing work otherwise. It streams: postings spill to
+// files beside the output as they are written (postings-writer.ts), and stored blocks, ids and
+// titles are written from the sources' bytes, so memory holds per-doc arrays (lengths, id order,
+// offsets) and metadata values, not the segment — however large it is.
 
 import { ByteWriter } from '../../storage/index.ts';
 import type { SegmentReader } from './segment-reader.ts';
-import { encodeDocIds } from './doc-ids.ts';
 import { MetadataEncoder } from './metadata-writer.ts';
 import { NO_MORE_DOCS } from './postings-cursor.ts';
-import { PostingsWriter } from './postings-writer.ts';
-import { SECTION, SEGMENT_LAYOUT_VERSION, SKIP_ENTRY_WORDS, TERM_INFO_WORDS, TermInfoField, u32View } from './segment-format.ts';
+import { PostingsWriter, SPILL_BYTES } from './postings-writer.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION, SKIP_ENTRY_WORDS, TERM_INFO_WORDS, TermInfoField, u32Bytes, u32View } from './segment-format.ts';
 import { concatLengths, writeSegmentParts } from './segment-writer.ts';
 import type { SegmentWriteResult } from './segment-writer.ts';
 import { concatStoredFields } from './stored-fields.ts';
-import { encodeStringColumn } from './string-column.ts';
 import { U32List } from './u32-list.ts';
 
 /**
@@ -107,8 +108,11 @@ function copyString(source: SortedStrings, index: number, out: ByteWriter, offse
   offsets.push(out.length);
 }
 
-/** Writes the merge of `readers` (in this order; none with deleted documents) at `path`; durable when it returns. */
-export function mergeEncodedSegments(path: string, readers: readonly SegmentReader[]): SegmentWriteResult {
+/**
+ * Writes the merge of `readers` (in this order; none with deleted documents) at `path`; durable
+ * when it returns. Postings past `spillBytes` a section wait in files beside it meanwhile.
+ */
+export function mergeEncodedSegments(path: string, readers: readonly SegmentReader[], spillBytes = SPILL_BYTES): SegmentWriteResult {
   const bases = new Uint32Array(readers.length);
   let docCount = 0;
   readers.forEach((reader, s) => {
@@ -132,6 +136,32 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     fieldLengths.set(field, merged);
   }
 
+  // Buffers sized as the sources' sections, up to what a spilling writer holds before it spills.
+  const sectionBytes = (name: string): number => readers.reduce((sum, reader) => sum + reader.encodedSection(name).length, 0);
+  const postings = new PostingsWriter(null, {
+    docsBytes: Math.min(sectionBytes(SECTION.docs), spillBytes) + 65_536,
+    positionBytes: Math.min(sectionBytes(SECTION.positions), spillBytes),
+    skipEntries: Math.min(sectionBytes(SECTION.skips), spillBytes) / (4 * SKIP_ENTRY_WORDS),
+  });
+  postings.spillTo(path, spillBytes);
+  try {
+    return writeMerged(path, readers, bases, docCount, lengths, fieldLengths, postings);
+  } finally {
+    postings.removeSpill();
+  }
+}
+
+/** The rest of mergeEncodedSegments, with its postings writer spilling beside `path`. */
+function writeMerged(
+  path: string,
+  readers: readonly SegmentReader[],
+  bases: Uint32Array,
+  docCount: number,
+  lengths: Uint32Array,
+  fieldLengths: Map<string, Uint32Array>,
+  postings: PostingsWriter,
+): SegmentWriteResult {
+  const searchFields = readers[0]?.searchFields ?? [];
   // Terms and their postings, in byte order; mergedIndex[s][t]: where term t of source s went.
   const termSources = readers.map((reader) => sortedStrings(reader, SECTION.termBytes, SECTION.termOffsets));
   const mergedIndex = readers.map((reader) => new Uint32Array(reader.terms.size));
@@ -140,13 +170,6 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   termOffsets.push(0);
   const termInfo = new U32List(1 << 14);
   const info = new Uint32Array(TERM_INFO_WORDS);
-  // Merged postings take about what the sources' take (exactly, for positions).
-  const sectionBytes = (name: string): number => readers.reduce((sum, reader) => sum + reader.encodedSection(name).length, 0);
-  const postings = new PostingsWriter(null, {
-    docsBytes: sectionBytes(SECTION.docs) + 65_536,
-    positionBytes: sectionBytes(SECTION.positions),
-    skipEntries: sectionBytes(SECTION.skips) / (4 * SKIP_ENTRY_WORDS),
-  });
   const positionData = readers.map((reader) => reader.encodedSection(SECTION.positions));
   let termCount = 0;
   mergeSorted(termSources, (first, holders) => {
@@ -205,15 +228,9 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   });
   pageStarts[docCount] = pagesBefore;
 
-  // Per document: ids and titles; metadata values read back from the fields.
-  const ids: string[] = new Array(docCount);
-  const titles: (string | null)[] = new Array(docCount);
+  // Metadata values read back from the fields.
   const metadata = new MetadataEncoder();
   readers.forEach((reader, s) => {
-    for (let doc = 0; doc < reader.docCount; doc++) {
-      ids[bases[s] + doc] = reader.docId(doc);
-      titles[bases[s] + doc] = reader.title(doc);
-    }
     for (const name of reader.fieldNames()) {
       const field = reader.field(name)!;
       const values = metadata.field(name);
@@ -244,13 +261,64 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
     termInfo: termInfo.view(),
     postings,
     lengths,
-    ids: encodeDocIds(ids),
+    ids: mergeDocIds(readers, docCount),
     stored: concatStoredFields(readers.map((reader) => reader.storedFields())),
-    titles: encodeStringColumn(titles),
+    titles: concatTitles(readers, docCount),
     metadata: metadata.finish(docCount),
     pageStarts,
     pageFlags,
     surfaces: { bytes: surfaceBytes.finish(), offsets: surfaceOffsets.view(), terms: surfaceTerms.view() },
     fieldLengths: concatLengths([...fieldLengths.values()]),
   });
+}
+
+/**
+ * Strings of the sources one after the other (ids, titles: UTF-8 bytes back to back and u32 ×
+ * (docs + 1) offsets): the bytes as views of the sources, the offsets shifted.
+ */
+function concatStrings(readers: readonly SegmentReader[], docCount: number, bytesSection: string, offsetsSection: string): { bytes: Uint8Array[]; offsets: Uint32Array } {
+  const bytes: Uint8Array[] = [];
+  const offsets = new Uint32Array(docCount + 1);
+  let doc = 0;
+  let byteBase = 0;
+  for (const reader of readers) {
+    const own = u32View(reader.encodedSection(offsetsSection));
+    for (let i = 0; i < reader.docCount; i++) offsets[doc++] = byteBase + own[i];
+    const end = own[reader.docCount];
+    bytes.push(reader.encodedSection(bytesSection).subarray(0, end));
+    byteBase += end;
+  }
+  offsets[docCount] = byteBase;
+  return { bytes, offsets };
+}
+
+/** The merged ids: the sources' bytes, and the doc numbers in id order merged from theirs (ids are unique across sources). */
+function mergeDocIds(readers: readonly SegmentReader[], docCount: number): { bytes: Uint8Array[]; offsets: Uint8Array; order: Uint8Array } {
+  const { bytes, offsets } = concatStrings(readers, docCount, SECTION.idBytes, SECTION.idOffsets);
+  const orders = readers.map((reader) => reader.docsByIdOrder());
+  const bases = new Uint32Array(readers.length);
+  for (let s = 1; s < readers.length; s++) bases[s] = bases[s - 1] + readers[s - 1].docCount;
+  const at = new Uint32Array(readers.length);
+  const order = new Uint32Array(docCount);
+  for (let rank = 0; rank < docCount; rank++) {
+    let best = -1;
+    for (let s = 0; s < readers.length; s++) {
+      if (at[s] >= orders[s].length) continue;
+      if (best < 0 || readers[s].compareDocIds(orders[s][at[s]], readers[best], orders[best][at[best]]) < 0) best = s;
+    }
+    order[rank] = bases[best] + orders[best][at[best]++];
+  }
+  return { bytes, offsets: u32Bytes(offsets), order: u32Bytes(order) };
+}
+
+/** The merged titles: the sources' bytes and presence bytes one after the other. */
+function concatTitles(readers: readonly SegmentReader[], docCount: number): { bytes: Uint8Array[]; offsets: Uint8Array; present: Uint8Array } {
+  const { bytes, offsets } = concatStrings(readers, docCount, SECTION.titleBytes, SECTION.titleOffsets);
+  const present = new Uint8Array(docCount);
+  let doc = 0;
+  for (const reader of readers) {
+    present.set(reader.encodedSection(SECTION.titlePresent).subarray(0, reader.docCount), doc);
+    doc += reader.docCount;
+  }
+  return { bytes, offsets: u32Bytes(offsets), present };
 }

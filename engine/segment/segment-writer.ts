@@ -120,10 +120,11 @@ export interface SegmentParts {
   postings: PostingsWriter;
   /** Title lengths of every doc, then text lengths. */
   lengths: Uint32Array;
-  ids: { bytes: Uint8Array; offsets: Uint8Array; order: Uint8Array };
+  /** Ids and titles: their bytes whole or as pieces (a merge's, views of its sources). */
+  ids: { bytes: Uint8Array | readonly Uint8Array[]; offsets: Uint8Array; order: Uint8Array };
   /** Stored blocks whole, or as pieces (a merge's, views of its sources). */
   stored: { blocks: Uint8Array | readonly Uint8Array[]; index: Uint8Array };
-  titles: { bytes: Uint8Array; offsets: Uint8Array; present: Uint8Array };
+  titles: { bytes: Uint8Array | readonly Uint8Array[]; offsets: Uint8Array; present: Uint8Array };
   metadata: { fields: string[]; sections: Uint8Array[] };
   pageStarts: Uint32Array;
   pageFlags: Uint8Array;
@@ -139,11 +140,11 @@ export function writeSegmentParts(path: string, parts: SegmentParts): SegmentWri
     [SECTION.termBytes, parts.termBytes],
     [SECTION.termOffsets, u32Bytes(parts.termOffsets)],
     [SECTION.termInfo, u32Bytes(parts.termInfo)],
-    [SECTION.skips, parts.postings.skipBytes()],
-    [SECTION.docs, parts.postings.docs.finish()],
-    [SECTION.positions, parts.postings.positionBytes()],
-    [SECTION.impacts, parts.postings.impacts.bytes.finish()],
-    [SECTION.impactOffsets, parts.postings.impacts.offsetBytes()],
+    [SECTION.skips, parts.postings.skipsSection()],
+    [SECTION.docs, parts.postings.docsSection()],
+    [SECTION.positions, parts.postings.positionsSection()],
+    [SECTION.impacts, parts.postings.impacts.impactsSection()],
+    [SECTION.impactOffsets, parts.postings.impacts.offsetsSection()],
     [SECTION.lengths, u32Bytes(parts.lengths)],
     [SECTION.idBytes, parts.ids.bytes],
     [SECTION.idOffsets, parts.ids.offsets],

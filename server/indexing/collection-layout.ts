@@ -5,6 +5,7 @@
 //   …/seg-<n>.del-<manifest generation>           roaring deletes bitmap of segment n
 //   …/seg-<n>.vec-<embedder>-<generation>          vectors of segment n's passages (search by meaning)
 //   …/wal/wal-<generation>.log                     write-ahead log
+//   …/seg-<n>.fseg.part<i>, …/seg-<n>.fseg.spill-<section>   a merge's temporaries
 // Also: removing index files the manifest no longer references, and bytes on disk.
 
 import fs from 'node:fs';
@@ -21,8 +22,11 @@ export const DELETING_PREFIX = '.deleting-';
 
 const SEGMENT_SUFFIX = '.fseg';
 const SEGMENT_FILE_PATTERN = /^seg-\d+\.fseg$/;
-/** A part of a segment being indexed again (engine/merge.ts writes `<segment>.part<n>`, then merges them). */
-const SEGMENT_PART_PATTERN = /^seg-\d+\.fseg\.part\d+$/;
+/**
+ * A part of a segment being indexed again (engine/merge.ts writes `<segment>.part<n>`, then
+ * merges them), or a merge's spilled postings (`<segment>.spill-<section>`, segment/postings-writer.ts).
+ */
+const SEGMENT_PART_PATTERN = /^seg-\d+\.fseg\.(part\d+|spill-[a-z]+)$/;
 const DELETES_FILE_PATTERN = /^seg-\d+\.del-\d+$/;
 const VECTORS_FILE_PATTERN = /^seg-\d+\.vec-[A-Za-z0-9_-]+-\d+$/;
 

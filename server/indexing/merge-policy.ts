@@ -11,10 +11,11 @@
 // `quietSegmentsPerTier` (1): a collection that a bulk load left in many segments is merged down
 // to one per size tier, so searches walk few term dictionaries (as an operator would run Lucene's
 // forceMerge after a load), while merges during a load stay lazy and leave the cores to indexing.
-// No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge builds the new segment in
-// memory, so this bounds its memory and time): segments over half of it are left out of
-// merging for size (as Lucene's maxMergedSegmentMB does) and do not count against the
-// budget, so a bulk load stops rewriting the same bytes once they sit in full-sized segments.
+// No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge streams its output, so this
+// bounds its time, not its memory; a segment's postings offsets are 32-bit, and Lucene's
+// maxMergedSegmentMB is 5 GB): segments over half of it are left out of merging for size and do
+// not count against the budget, so a bulk load stops rewriting the same bytes once they sit in
+// full-sized segments.
 
 /** What the policy needs to know about a segment. */
 export interface MergeCandidate {
@@ -39,7 +40,7 @@ export interface MergePolicyOptions {
   floorSegmentBytes: number;
   /** A segment with more than this share of deleted documents is rewritten. Default 0.3. */
   deletesMergeRatio: number;
-  /** Largest segment a merge for size may write. Default 128 MiB. */
+  /** Largest segment a merge for size may write. Default 4 GiB. */
   maxMergedSegmentBytes: number;
   /** Segments allowed per size tier once writes have stopped. Default 1. */
   quietSegmentsPerTier: number;
@@ -51,7 +52,7 @@ export const SEGMENTS_PER_TIER = 8;
 export const MAX_MERGE_AT_ONCE = 8;
 export const FLOOR_SEGMENT_BYTES = 1024 * 1024;
 export const DELETES_MERGE_RATIO = 0.3;
-export const MAX_MERGED_SEGMENT_BYTES = 128 * 1024 * 1024;
+export const MAX_MERGED_SEGMENT_BYTES = 4 * 1024 * 1024 * 1024;
 export const QUIET_SEGMENTS_PER_TIER = 1;
 export const QUIET_AFTER_MS = 2_000;
 /** Exponent that makes the policy prefer smaller merges among equally balanced ones. */
