@@ -91,6 +91,13 @@ export class Bm25fWeight {
     this.textLengthFactor = BM25_B / (stats.avgTextLength > 0 ? stats.avgTextLength : 1);
   }
 
+  /** Names what `pseudoFrequency` depends on: equal keys, equal frequencies for equal tfs and lengths (impact-bound-cache.ts). */
+  get frequencyKey(): string {
+    return (this.key ??= `${this.titleWeight}:${this.textWeight}:${this.titleLengthFactor}:${this.textLengthFactor}`);
+  }
+
+  private key: string | null = null;
+
   /** Weighted, length-normalised frequency before saturation (BM25F sums it over fields). */
   pseudoFrequency(titleTf: number, titleLength: number, textTf: number, textLength: number): number {
     let tf = 0;

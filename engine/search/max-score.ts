@@ -71,13 +71,29 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     for (let i = 0; i < n; i++) {
       const scorer = scorers[i];
       if (scorer.doc >= from) continue;
-      scorer.shallowBound(from);
-      if (scorer.shallowEnd === EVERY_DOC) scorer.advance(from);
+      scorer.groupBound(from);
+      if (scorer.groupEnd === EVERY_DOC) scorer.advance(from);
     }
     let windowMin = NO_MORE_DOCS;
     for (let i = 0; i < n; i++) if (scorers[i].doc < windowMin) windowMin = scorers[i].doc;
     if (windowMin === NO_MORE_DOCS) return;
     if (windowMin < from) windowMin = from;
+    const threshold = sink.threshold;
+    if (threshold !== -Infinity) {
+      // First by groups of blocks: one bound each skips them all.
+      let coarse = 0;
+      let coarseEnd = NO_MORE_DOCS;
+      for (let i = 0; i < n; i++) {
+        const scorer = scorers[i];
+        if (scorer.doc === NO_MORE_DOCS) continue;
+        coarse += scorer.groupBound(windowMin);
+        if (scorer.groupEnd < coarseEnd) coarseEnd = scorer.groupEnd;
+      }
+      if (coarse < threshold) {
+        from = coarseEnd + 1;
+        continue;
+      }
+    }
     // The window: up to the first block end among the scorers with docs in it.
     let windowMax = windowMin + WINDOW - 1;
     for (let i = 0; i < n; i++) {
@@ -90,7 +106,6 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
       if (scorer.shallowEnd < windowMax) windowMax = scorer.shallowEnd;
     }
     from = windowMax + 1;
-    const threshold = sink.threshold;
     let total = 0;
     for (let i = 0; i < n; i++) if (scorers[i].doc <= windowMax) total += bounds[i];
     else bounds[i] = 0;

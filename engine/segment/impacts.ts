@@ -36,19 +36,53 @@ export class ImpactsWriter {
   private readonly shortestByTf = new Uint32Array(SMALL_TF).fill(U32_MAX);
   private smallTfs = 0;
   /** The other docs, as they came. */
-  private readonly others = new Uint32Array(BLOCK_SIZE * IMPACT_WORDS);
+  private readonly others: Uint32Array;
   private otherCount = 0;
-  /** The front being built (candidates first), and a flag per candidate: beaten. */
-  private readonly front = new Uint32Array((SMALL_TF + BLOCK_SIZE) * IMPACT_WORDS);
+  /** The front being built (candidates first). */
+  private readonly front: Uint32Array;
   /** Per candidate: its reference score; candidates in that order; those kept; the kept ones packed. */
-  private readonly keys = new Float64Array(SMALL_TF + BLOCK_SIZE);
-  private readonly order = new Uint16Array(SMALL_TF + BLOCK_SIZE);
-  private readonly kept = new Uint16Array(SMALL_TF + BLOCK_SIZE);
-  private readonly packed = new Uint32Array((SMALL_TF + BLOCK_SIZE) * IMPACT_WORDS);
+  private readonly keys: Float64Array;
+  private readonly order: Uint16Array;
+  private readonly kept: Uint16Array;
+  private readonly packed: Uint32Array;
+  /** Impacts of the last finished block (or group), as written (`lastImpact`). */
+  private lastCount = 0;
+
+  /**
+   * `capacity`: the most docs (or impacts, for a group's writer) one block adds. `single`: a
+   * block of one impact writes it (a group's: no skip entry holds its extremes) rather than 0.
+   */
+  constructor(
+    capacity = BLOCK_SIZE,
+    private readonly single = false,
+  ) {
+    this.others = new Uint32Array(capacity * IMPACT_WORDS);
+    this.front = new Uint32Array((SMALL_TF + capacity) * IMPACT_WORDS);
+    this.keys = new Float64Array(SMALL_TF + capacity);
+    this.order = new Uint16Array(SMALL_TF + capacity);
+    this.kept = new Uint16Array(SMALL_TF + capacity);
+    this.packed = new Uint32Array((SMALL_TF + capacity) * IMPACT_WORDS);
+  }
+
+  /** How many impacts the last finished block kept (see `lastImpact`). */
+  get lastImpactCount(): number {
+    return this.lastCount;
+  }
+
+  /** Word `word` (0–3) of the last finished block's impact `index`, lengths 0 where the tf is 0. */
+  lastImpact(index: number, word: number): number {
+    const value = this.front[index * IMPACT_WORDS + word];
+    return value === U32_MAX ? 0 : value;
+  }
+
+  /** Forgets the docs added since the last finished block (a term too short for a group). */
+  discardBlock(): void {
+    this.gatherCandidates();
+  }
 
   /** Adds a doc of the block being written. */
   addDoc(titleTf: number, titleLength: number, textTf: number, textLength: number): void {
-    if (titleTf === 0 && textTf < SMALL_TF) {
+    if (titleTf === 0 && textTf < SMALL_TF && textTf > 0) {
       if (textLength < this.shortestByTf[textTf]) this.shortestByTf[textTf] = textLength;
       this.smallTfs |= 1 << textTf;
       return;
@@ -73,7 +107,8 @@ export class ImpactsWriter {
     this.entries++;
     const count = this.gatherCandidates();
     const kept = this.keepUnbeaten(count);
-    if (kept <= 1) {
+    this.lastCount = kept;
+    if (kept <= 1 && !this.single) {
       this.bytes.writeU8(0); // one impact: the skip entry's extremes are exactly it
       return;
     }
@@ -87,9 +122,9 @@ export class ImpactsWriter {
     }
   }
 
-  /** Spills to `<prefix>.spill-impacts` and `<prefix>.spill-impact-offsets` from now on (postings-writer.ts spillTo). */
-  spillTo(prefix: string): void {
-    this.spill = { bytes: new SpillFile(`${prefix}.spill-impacts`), offsets: new SpillFile(`${prefix}.spill-impactoffsets`) };
+  /** Spills to `<prefix>.spill-<name>` and `<prefix>.spill-<name>offsets` from now on (postings-writer.ts spillTo). */
+  spillTo(prefix: string, name: string): void {
+    this.spill = { bytes: new SpillFile(`${prefix}.spill-${name}`), offsets: new SpillFile(`${prefix}.spill-${name}offsets`) };
   }
 
   /** Between blocks: moves what passed `limit` bytes to the spill files. */

@@ -6,7 +6,7 @@
 
 import { BLOCK_SIZE, unpackBlock } from '../../storage/index.ts';
 import { readImpacts } from './impacts.ts';
-import { SKIP_ENTRY_WORDS, SkipField } from './segment-format.ts';
+import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField } from './segment-format.ts';
 
 /** Doc number past every real doc: iteration is over. */
 export const NO_MORE_DOCS = 0x7fffffff;
@@ -19,6 +19,9 @@ export interface PostingsData {
   /** postings.impacts and postings.impactOffsets; null in layouts before 6. */
   impacts: Uint8Array | null;
   impactOffsets: Uint32Array | null;
+  /** postings.groupImpacts and postings.groupImpactOffsets; null in layouts before 6. */
+  groupImpacts: Uint8Array | null;
+  groupImpactOffsets: Uint32Array | null;
 }
 
 /** Extremes over a block (or a whole term) from which a score upper bound follows. */
@@ -50,19 +53,28 @@ export class PostingsCursor {
   positionsFrom = 0;
   positionsTo = 0;
 
+  /** Impact groups of the term (0: none, see IMPACT_GROUP_BLOCKS), and the group a shallow advance last found. */
+  groupCount = 0;
+  private shallowGroupIndex = 0;
+
   constructor(
     private readonly data: PostingsData,
     private firstSkip: number,
     public docFreq: number,
+    private firstGroup = 0,
   ) {
     this.blockCount = Math.ceil(docFreq / BLOCK_SIZE);
+    this.groupCount = this.countGroups();
   }
 
   /** Points this cursor (its block buffers reused) at another term's postings, unread. */
-  reset(firstSkip: number, docFreq: number): this {
+  reset(firstSkip: number, docFreq: number, firstGroup = 0): this {
     this.firstSkip = firstSkip;
     this.docFreq = docFreq;
+    this.firstGroup = firstGroup;
     this.blockCount = Math.ceil(docFreq / BLOCK_SIZE);
+    this.groupCount = this.countGroups();
+    this.shallowGroupIndex = 0;
     this.doc = -1;
     this.block = -1;
     this.blockSize = 0;
@@ -88,9 +100,68 @@ export class PostingsCursor {
     return block < this.blockCount ? block : -1;
   }
 
+  private countGroups(): number {
+    return this.data.groupImpacts === null || this.blockCount < IMPACT_GROUP_BLOCKS ? 0 : Math.ceil(this.blockCount / IMPACT_GROUP_BLOCKS);
+  }
+
+  /**
+   * The impact group (IMPACT_GROUP_BLOCKS blocks) holding the first doc ≥ target, by the skip
+   * entries alone; -1 when every doc is below target, or the term has no groups (groupCount 0).
+   * Targets must not go back.
+   */
+  shallowGroup(target: number): number {
+    if (this.groupCount === 0) return -1;
+    let group = Math.max(this.shallowGroupIndex, Math.floor(Math.max(this.block, 0) / IMPACT_GROUP_BLOCKS));
+    while (group < this.groupCount && this.groupLastDoc(group) < target) group++;
+    this.shallowGroupIndex = group;
+    return group < this.groupCount ? group : -1;
+  }
+
+  /** Block `block`'s skip entry number in the segment (an index of the segment's per-block arrays). */
+  skipEntry(block: number): number {
+    return this.firstSkip + block;
+  }
+
+  /** Group `group`'s number in the segment. */
+  groupEntry(group: number): number {
+    return this.firstGroup + group;
+  }
+
+  /** The last doc of group `group`. */
+  groupLastDoc(group: number): number {
+    return this.skipWord(Math.min((group + 1) * IMPACT_GROUP_BLOCKS, this.blockCount) - 1, SkipField.lastDoc);
+  }
+
+  /** Where group `group`'s impacts start in `groupImpactBytes` (a count byte, then four varints each). */
+  groupImpactsAt(group: number): number {
+    return this.data.groupImpactOffsets![this.firstGroup + group];
+  }
+
+  /** postings.groupImpacts (null in layouts before 6). */
+  get groupImpactBytes(): Uint8Array | null {
+    return this.data.groupImpacts;
+  }
+
   /** The last doc of block `block`. */
   blockLastDoc(block: number): number {
     return this.skipWord(block, SkipField.lastDoc);
+  }
+
+  /**
+   * Where block `block`'s impacts start in `impactBytes` (impacts.ts: a count byte, then four
+   * varints each), or -1 where its one impact is its skip entry's extremes (`blockImpacts`
+   * reads those).
+   */
+  impactsAt(block: number): number {
+    const offsets = this.data.impactOffsets;
+    if (offsets === null) return -1;
+    const offset = offsets[this.firstSkip + block];
+    return this.data.impacts![offset] === 0 ? -1 : offset;
+  }
+
+  /** postings.impacts (null in layouts before 6). */
+  get impactBytes(): Uint8Array | null {
+    return this.data.impacts;
   }
 
   /**

@@ -9,8 +9,8 @@
 
 import { BLOCK_SIZE, ByteWriter, SpillFile, bitsForValues, packBlock } from '../../storage/index.ts';
 import type { FilePiece } from '../../storage/index.ts';
-import { ImpactsWriter } from './impacts.ts';
-import { SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
+import { ImpactsWriter, MAX_BLOCK_IMPACTS } from './impacts.ts';
+import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
 import type { InvertedBatch } from './inverter.ts';
 
 const U32_MAX = 0xffffffff;
@@ -35,6 +35,11 @@ export class PostingsWriter {
   readonly docs: ByteWriter;
   /** postings.impacts and postings.impactOffsets. */
   readonly impacts = new ImpactsWriter();
+  /** postings.groupImpacts and postings.groupImpactOffsets: fed each block's impacts. */
+  readonly groupImpacts = new ImpactsWriter(IMPACT_GROUP_BLOCKS * MAX_BLOCK_IMPACTS, true);
+  /** Blocks of the current term, and groups written (the next term's first group). */
+  private termBlocks = 0;
+  private groups = 0;
   /** postings.positions, written in place (the hottest loop of a build). */
   private positions: Uint8Array;
   private positionsLength = 0;
@@ -85,6 +90,11 @@ export class PostingsWriter {
     return this.skipBase + this.skipCount;
   }
 
+  /** Impact groups written so far: the first group of the next term (terms.info). */
+  get impactGroups(): number {
+    return this.groups;
+  }
+
   /**
    * From now on, sections that pass `spillBytes` go to files named `<prefix>.spill-<section>`
    * (at `spillIfLarge`); `removeSpill` deletes them once the segment is written.
@@ -96,7 +106,8 @@ export class PostingsWriter {
       positions: new SpillFile(`${prefix}.spill-positions`),
       skips: new SpillFile(`${prefix}.spill-skips`),
     };
-    this.impacts.spillTo(prefix);
+    this.impacts.spillTo(prefix, 'impacts');
+    this.groupImpacts.spillTo(prefix, 'groupimpacts');
   }
 
   /** Between blocks: moves each section past the spill limit to its spill file. */
@@ -120,6 +131,7 @@ export class PostingsWriter {
       this.skipCount = 0;
     }
     this.impacts.spillIfLarge(limit);
+    this.groupImpacts.spillIfLarge(limit);
   }
 
   /** Deletes the spill files (after the segment was written, or when the merge failed). */
@@ -129,6 +141,7 @@ export class PostingsWriter {
     this.spill.positions.remove();
     this.spill.skips.remove();
     this.impacts.removeSpill();
+    this.groupImpacts.removeSpill();
     this.spill = null;
   }
 
@@ -226,6 +239,7 @@ export class PostingsWriter {
         count = 0;
       }
     }
+    this.finishTermGroups();
     return docFreq;
   }
 
@@ -270,7 +284,17 @@ export class PostingsWriter {
   /** Ends the current term (its last block); returns its document frequency. */
   finishTerm(): number {
     if (this.appending.count > 0) this.closeAppendedBlock();
+    this.finishTermGroups();
     return this.appending.docFreq;
+  }
+
+  /** At a term's end: its last, shorter group, when it has groups (IMPACT_GROUP_BLOCKS blocks or more). */
+  private finishTermGroups(): void {
+    if (this.termBlocks % IMPACT_GROUP_BLOCKS !== 0) {
+      if (this.termBlocks > IMPACT_GROUP_BLOCKS) this.groupImpacts.finishBlock(this.groups++);
+      else this.groupImpacts.discardBlock();
+    }
+    this.termBlocks = 0;
   }
 
   private closeAppendedBlock(): void {
@@ -290,6 +314,12 @@ export class PostingsWriter {
     this.skips[entry + SkipField.minTitleLength] = minTitleLength === U32_MAX ? 0 : minTitleLength;
     this.skips[entry + SkipField.minTextLength] = minTextLength === U32_MAX ? 0 : minTextLength;
     this.impacts.finishBlock(this.skipBase + entry / SKIP_ENTRY_WORDS);
+    // The block's impacts go to its group's: the group's best docs are among them.
+    const impacts = this.impacts;
+    for (let i = 0; i < impacts.lastImpactCount; i++) {
+      this.groupImpacts.addDoc(impacts.lastImpact(i, 0), impacts.lastImpact(i, 1), impacts.lastImpact(i, 2), impacts.lastImpact(i, 3));
+    }
+    if (++this.termBlocks % IMPACT_GROUP_BLOCKS === 0) this.groupImpacts.finishBlock(this.groups++);
     if (count === BLOCK_SIZE) this.writePackedBlock();
     else this.writeVarintBlock(count);
   }

@@ -5,7 +5,7 @@
 //   meta             JSON: counts and length sums (SegmentMeta)
 //   terms.bytes      UTF-8 bytes of every term, sorted in code-point (= UTF-8 byte) order
 //   terms.offsets    u32 × (terms + 1): where each term starts in terms.bytes
-//   terms.info       u32 × 4 per term: docFreq, first skip entry, (reserved), (reserved)
+//   terms.info       u32 × 4 per term: docFreq, first skip entry, first impact group (layout 6), (reserved)
 //   postings.skips   u32 × SKIP_ENTRY_WORDS per block of BLOCK_SIZE docs (see SkipField)
 //   postings.docs    per block: full blocks bit-packed (doc gaps, title tf, text tf), the last
 //                    partial block as varints
@@ -15,6 +15,11 @@
 //                    block that no other doc of it beats on every one of the four (impacts.ts);
 //                    the best score of any doc of the block is the best of these
 //   postings.impactOffsets  (layout 6) u32 per skip entry: where its impacts start
+//   postings.groupImpacts / postings.groupImpactOffsets  (layout 6) the same for each group of
+//                    IMPACT_GROUP_BLOCKS consecutive blocks of a term with that many blocks or
+//                    more (the last group may be shorter): the impacts of all their docs, so a
+//                    search skips a group's blocks with one bound; terms.info word 2 is the
+//                    term's first group
 //   fields.lengths   u32 × docs title lengths, then u32 × docs text lengths (in tokens)
 //   ids.bytes / ids.offsets / ids.order   caller ids in doc order, and doc numbers by id
 //   stored.blocks / stored.index           deflated blocks of stored documents (stored-record.ts)
@@ -51,6 +56,8 @@ export const SECTION = {
   positions: 'postings.positions',
   impacts: 'postings.impacts',
   impactOffsets: 'postings.impactOffsets',
+  groupImpacts: 'postings.groupImpacts',
+  groupImpactOffsets: 'postings.groupImpactOffsets',
   lengths: 'fields.lengths',
   idBytes: 'ids.bytes',
   idOffsets: 'ids.offsets',
@@ -82,7 +89,10 @@ export function metadataSection(index: number): string {
 
 /** u32 words per term in terms.info. */
 export const TERM_INFO_WORDS = 4;
-export const TermInfoField = { docFreq: 0, firstSkip: 1 } as const;
+export const TermInfoField = { docFreq: 0, firstSkip: 1, firstImpactGroup: 2 } as const;
+
+/** Blocks per impact group (postings.groupImpacts); a term has groups when it has this many blocks. */
+export const IMPACT_GROUP_BLOCKS = 8;
 
 /** u32 words per skip entry in postings.skips: one entry per block of a term's postings. */
 export const SKIP_ENTRY_WORDS = 7;

@@ -178,6 +178,7 @@ function writeMerged(
     // A field's term counts its occurrences as text ones, against the field's lengths.
     const textLengths = field === null ? lengths.subarray(docCount) : fieldLengths.get(field)!;
     const firstSkip = postings.skipEntries;
+    const firstImpactGroup = postings.impactGroups;
     postings.startTerm();
     for (let s = 0; s < readers.length; s++) {
       const local = holders[s];
@@ -196,6 +197,7 @@ function writeMerged(
     info.fill(0);
     info[TermInfoField.docFreq] = postings.finishTerm();
     info[TermInfoField.firstSkip] = firstSkip;
+    info[TermInfoField.firstImpactGroup] = firstImpactGroup;
     for (const word of info) termInfo.push(word);
     termCount++;
   });

@@ -7,9 +7,11 @@ import { CorruptFileError, mapSegmentFile } from '../../storage/index.ts';
 import type { MapSegmentFileOptions, SegmentFile } from '../../storage/index.ts';
 import type { IndexDocument } from '../document.ts';
 import { DocIds } from './doc-ids.ts';
+import { ImpactBoundCache } from './impact-bound-cache.ts';
+import type { ImpactBounds } from './impact-bound-cache.ts';
 import { PostingsCursor } from './postings-cursor.ts';
 import type { PostingsData } from './postings-cursor.ts';
-import { OLDEST_READABLE_LAYOUT_VERSION, PAGE_FLAG, SECTION, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
+import { OLDEST_READABLE_LAYOUT_VERSION, PAGE_FLAG, SECTION, SKIP_ENTRY_WORDS, SEGMENT_LAYOUT_VERSION, metadataSection, u32View } from './segment-format.ts';
 import { contentsPages } from '../analysis/index.ts';
 import { SurfaceForms } from './surface-forms.ts';
 import { FieldIndex } from './field-index.ts';
@@ -36,6 +38,8 @@ export class SegmentReader {
   readonly searchFields: readonly string[];
   private readonly searchFieldLengths = new Map<string, { lengths: Uint32Array; sum: number }>();
   private readonly postingsData: PostingsData;
+  /** Blocks' and impact groups' best weighted frequencies, per weighting (made on first use). */
+  private impactBoundCache: ImpactBoundCache | null = null;
   private readonly ids: DocIds;
   private readonly stored: StoredFieldsReader;
   private readonly titles: StringColumn;
@@ -92,6 +96,8 @@ export class SegmentReader {
       skips: u32View(file.section(SECTION.skips)),
       impacts: file.has(SECTION.impacts) ? file.section(SECTION.impacts) : null,
       impactOffsets: file.has(SECTION.impactOffsets) ? u32View(file.section(SECTION.impactOffsets)) : null,
+      groupImpacts: file.has(SECTION.groupImpacts) ? file.section(SECTION.groupImpacts) : null,
+      groupImpactOffsets: file.has(SECTION.groupImpactOffsets) ? u32View(file.section(SECTION.groupImpactOffsets)) : null,
     };
     this.ids = new DocIds(file.section(SECTION.idBytes), file.section(SECTION.idOffsets), file.section(SECTION.idOrder));
     this.stored = new StoredFieldsReader(file.section(SECTION.storedBlocks), file.section(SECTION.storedIndex));
@@ -173,6 +179,12 @@ export class SegmentReader {
     return new SegmentReader(mapSegmentFile(path, options));
   }
 
+  /** The blocks' and impact groups' best weighted frequencies under the weighting named `key` (impact-bound-cache.ts). */
+  impactBounds(key: string): ImpactBounds {
+    this.impactBoundCache ??= new ImpactBoundCache(this.postingsData.skips.length / SKIP_ENTRY_WORDS, this.postingsData.groupImpactOffsets?.length ?? 0);
+    return this.impactBoundCache.forWeighting(key);
+  }
+
   /**
    * A cursor over the postings of the term at `termIndex` (from `terms.find`), positioned
    * before its first doc. It may be a recycled one (see `recycleCursors`).
@@ -180,8 +192,9 @@ export class SegmentReader {
   postings(termIndex: number): PostingsCursor {
     const firstSkip = this.terms.firstSkip(termIndex);
     const docFreq = this.terms.docFreq(termIndex);
+    const firstGroup = this.terms.firstImpactGroup(termIndex);
     const recycled = this.freeCursors.pop();
-    const cursor = recycled !== undefined ? recycled.reset(firstSkip, docFreq) : new PostingsCursor(this.postingsData, firstSkip, docFreq);
+    const cursor = recycled !== undefined ? recycled.reset(firstSkip, docFreq, firstGroup) : new PostingsCursor(this.postingsData, firstSkip, docFreq, firstGroup);
     // Only so many are tracked, so a caller that never recycles cannot grow the list.
     if (this.lentCursors.length < MAX_TRACKED_CURSORS) this.lentCursors.push(cursor);
     return cursor;

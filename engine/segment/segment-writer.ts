@@ -58,6 +58,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     while (id >= firstIds[b + 1]) b++;
     if (b !== current) postings.useBatch(batches[(current = b)]);
     termInfo[index * TERM_INFO_WORDS + TermInfoField.firstSkip] = postings.skipEntries;
+    termInfo[index * TERM_INFO_WORDS + TermInfoField.firstImpactGroup] = postings.impactGroups;
     termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = postings.add(id - firstIds[b]);
   }
 
@@ -145,6 +146,8 @@ export function writeSegmentParts(path: string, parts: SegmentParts): SegmentWri
     [SECTION.positions, parts.postings.positionsSection()],
     [SECTION.impacts, parts.postings.impacts.impactsSection()],
     [SECTION.impactOffsets, parts.postings.impacts.offsetsSection()],
+    [SECTION.groupImpacts, parts.postings.groupImpacts.impactsSection()],
+    [SECTION.groupImpactOffsets, parts.postings.groupImpacts.offsetsSection()],
     [SECTION.lengths, u32Bytes(parts.lengths)],
     [SECTION.idBytes, parts.ids.bytes],
     [SECTION.idOffsets, parts.ids.offsets],

@@ -181,6 +181,11 @@ export class TermDictionary {
     return this.info[index * TERM_INFO_WORDS + TermInfoField.docFreq];
   }
 
+  /** The term's first impact group (layout 6; see segment-format.ts postings.groupImpacts). */
+  firstImpactGroup(index: number): number {
+    return this.info[index * TERM_INFO_WORDS + TermInfoField.firstImpactGroup];
+  }
+
   firstSkip(index: number): number {
     return this.info[index * TERM_INFO_WORDS + TermInfoField.firstSkip];
   }

@@ -14,7 +14,12 @@ export abstract class DisjunctionScorer<Sub extends Scorer = Scorer> implements 
 
   /** No blocks: the bound over every doc. */
   readonly shallowEnd = EVERY_DOC;
+  readonly groupEnd = EVERY_DOC;
   shallowBound(): number {
+    return this.maxScore;
+  }
+
+  groupBound(): number {
     return this.maxScore;
   }
   readonly cost: number;

@@ -24,7 +24,12 @@ export class PhraseScorer implements FrequencyScorer {
 
   /** No blocks: the bound over every doc. */
   readonly shallowEnd = EVERY_DOC;
+  readonly groupEnd = EVERY_DOC;
   shallowBound(): number {
+    return this.maxScore;
+  }
+
+  groupBound(): number {
     return this.maxScore;
   }
   readonly maxFrequency: number;

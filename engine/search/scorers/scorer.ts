@@ -26,6 +26,13 @@ export interface Scorer {
   shallowBound(target: number): number;
   /** The last doc the latest `shallowBound` answer covers. */
   readonly shallowEnd: number;
+  /**
+   * The same over a group of blocks (a coarser, cheaper bound: one skips them all): no doc in
+   * [target, groupEnd] scores more than the answer. Targets must not go back, nor fall behind
+   * those given to shallowBound.
+   */
+  groupBound(target: number): number;
+  readonly groupEnd: number;
   /** Rough number of docs it matches (to order conjunctions cheapest first). */
   readonly cost: number;
   explain(): ScoreExplanation;

@@ -77,6 +77,14 @@ export class SurfaceCheckedScorer implements Scorer {
     return this.inner.shallowEnd;
   }
 
+  groupBound(target: number): number {
+    return this.inner.groupBound(target);
+  }
+
+  get groupEnd(): number {
+    return this.inner.groupEnd;
+  }
+
   get cost(): number {
     return this.inner.cost;
   }

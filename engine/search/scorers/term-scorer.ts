@@ -7,12 +7,14 @@ import type { PostingsCursor, TfBounds } from '../../segment/postings-cursor.ts'
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
 import type { ScoreExplanation } from '../search-types.ts';
-import { IMPACT_WORDS, MAX_BLOCK_IMPACTS } from '../../segment/impacts.ts';
+import { float32Above } from '../../segment/impact-bound-cache.ts';
+import type { ImpactBounds } from '../../segment/impact-bound-cache.ts';
+import { IMPACT_WORDS } from '../../segment/impacts.ts';
 import { EVERY_DOC } from './scorer.ts';
 import type { FrequencyScorer } from './scorer.ts';
 
 /** One block's impacts, read into it (a search runs to its end before the next starts). */
-const impactScratch = new Uint32Array(MAX_BLOCK_IMPACTS * IMPACT_WORDS);
+const impactScratch = new Uint32Array(IMPACT_WORDS);
 
 export class TermScorer implements FrequencyScorer {
   readonly cost: number;
@@ -21,8 +23,8 @@ export class TermScorer implements FrequencyScorer {
   private maxScoreValue = -1;
   private maxFrequencyValue = -1;
   shallowEnd = EVERY_DOC;
-  /** Each block's best score, computed when first asked for (NaN until then). */
-  private blockBounds: Float64Array | null = null;
+  groupEnd = EVERY_DOC;
+
 
   constructor(
     readonly term: string,
@@ -31,6 +33,8 @@ export class TermScorer implements FrequencyScorer {
     private readonly field: FieldScope,
     private readonly titleLengths: Uint32Array,
     private readonly textLengths: Uint32Array,
+    /** The segment's blocks' and groups' best weighted frequencies under this weight (filled as computed). */
+    private readonly bounds: ImpactBounds,
   ) {
     this.cost = cursor.docFreq;
   }
@@ -71,22 +75,64 @@ export class TermScorer implements FrequencyScorer {
       return 0;
     }
     this.shallowEnd = this.cursor.blockLastDoc(block);
-    const bounds = (this.blockBounds ??= new Float64Array(this.cursor.blockCount).fill(NaN));
-    let bound = bounds[block];
-    if (bound !== bound) bounds[block] = bound = this.blockBound(block);
-    return bound;
+    const entry = this.cursor.skipEntry(block);
+    let frequency = this.bounds.blocks[entry];
+    if (frequency !== frequency) this.bounds.blocks[entry] = frequency = float32Above(this.blockFrequency(block));
+    return this.weight.saturatedBound(frequency);
   }
 
-  private blockBound(block: number): number {
-    const impacts = impactScratch;
-    const count = this.cursor.blockImpacts(block, impacts);
-    // The score rises with the weighted frequency: the best frequency gives the best score.
+  groupBound(target: number): number {
+    const cursor = this.cursor;
+    if (cursor.groupCount === 0) {
+      const bound = this.shallowBound(target);
+      this.groupEnd = this.shallowEnd;
+      return bound;
+    }
+    const group = cursor.shallowGroup(target);
+    if (group < 0) {
+      this.groupEnd = EVERY_DOC;
+      return 0;
+    }
+    this.groupEnd = cursor.groupLastDoc(group);
+    const entry = cursor.groupEntry(group);
+    let frequency = this.bounds.groups[entry];
+    if (frequency !== frequency) this.bounds.groups[entry] = frequency = float32Above(this.bestFrequency(cursor.groupImpactBytes!, cursor.groupImpactsAt(group)));
+    return this.weight.saturatedBound(frequency);
+  }
+
+  /** The block's best weighted frequency (the score rises with it): the best of its impacts'. */
+  private blockFrequency(block: number): number {
+    const at = this.cursor.impactsAt(block);
+    if (at < 0) {
+      const impacts = impactScratch;
+      this.cursor.blockImpacts(block, impacts);
+      return this.weight.pseudoFrequency(impacts[0], impacts[1], impacts[2], impacts[3]);
+    }
+    return this.bestFrequency(this.cursor.impactBytes!, at);
+  }
+
+  /** The best weighted frequency of the impacts at `at` in `bytes` (a count, then four varints each), decoded as they are weighed. */
+  private bestFrequency(bytes: Uint8Array, at: number): number {
+    let offset = at;
+    const count = bytes[offset++];
     let best = 0;
-    for (let i = 0; i < count * IMPACT_WORDS; i += IMPACT_WORDS) {
-      const frequency = this.weight.pseudoFrequency(impacts[i], impacts[i + 1], impacts[i + 2], impacts[i + 3]);
+    const values = impactScratch;
+    for (let i = 0; i < count; i++) {
+      for (let k = 0; k < IMPACT_WORDS; k++) {
+        let byte = bytes[offset++];
+        let value = byte & 0x7f;
+        let shift = 7;
+        while (byte >= 0x80) {
+          byte = bytes[offset++];
+          value += (byte & 0x7f) * 2 ** shift;
+          shift += 7;
+        }
+        values[k] = value;
+      }
+      const frequency = this.weight.pseudoFrequency(values[0], values[1], values[2], values[3]);
       if (frequency > best) best = frequency;
     }
-    return this.weight.saturatedBound(best);
+    return best;
   }
 
   /** The current doc's positions of the term (title and text), ascending, into `out`. */

@@ -13,7 +13,12 @@ export class TypoVariantsScorer implements Scorer {
 
   /** No blocks: the bound over every doc. */
   readonly shallowEnd = EVERY_DOC;
+  readonly groupEnd = EVERY_DOC;
   shallowBound(): number {
+    return this.maxScore;
+  }
+
+  groupBound(): number {
     return this.maxScore;
   }
   readonly cost: number;
