@@ -96,7 +96,12 @@ export class CollectionUpdater {
     const { dir, wal, pending, reader, indexPool } = this.options;
     const analysis = this.options.analysis();
     const covered = this.options.lastWriteSeq();
-    if (pending.size === 0) return { covered, followUp: null };
+    if (pending.size === 0) {
+      // Nothing to build (the last writes were refreshed already): writes may have stopped,
+      // so the merges for a quiet collection are checked for all the same.
+      this.awaitQuiet();
+      return { covered, followUp: null };
+    }
     const walGeneration = wal.rotate();
     const changes = pending.take();
     const docs: (IndexDocument | BodyDocument)[] = [];

@@ -11,11 +11,13 @@
 // `quietSegmentsPerTier` (1): a collection that a bulk load left in many segments is merged down
 // to one per size tier, so searches walk few term dictionaries (as an operator would run Lucene's
 // forceMerge after a load), while merges during a load stay lazy and leave the cores to indexing.
-// No merge writes more than MAX_MERGED_SEGMENT_BYTES (a merge streams its output, so this
-// bounds its time, not its memory; a segment's postings offsets are 32-bit, and Lucene's
-// maxMergedSegmentMB is 5 GB): segments over half of it are left out of merging for size and do
-// not count against the budget, so a bulk load stops rewriting the same bytes once they sit in
-// full-sized segments.
+// While writes come, no merge writes more than MAX_MERGED_SEGMENT_BYTES (128 MiB: a bulk load
+// leaves the cores to indexing rather than rewriting its largest segments again and again);
+// once they stop, up to QUIET_MAX_MERGED_SEGMENT_BYTES (4 GiB: a merge streams its output, so
+// this bounds its time, not its memory; a segment's postings offsets are 32-bit, and Lucene's
+// maxMergedSegmentMB is 5 GB). Segments over half the cap in force are left out of merging for
+// size and do not count against the budget, so a bulk load stops rewriting the same bytes once
+// they sit in full-sized segments.
 
 /** What the policy needs to know about a segment. */
 export interface MergeCandidate {
@@ -40,8 +42,10 @@ export interface MergePolicyOptions {
   floorSegmentBytes: number;
   /** A segment with more than this share of deleted documents is rewritten. Default 0.3. */
   deletesMergeRatio: number;
-  /** Largest segment a merge for size may write. Default 4 GiB. */
+  /** Largest segment a merge for size may write while writes come. Default 128 MiB. */
   maxMergedSegmentBytes: number;
+  /** Largest segment a merge for size may write once writes have stopped. Default 4 GiB. */
+  quietMaxMergedSegmentBytes: number;
   /** Segments allowed per size tier once writes have stopped. Default 1. */
   quietSegmentsPerTier: number;
   /** Writes have stopped when none came for this long after a refresh (Infinity: never). Default 2 s. */
@@ -52,7 +56,8 @@ export const SEGMENTS_PER_TIER = 8;
 export const MAX_MERGE_AT_ONCE = 8;
 export const FLOOR_SEGMENT_BYTES = 1024 * 1024;
 export const DELETES_MERGE_RATIO = 0.3;
-export const MAX_MERGED_SEGMENT_BYTES = 4 * 1024 * 1024 * 1024;
+export const MAX_MERGED_SEGMENT_BYTES = 128 * 1024 * 1024;
+export const QUIET_MAX_MERGED_SEGMENT_BYTES = 4 * 1024 * 1024 * 1024;
 export const QUIET_SEGMENTS_PER_TIER = 1;
 export const QUIET_AFTER_MS = 2_000;
 /** Exponent that makes the policy prefer smaller merges among equally balanced ones. */
@@ -64,13 +69,18 @@ export const DEFAULT_MERGE_POLICY: Readonly<MergePolicyOptions> = Object.freeze(
   floorSegmentBytes: FLOOR_SEGMENT_BYTES,
   deletesMergeRatio: DELETES_MERGE_RATIO,
   maxMergedSegmentBytes: MAX_MERGED_SEGMENT_BYTES,
+  quietMaxMergedSegmentBytes: QUIET_MAX_MERGED_SEGMENT_BYTES,
   quietSegmentsPerTier: QUIET_SEGMENTS_PER_TIER,
   quietAfterMs: QUIET_AFTER_MS,
 });
 
-/** The policy once writes have stopped: fewer segments per tier, the rest as it was. */
+/** The policy once writes have stopped: fewer segments per tier, larger merges, the rest as it was. */
 export function quietPolicy(options: MergePolicyOptions): MergePolicyOptions {
-  return { ...options, segmentsPerTier: Math.min(options.segmentsPerTier, options.quietSegmentsPerTier) };
+  return {
+    ...options,
+    segmentsPerTier: Math.min(options.segmentsPerTier, options.quietSegmentsPerTier),
+    maxMergedSegmentBytes: Math.max(options.maxMergedSegmentBytes, options.quietMaxMergedSegmentBytes),
+  };
 }
 
 function deletedRatio(segment: MergeCandidate): number {
