@@ -5,9 +5,13 @@
 // threshold are non-essential: a doc only they match cannot enter the top k. The essential ones
 // are scored doc after doc into the window's arrays — a tight loop, with none of WAND's per-doc
 // sorting and pivoting — and each candidate is completed with the non-essential scorers, the
-// strongest first, while its sum plus what the rest could add still reaches the threshold. A window
-// whose bounds all together cannot reach it is skipped without decoding a block. Scores are summed
-// in the query's order, as WAND sums them, so a doc gets the same score to the bit either way.
+// strongest first, while its sum plus what the rest could add still reaches the threshold. Where a
+// scorer is required (the others' bounds together cannot reach the threshold without it), the
+// rarest required one leads the window instead, and a doc another required one lacks is skipped
+// unscored (Lucene's block-max conjunction, within a window). A window — or first, a group of
+// blocks (scorer.groupBound) — whose bounds all together cannot reach the threshold is skipped
+// without decoding a block. Scores are summed in the query's order, as WAND sums them, so a doc
+// gets the same score to the bit either way.
 
 import type { HitSink } from './hit-sink.ts';
 import { EVERY_DOC, NO_MORE_DOCS } from './scorers/scorer.ts';

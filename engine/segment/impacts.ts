@@ -276,7 +276,15 @@ function sortByKeyDescending(order: Uint16Array, keys: Float64Array, count: numb
  */
 export function readImpacts(bytes: Uint8Array | null, offsets: Uint32Array | null, entry: number, out: Uint32Array): number {
   if (bytes === null || offsets === null) return 0;
-  let offset = offsets[entry];
+  return readImpactsAt(bytes, offsets[entry], out);
+}
+
+/**
+ * Reads the impacts written at `at` in `bytes` (a count byte, then four varints each) into `out`
+ * (IMPACT_WORDS each; a block or a group keeps MAX_BLOCK_IMPACTS at most); answers how many.
+ */
+export function readImpactsAt(bytes: Uint8Array, at: number, out: Uint32Array): number {
+  let offset = at;
   const count = bytes[offset++];
   for (let i = 0; i < count * IMPACT_WORDS; i++) {
     let byte = bytes[offset++];

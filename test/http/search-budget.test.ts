@@ -67,7 +67,8 @@ describe('the search timeout', () => {
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.timed_out, true);
     assert.equal(response.body.total_relation, 'gte');
-    assert.ok(response.body.total < DOCUMENTS, `total ${response.body.total}`);
+    // A lower bound: the matches are counted before they are ranked, so it may be all of them.
+    assert.ok(response.body.total > 0 && response.body.total <= DOCUMENTS, `total ${response.body.total}`);
     assert.ok(response.body.hits.length > 0);
     // Partial answers are never cached: the same search runs (and runs out) again.
     const again = await server.request('GET', '/v1/collections/many/search?q=apple&fields=id');

@@ -9,12 +9,12 @@ import type { Bm25fWeight } from '../bm25.ts';
 import type { ScoreExplanation } from '../search-types.ts';
 import { float32Above } from '../../segment/impact-bound-cache.ts';
 import type { ImpactBounds } from '../../segment/impact-bound-cache.ts';
-import { IMPACT_WORDS } from '../../segment/impacts.ts';
+import { IMPACT_WORDS, MAX_BLOCK_IMPACTS, readImpactsAt } from '../../segment/impacts.ts';
 import { EVERY_DOC } from './scorer.ts';
 import type { FrequencyScorer } from './scorer.ts';
 
-/** One block's impacts, read into it (a search runs to its end before the next starts). */
-const impactScratch = new Uint32Array(IMPACT_WORDS);
+/** A block's or a group's impacts (MAX_BLOCK_IMPACTS at most), read into it (a search runs to its end before the next starts). */
+const impactScratch = new Uint32Array(MAX_BLOCK_IMPACTS * IMPACT_WORDS);
 
 export class TermScorer implements FrequencyScorer {
   readonly cost: number;
@@ -111,25 +111,13 @@ export class TermScorer implements FrequencyScorer {
     return this.bestFrequency(this.cursor.impactBytes!, at);
   }
 
-  /** The best weighted frequency of the impacts at `at` in `bytes` (a count, then four varints each), decoded as they are weighed. */
+  /** The best weighted frequency of the impacts at `at` in `bytes` (impacts.ts). */
   private bestFrequency(bytes: Uint8Array, at: number): number {
-    let offset = at;
-    const count = bytes[offset++];
+    const impacts = impactScratch;
+    const count = readImpactsAt(bytes, at, impacts);
     let best = 0;
-    const values = impactScratch;
-    for (let i = 0; i < count; i++) {
-      for (let k = 0; k < IMPACT_WORDS; k++) {
-        let byte = bytes[offset++];
-        let value = byte & 0x7f;
-        let shift = 7;
-        while (byte >= 0x80) {
-          byte = bytes[offset++];
-          value += (byte & 0x7f) * 2 ** shift;
-          shift += 7;
-        }
-        values[k] = value;
-      }
-      const frequency = this.weight.pseudoFrequency(values[0], values[1], values[2], values[3]);
+    for (let i = 0; i < count * IMPACT_WORDS; i += IMPACT_WORDS) {
+      const frequency = this.weight.pseudoFrequency(impacts[i], impacts[i + 1], impacts[i + 2], impacts[i + 3]);
       if (frequency > best) best = frequency;
     }
     return best;
