@@ -171,10 +171,11 @@ export class CollectionUpdater {
   }
 
   /**
-   * After a refresh: if the quiet policy would merge, checks again once `quietAfterMs` passed;
-   * when no write came meanwhile, the merge loop runs with the quiet policy.
+   * After a refresh, or when the collection opens: if the quiet policy would merge, checks again
+   * once `quietAfterMs` passed; when no write came meanwhile, the merge loop runs with the quiet
+   * policy.
    */
-  private awaitQuiet(): void {
+  awaitQuiet(): void {
     const { mergePolicy, lastWriteSeq } = this.options;
     if (this.quietTimer !== null) clearTimeout(this.quietTimer);
     this.quietTimer = null;

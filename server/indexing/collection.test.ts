@@ -376,6 +376,33 @@ test('once writes stop, a collection left in many segments is merged down; a wri
   await collection.close();
 });
 
+test('a collection reopened after a load merges down once no write comes, as if the server had stayed up', async (t) => {
+  const dataDir = tempDir(t);
+  const registry = await openRegistry(t, dataDir);
+  await registry.create('docs', 'english');
+  await registry.close();
+  const dir = path.join(dataDir, 'collections', 'docs');
+  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
+  t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
+  // A load stopped before its quiet merges ran (a server stopped right after it).
+  const mergePolicy = { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100 };
+  const loading = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...mergePolicy, quietAfterMs: Infinity } });
+  for (let round = 0; round < 4; round++) {
+    await upsertJson(loading, [{ id: `doc-${round}`, text: `bulk load ${round}` }], NO_WAIT);
+    await loading.refresh();
+  }
+  await loading.close();
+
+  const reopened = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...mergePolicy, quietAfterMs: 300 } });
+  assert.equal(reopened.info().segments, 4);
+  const deadline = Date.now() + 20_000;
+  while (reopened.info().segments > 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await reopened.mergesSettled();
+  assert.equal(reopened.info().segments, 1);
+  assert.equal((await searchResult(reopened, query('bulk'))).total, 4);
+  await reopened.close();
+});
+
 test('a segment with many deletes is merged away', async (t) => {
   const { collection } = await newCollection(t);
   await upsertJson(collection, 

@@ -206,8 +206,12 @@ export abstract class FolioCollection implements Collection {
       collection.embedder.schedule();
       if (collection.pending.size > 0) collection.scheduler.schedule();
       // Segments a server left over the policy (stopped mid-merge, or an older policy) are
-      // merged now, not only after the next write.
-      else collection.updater.startMerging();
+      // merged now, not only after the next write; and the quiet policy's merges once no write
+      // comes (a server restarted after an import merges as if it had stayed up).
+      else {
+        collection.updater.startMerging();
+        collection.updater.awaitQuiet();
+      }
       return collection;
     } catch (error) {
       snapshot.closeAll();
