@@ -18,9 +18,11 @@
 // --peers fts5,xapian,lucene,sphinx,engine (or none); --peer-cache DIR (keep the peers' indexes, keyed by
 // the corpus manifest, and reuse them on later runs: their build figures are those measured
 // when built); --chart PATH; --server-arg X (repeatable); --smoke (2,000 docs generated in a
-// temporary directory, 50 queries, 1 pass, 1 s of load; the chart goes to $TMPDIR).
+// temporary directory, 50 queries, 1 pass, 1 s of load; the chart goes to $TMPDIR); --keep-folio DIR
+// (move Folio's data directory of the largest size there instead of deleting it, to profile the
+// engine on it later).
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +61,7 @@ const { values: args } = parseArgs({
     chart: { type: 'string' },
     'server-arg': { type: 'string', multiple: true, default: [] },
     smoke: { type: 'boolean', default: false },
+    'keep-folio': { type: 'string' },
   },
 });
 
@@ -124,7 +127,13 @@ async function measureSize(size: number, ceiling: CeilingResult | null): Promise
       log('Folio engine in process…');
       engine = await runPeer('peer-folio-engine.ts', { ...peerInput, dir: folioDir, collection: SCALE_COLLECTION });
     }
-    rmSync(folioDir, { recursive: true, force: true });
+    if (args['keep-folio'] !== undefined && size === SIZES[SIZES.length - 1]) {
+      rmSync(args['keep-folio'], { recursive: true, force: true });
+      renameSync(folioDir, resolve(args['keep-folio']));
+      log(`Folio's data directory kept in ${args['keep-folio']}`);
+    } else {
+      rmSync(folioDir, { recursive: true, force: true });
+    }
     let fts5 = null;
     if (PEERS.has('fts5')) {
       log('SQLite FTS5…');

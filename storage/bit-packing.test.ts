@@ -9,7 +9,7 @@ import { seededRandom } from '../test/helpers/seeded-random.ts';
 test('packBlock/unpackBlock round-trip every bit width and count', () => {
   const random = seededRandom(42);
   for (let bits = 0; bits <= 32; bits++) {
-    for (const count of [1, 3, 31, 32, 33, 100, BLOCK_SIZE]) {
+    for (const count of [1, 3, 31, 32, 33, 100, BLOCK_SIZE, 2 * BLOCK_SIZE + 5]) {
       const max = bits === 32 ? 0xffffffff : 2 ** bits - 1;
       const values = new Uint32Array(count);
       for (let i = 0; i < count; i++) values[i] = Math.floor(random() * (max + 1));
@@ -21,7 +21,7 @@ test('packBlock/unpackBlock round-trip every bit width and count', () => {
       packBlock(values, count, width, writer);
       const bytes = writer.finish();
       assert.equal(bytes.length, 1 + packedByteLength(count, width));
-      const out = new Uint32Array(BLOCK_SIZE);
+      const out = new Uint32Array(count);
       const end = unpackBlock(bytes, 1, count, width, out);
       assert.equal(end, bytes.length);
       assert.deepEqual(Array.from(out.subarray(0, count)), Array.from(values));
