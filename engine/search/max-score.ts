@@ -8,7 +8,10 @@
 // strongest first, while its sum plus what the rest could add still reaches the threshold. Where a
 // scorer is required (the others' bounds together cannot reach the threshold without it), the
 // rarest required one leads the window instead, and a doc another required one lacks is skipped
-// unscored (Lucene's block-max conjunction, within a window). A window — or first, a group of
+// unscored (Lucene's block-max conjunction, within a window): where two or more plain terms are
+// required, their docs in the window are marked on bit sets and ANDed, and only what they all
+// match is scored; else the lead's docs are visited, each scored alone first and the others moved
+// to it only while it can still reach the threshold. A window — or first, a group of
 // blocks (scorer.groupBound) — whose bounds all together cannot reach the threshold is skipped
 // without decoding a block. Scores are summed in the query's order, as WAND sums them, so a doc
 // gets the same score to the bit either way.
@@ -16,6 +19,7 @@
 import type { HitSink } from './hit-sink.ts';
 import { EVERY_DOC, NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
+import { TermScorer } from './scorers/term-scorer.ts';
 import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
 import type { SearchBudget } from './search-budget.ts';
 
@@ -32,6 +36,8 @@ const matched = Array.from({ length: MAX_SCORE_SCORERS }, () => new Uint32Array(
 /** The window's docs any essential scorer matched, and their essential sums. */
 const candidates = new Uint32Array(WORDS);
 const sums = new Float64Array(WINDOW);
+/** Scorer indexes by bound, strongest first (collectRequired). */
+const byBound = new Int32Array(MAX_SCORE_SCORERS);
 
 /**
  * Whether collectMaxScore can rank these: at most MAX_SCORE_SCORERS, and no typo-variants scorer
@@ -230,32 +236,148 @@ function collectRequired(
   const leader = scorers[lead];
   const othersBound = total - bounds[lead];
   let limit = sink.threshold;
+  if (intersectRequired(scorers, bounds, total, limit, windowMin, windowMax, budget)) {
+    scoreCandidates(scorers, bounds, total, windowMin, windowMax, accept, sink);
+    return;
+  }
+  // The others by bound, strongest first (so the other required ones first): a doc the lead
+  // alone cannot lift far enough is left without moving them.
+  let others = 0;
+  for (let i = 0; i < n; i++) if (i !== lead) byBound[others++] = i;
+  for (let p = 1; p < others; p++) {
+    const index = byBound[p];
+    let q = p - 1;
+    while (q >= 0 && bounds[byBound[q]] < bounds[index]) {
+      byBound[q + 1] = byBound[q];
+      q--;
+    }
+    byBound[q + 1] = index;
+  }
   let visited = 0;
   let doc = leader.doc < windowMin ? leader.advance(windowMin) : leader.doc;
   while (doc <= windowMax) {
     visited++;
-    // The doc's score, summed in the query's order, given up once it cannot reach the limit.
-    let score = 0;
-    let rest = othersBound + bounds[lead];
+    let partial = leader.score();
+    let rest = othersBound;
     let next = -1;
-    for (let i = 0; i < n; i++) {
+    let reachable = partial + rest >= limit;
+    for (let p = 0; p < others && reachable; p++) {
+      const i = byBound[p];
       const scorer = scorers[i];
       rest -= bounds[i];
       const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
-      if (on === doc) score += scorer.score();
+      if (on === doc) partial += scorer.score();
       else if (bounds[i] > 0 && total - bounds[i] < limit) {
         next = on; // a required scorer lacks it: the lead moves on to where that one is
         break;
       }
-      if (score + rest < limit) break;
+      if (partial + rest < limit) reachable = false;
     }
-    if (next < 0 && score + rest >= limit && accept(doc)) {
+    if (next < 0 && reachable && accept(doc)) {
+      // The doc's score, summed in the query's order (every scorer was moved to it).
+      let score = 0;
+      for (let i = 0; i < n; i++) if (scorers[i].doc === doc) score += scorers[i].score();
       sink.collect(doc, score);
       limit = sink.threshold;
     }
     doc = next > doc ? leader.advance(next) : leader.next();
   }
   budget.spend(visited);
+}
+
+/**
+ * Where two or more scorers are required and each is a plain term (its docs in the window lie in
+ * its current block, decoded when the window is entered): the docs they all match, found by
+ * marking each one's docs on a bit set and ANDing them — a few operations a doc, where visiting
+ * the lead's docs one by one and moving the others to each costs a call or two a doc. Leaves them
+ * on `candidates` and answers true; answers false (nothing marked) where this does not apply.
+ */
+function intersectRequired(
+  scorers: readonly Scorer[],
+  bounds: Float64Array,
+  total: number,
+  limit: number,
+  windowMin: number,
+  windowMax: number,
+  budget: SearchBudget,
+): boolean {
+  const n = scorers.length;
+  let required = 0;
+  for (let i = 0; i < n; i++) {
+    if (bounds[i] === 0 || total - bounds[i] >= limit) continue;
+    const scorer = scorers[i];
+    if (!(scorer instanceof TermScorer) || !scorer.matchesEveryPosting) return false;
+    required++;
+  }
+  if (required < 2) return false;
+  const words = ((windowMax - windowMin) >>> 5) + 1;
+  const own = matched[0];
+  let first = true;
+  let marked = 0;
+  for (let i = 0; i < n; i++) {
+    if (bounds[i] === 0 || total - bounds[i] >= limit) continue;
+    const scorer = scorers[i] as TermScorer;
+    const doc = scorer.doc < windowMin ? scorer.advance(windowMin) : scorer.doc;
+    if (doc > windowMax) {
+      // A required scorer without docs in the window: nothing in it can reach the threshold.
+      if (!first) candidates.fill(0, 0, words);
+      budget.spend(marked);
+      return true;
+    }
+    if (first) {
+      marked += scorer.markBlockDocs(candidates, windowMin, windowMax);
+      first = false;
+      continue;
+    }
+    marked += scorer.markBlockDocs(own, windowMin, windowMax);
+    for (let word = 0; word < words; word++) {
+      candidates[word] &= own[word];
+      own[word] = 0;
+    }
+  }
+  budget.spend(marked);
+  return true;
+}
+
+/**
+ * Scores the docs on `candidates` (cleared as it goes), each summed in the query's order and
+ * given up once what the rest could add cannot reach the threshold.
+ */
+function scoreCandidates(
+  scorers: readonly Scorer[],
+  bounds: Float64Array,
+  total: number,
+  windowMin: number,
+  windowMax: number,
+  accept: (doc: number) => boolean,
+  sink: HitSink,
+): void {
+  const n = scorers.length;
+  let limit = sink.threshold;
+  const words = ((windowMax - windowMin) >>> 5) + 1;
+  for (let word = 0; word < words; word++) {
+    let bits = candidates[word];
+    if (bits === 0) continue;
+    candidates[word] = 0;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const doc = windowMin + (word << 5) + 31 - Math.clz32(low);
+      let score = 0;
+      let rest = total;
+      for (let i = 0; i < n; i++) {
+        const scorer = scorers[i];
+        rest -= bounds[i];
+        const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
+        if (on === doc) score += scorer.score();
+        if (score + rest < limit) break;
+      }
+      if (score + rest >= limit && accept(doc)) {
+        sink.collect(doc, score);
+        limit = sink.threshold;
+      }
+    }
+  }
 }
 
 /** Insertion sort of scorer indexes by their bounds, ascending (a handful of scorers). */

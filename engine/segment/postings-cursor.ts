@@ -210,6 +210,24 @@ export class PostingsCursor {
     return (this.doc = docs[i]);
   }
 
+  /**
+   * Marks on `bits` (bit `doc - base`) the docs of the current block from the current one up to
+   * `last` inclusive, without moving the cursor; answers how many. The cursor must be on a doc.
+   */
+  markBlockDocs(bits: Uint32Array, base: number, last: number): number {
+    const docs = this.docs;
+    const end = this.blockSize;
+    let i = this.index;
+    let doc = docs[i];
+    while (doc <= last) {
+      const slot = doc - base;
+      bits[slot >>> 5] |= 1 << (slot & 31);
+      if (++i === end) break;
+      doc = docs[i];
+    }
+    return i - this.index;
+  }
+
   titleTf(): number {
     if (!this.tfsDecoded) this.decodeTfs();
     return this.titleTfs[this.index];

@@ -123,6 +123,15 @@ export class TermScorer implements FrequencyScorer {
     return best;
   }
 
+  /**
+   * Marks on `bits` (bit `doc - base`) the docs from the current one up to `last` inclusive that
+   * lie in the current postings block, without moving; answers how many. Only where
+   * `matchesEveryPosting` (a field scope would keep some out).
+   */
+  markBlockDocs(bits: Uint32Array, base: number, last: number): number {
+    return this.cursor.markBlockDocs(bits, base, last);
+  }
+
   /** The current doc's positions of the term (title and text), ascending, into `out`. */
   positions(out: number[]): number[] {
     return this.cursor.positions(out);
