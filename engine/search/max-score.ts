@@ -20,7 +20,6 @@ import type { HitSink } from './hit-sink.ts';
 import { EVERY_DOC, NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
-import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
 import type { SearchBudget } from './search-budget.ts';
 
 const WINDOW_BITS = 12;
@@ -39,12 +38,9 @@ const sums = new Float64Array(WINDOW);
 /** Scorer indexes by bound, strongest first (collectRequired). */
 const byBound = new Int32Array(MAX_SCORE_SCORERS);
 
-/**
- * Whether collectMaxScore can rank these: at most MAX_SCORE_SCORERS, and no typo-variants scorer
- * (what it adds depends on its exact form's score on the same doc, which WAND reads in place).
- */
+/** Whether collectMaxScore can rank these: at most MAX_SCORE_SCORERS (each keeps a window of scores). */
 export function canCollectMaxScore(scorers: readonly Scorer[]): boolean {
-  return scorers.length <= MAX_SCORE_SCORERS && scorers.every((scorer) => !(scorer instanceof TypoVariantsScorer));
+  return scorers.length <= MAX_SCORE_SCORERS;
 }
 
 /**
@@ -88,7 +84,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     for (let i = 0; i < n; i++) if (scorers[i].doc < windowMin) windowMin = scorers[i].doc;
     if (windowMin === NO_MORE_DOCS) return;
     if (windowMin < from) windowMin = from;
-    const threshold = sink.threshold;
+    const threshold = pruningLimit(sink.threshold);
     if (threshold !== -Infinity) {
       // First by groups of blocks: one bound each skips them all.
       let coarse = 0;
@@ -174,7 +170,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     const optionalBound = firstEssential === 0 ? 0 : prefix[firstEssential - 1];
 
     // The threshold only moves when a doc is collected.
-    let limit = sink.threshold;
+    let limit = pruningLimit(sink.threshold);
     const words = (last >>> 5) + 1;
     for (let word = 0; word < words; word++) {
       let bits = candidates[word];
@@ -209,7 +205,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
           }
         }
         sink.collect(doc, score);
-        limit = sink.threshold;
+        limit = pruningLimit(sink.threshold);
       }
     }
     for (let i = 0; i < n; i++) if (essential[i] === 1) matched[i].fill(0, 0, words);
@@ -235,7 +231,7 @@ function collectRequired(
   const n = scorers.length;
   const leader = scorers[lead];
   const othersBound = total - bounds[lead];
-  let limit = sink.threshold;
+  let limit = pruningLimit(sink.threshold);
   if (intersectRequired(scorers, bounds, total, limit, windowMin, windowMax, budget)) {
     scoreCandidates(scorers, bounds, total, windowMin, windowMax, accept, sink);
     return;
@@ -278,8 +274,10 @@ function collectRequired(
       let score = 0;
       for (let i = 0; i < n; i++) if (scorers[i].doc === doc) score += scorers[i].score();
       sink.collect(doc, score);
-      limit = sink.threshold;
+      limit = pruningLimit(sink.threshold);
     }
+    // Past the window, another window's bounds decide what is required: the lead stays here.
+    if (next > windowMax) break;
     doc = next > doc ? leader.advance(next) : leader.next();
   }
   budget.spend(visited);
@@ -353,7 +351,7 @@ function scoreCandidates(
   sink: HitSink,
 ): void {
   const n = scorers.length;
-  let limit = sink.threshold;
+  let limit = pruningLimit(sink.threshold);
   const words = ((windowMax - windowMin) >>> 5) + 1;
   for (let word = 0; word < words; word++) {
     let bits = candidates[word];
@@ -374,10 +372,22 @@ function scoreCandidates(
       }
       if (score + rest >= limit && accept(doc)) {
         sink.collect(doc, score);
-        limit = sink.threshold;
+        limit = pruningLimit(sink.threshold);
       }
     }
   }
+}
+
+/**
+ * Relative slack under the sink's threshold below which a sum is given up. Sums taken in another
+ * order than the query's (the lead or the essential scorers first) may differ from the doc's
+ * score by a few ulps, and a doc tied with the threshold may still enter the top k (ties go to
+ * the lower id): pruning a little below it keeps every such doc; the sink decides on the score.
+ */
+const SUM_ORDER_SLACK = 1e-12;
+
+function pruningLimit(threshold: number): number {
+  return threshold - Math.abs(threshold) * SUM_ORDER_SLACK;
 }
 
 /** Insertion sort of scorer indexes by their bounds, ascending (a handful of scorers). */

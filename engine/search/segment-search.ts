@@ -4,7 +4,7 @@
 // strategies: required clauses drive a conjunction; otherwise a disjunction's matches are
 // marked on a bit set and ranked with block-max WAND — or, when the sink needs no match set,
 // counted up to what the sink still counts without scoring (match-count.ts) and ranked with
-// block-max MaxScore (max-score.ts), or WAND where it cannot (a word's typo variants, boosts);
+// block-max MaxScore (max-score.ts), or WAND where it cannot (ranking by boost factors);
 // a grouped search's sink counts what it is offered instead; a query without positive clauses
 // matches every admissible doc (with score 0). Every doc visited spends a unit of the budget.
 

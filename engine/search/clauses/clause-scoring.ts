@@ -126,5 +126,5 @@ export function rankingScorers(prepared: PreparedClause, reader: SegmentReader, 
   const exact = formScorer(prepared, own, reader, budget);
   const others = bestOf(`other forms of ${labelOf(prepared)}`, formScorers(prepared, alternatives, reader, budget));
   if (others === null) return exact === null ? [] : [exact];
-  return exact === null ? [others] : [exact, new TypoVariantsScorer(others, exact)];
+  return exact === null ? [others] : [exact, new TypoVariantsScorer(others, exact, formScorer(prepared, own, reader, budget))];
 }

@@ -3,6 +3,9 @@
 // and the variants' bound is the exact form's scaled down per typo. Ranked as one dis-max
 // scorer, every document holding only a variant had to be scored, as variants share the exact
 // form's bound; split, WAND skips those once no variant-only document can reach the top k.
+// The exact form it takes off is read from a cursor of its own, moved to the doc it scores, so
+// its score does not depend on where the ranking moved the exact form's scorer (MaxScore scores
+// a window's docs scorer by scorer).
 
 import type { ScoreExplanation } from '../search-types.ts';
 import type { Scorer } from './scorer.ts';
@@ -23,10 +26,14 @@ export class TypoVariantsScorer implements Scorer {
   }
   readonly cost: number;
 
-  /** `variants`: the best of the word's variants; `exact`: the word as typed (null: not in this segment). */
+  /**
+   * `variants`: the best of the word's variants; `exact`: the word as typed, as the ranking sums
+   * it (null: not in this segment); `ownExact`: the same form on a cursor of its own.
+   */
   constructor(
     private readonly variants: Scorer,
     readonly exact: Scorer | null,
+    private readonly ownExact: Scorer | null,
   ) {
     this.maxScore = variants.maxScore;
     this.cost = variants.cost;
@@ -51,9 +58,11 @@ export class TypoVariantsScorer implements Scorer {
 
   score(): number {
     const variant = this.variants.score();
-    // WAND sums the scorers on a doc; the exact form's cursor is on it only when it matches there.
-    if (this.exact === null || this.exact.doc !== this.variants.doc) return variant;
-    return Math.max(0, variant - this.exact.score());
+    const exact = this.ownExact;
+    if (exact === null) return variant;
+    const doc = this.variants.doc;
+    if ((exact.doc < doc ? exact.advance(doc) : exact.doc) !== doc) return variant;
+    return Math.max(0, variant - exact.score());
   }
 
   explain(): ScoreExplanation {
