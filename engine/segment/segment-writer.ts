@@ -42,7 +42,8 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   const firstIds = new Uint32Array(batches.length + 1);
   batches.forEach((inverted, b) => (firstIds[b + 1] = firstIds[b] + inverted.terms.length));
   const allTerms = fieldBatches.length === 0 ? batch.terms : batches.flatMap((inverted) => inverted.terms);
-  const order = termOrder(allTerms);
+  // One batch: its interner finds each term's id without another hash of them.
+  const order = termOrder(allTerms, fieldBatches.length === 0 ? batch.idOf : undefined);
   const { bytes: termBytes, offsets: termOffsets } = encodeTerms(allTerms, order);
 
   const termIndex = new Uint32Array(order.length);

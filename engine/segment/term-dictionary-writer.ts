@@ -7,15 +7,21 @@ import { encodeUtf8Strings } from './utf8-strings.ts';
 
 const FIRST_SURROGATE = 0xd800;
 
-/** The indexes of `terms` in code-point order. */
-export function termOrder(terms: readonly string[]): Uint32Array {
+/**
+ * The indexes of `terms` in code-point order. `indexOf` finds a term's index where the caller
+ * has a hash of them already (an interner's); else one is built.
+ */
+export function termOrder(terms: readonly string[], indexOf?: (term: string) => number): Uint32Array {
   // Without surrogates, UTF-16 code-unit order (the default sort) is code-point order, and
   // the default sort compares strings natively, far faster than a comparator.
   const sorted = hasSurrogates(terms) ? terms.slice().sort(compareCodePoints) : terms.slice().sort();
-  const indexes = new Map<string, number>();
-  for (let i = 0; i < terms.length; i++) indexes.set(terms[i], i);
+  if (indexOf === undefined) {
+    const indexes = new Map<string, number>();
+    for (let i = 0; i < terms.length; i++) indexes.set(terms[i], i);
+    indexOf = (term) => indexes.get(term)!;
+  }
   const order = new Uint32Array(terms.length);
-  for (let i = 0; i < sorted.length; i++) order[i] = indexes.get(sorted[i])!;
+  for (let i = 0; i < sorted.length; i++) order[i] = indexOf(sorted[i]);
   return order;
 }
 
