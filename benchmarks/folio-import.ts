@@ -11,7 +11,7 @@ import type { IndexFiles } from './index-files.ts';
 import { waitForMergesToSettle } from './merge-settle.ts';
 import { importNdjson } from './ndjson-import.ts';
 import type { ImportResult } from './ndjson-import.ts';
-import { currentRssBytes, peakRssBytes } from './proc-memory.ts';
+import { anonymousRssBytes, currentRssBytes, peakRssBytes, sampleAnonymousRss } from './proc-memory.ts';
 import type { ListeningProcess } from './server-process.ts';
 import { startStallProbe } from './stall-probe.ts';
 import type { ProbeResult } from './stall-probe.ts';
@@ -59,6 +59,9 @@ export interface CollectionImport {
   rssBeforeImport: number | null;
   peakRssAtRefresh: number | null;
   peakRssSettled: number | null;
+  /** RssAnon when the refresh answered, and its largest sample (every 200 ms) during the import. */
+  anonRssAtRefresh: number | null;
+  peakAnonRssImport: number | null;
 }
 
 /** NDJSON lines as the bodies of batch writes of `size` documents each. */
@@ -77,6 +80,7 @@ export async function importCollection(options: CollectionImportOptions): Promis
   const probe = options.probe
     ? startStallProbe(server.url, `/v1/collections/${collection}/search?q=x&limit=1`, { ...AUTH_HEADERS }, PROBE_INTERVAL_MS)
     : null;
+  const anonSampler = sampleAnonymousRss(pid);
   const fromMicros = nowMicros();
   const started = performance.now();
   let imported: ImportResult;
@@ -90,6 +94,8 @@ export async function importCollection(options: CollectionImportOptions): Promis
   const importMs = performance.now() - started;
   const window = { fromMicros, toMicros: nowMicros() };
   const peakRssAtRefresh = peakRssBytes(pid);
+  const anonRssAtRefresh = anonymousRssBytes(pid);
+  const peakAnonRssImport = anonSampler.stop();
 
   const info = (): Promise<{ segments: number; documents: number; size_bytes: number }> => call('GET', `/v1/collections/${collection}`);
   const settleMs = await waitForMergesToSettle(info, options.settleLimitMs, pid);
@@ -107,5 +113,7 @@ export async function importCollection(options: CollectionImportOptions): Promis
     rssBeforeImport,
     peakRssAtRefresh,
     peakRssSettled: peakRssBytes(pid),
+    anonRssAtRefresh,
+    peakAnonRssImport,
   };
 }

@@ -1,10 +1,11 @@
-// Memory of a process as Linux accounts it: peak resident set size (VmHWM) and current RSS
-// (VmRSS) from /proc/<pid>/status. Null where /proc is not there (not Linux) or the process
-// has gone.
+// Memory of a process as Linux accounts it: peak resident set size (VmHWM), current RSS
+// (VmRSS) and its anonymous part (RssAnon: heaps and buffers, not the mapped segment files the
+// kernel may drop) from /proc/<pid>/status, and a sampler of RssAnon's peak. Null where /proc is
+// not there (not Linux) or the process has gone.
 
 import { readFileSync } from 'node:fs';
 
-function statusField(pid: number | 'self', field: 'VmHWM' | 'VmRSS'): number | null {
+function statusField(pid: number | 'self', field: 'VmHWM' | 'VmRSS' | 'RssAnon'): number | null {
   let status: string;
   try {
     status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -22,4 +23,27 @@ export function peakRssBytes(pid: number | 'self'): number | null {
 
 export function currentRssBytes(pid: number | 'self'): number | null {
   return statusField(pid, 'VmRSS');
+}
+
+/** Anonymous resident memory in bytes (RssAnon). */
+export function anonymousRssBytes(pid: number | 'self'): number | null {
+  return statusField(pid, 'RssAnon');
+}
+
+/** Samples RssAnon every `intervalMs` until `stop`, which answers the largest sample (null: none). */
+export function sampleAnonymousRss(pid: number, intervalMs = 200): { stop: () => number | null } {
+  let peak: number | null = null;
+  const sample = (): void => {
+    const bytes = anonymousRssBytes(pid);
+    if (bytes !== null && (peak === null || bytes > peak)) peak = bytes;
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
 }

@@ -53,6 +53,9 @@ export interface ScaleFolioResult {
   rssBeforeImport: number | null;
   /** VmHWM when the refresh answered, and at the end of the run. */
   peakRssImport: number | null;
+  /** RssAnon when the refresh answered, and its peak sampled during the import. */
+  anonRssImport: number | null;
+  peakAnonRssImport: number | null;
   peakRss: number | null;
   /** `fields=id`, or why it was not measured. */
   ids: LatencySummary | string;
@@ -121,6 +124,8 @@ export async function runScaleFolio(options: ScaleFolioOptions): Promise<ScaleFo
       files: loaded.files,
       rssBeforeImport: loaded.rssBeforeImport,
       peakRssImport: loaded.peakRssAtRefresh,
+      anonRssImport: loaded.anonRssAtRefresh,
+      peakAnonRssImport: loaded.peakAnonRssImport,
       peakRss: peakRssBytes(server.child.pid!),
       ids,
       full,

@@ -73,7 +73,8 @@ export function printSizeTables(result: SizeResult, ceiling: CeilingResult, sett
           `(${imported.slowRequests} over ${SLOW_REQUEST_MS / 1000} s); ${imported.retries} retries after 429/503 (${seconds(imported.retryWaitMs)} s waited); ` +
           `search probe every 200 ms during the import: ${count(probe.requests)} probes, slowest ${ms(probe.maxMs, 1)} ms, ${probe.failures} failed; ` +
           `merges settled ${seconds(folio.settleMs)} s later: ${folio.files.segmentCount} segment(s), segments ${mib(folio.files.segments)}, WAL ${mib(folio.files.wal)} MiB; ` +
-          `peak RSS column: VmHWM when the refresh answered (${mib(folio.rssBeforeImport)} MiB before the import, ${mib(folio.peakRss)} MiB over the whole run)`,
+          `peak RSS column: VmHWM when the refresh answered (${mib(folio.rssBeforeImport)} MiB before the import, ${mib(folio.peakRss)} MiB over the whole run); ` +
+          `anonymous (RssAnon) ${mib(folio.anonRssImport)} MiB when the refresh answered, ${mib(folio.peakAnonRssImport)} MiB at most during the import`,
       ],
       ...peers(result).map((peer) => peerImportCells(peer, peerNote(peer))),
     ],
@@ -220,4 +221,18 @@ export function printScaleGoals(result: SizeResult, setting: LoadSetting): void 
     peakRss: folio.peakRss,
     idsLoadP99LimitMs: 100,
   })));
+
+  console.log(`\n## Goals (issue 43) at ${count(result.size)} documents: the import\n`);
+  if (result.size !== GOAL_SIZE) console.log(`(The goals are stated for ${count(GOAL_SIZE)} documents; this run's largest size is ${count(result.size)}.)\n`);
+  const lucene = result.lucene;
+  console.log(goalsTable([
+    ratioGoal({
+      what: 'import over HTTP until searchable', value: folio.importMs, reference: lucene?.buildMs ?? null,
+      referenceName: `Lucene's build${cachedNote(lucene)}`, factor: 1.0, better: 'lower', format: (v) => `${seconds(v)} s`, missing: 'no Lucene peer in this run',
+    }),
+    {
+      what: 'server anonymous memory (RssAnon) when the import is searchable', target: '≤ 600 MiB', measured: `${mib(folio.anonRssImport)} MiB (${mib(folio.peakAnonRssImport)} MiB at most during it)`,
+      verdict: folio.anonRssImport === null ? 'not measured' : atMost(folio.anonRssImport / 2 ** 20, 600, 'MiB'),
+    },
+  ]));
 }

@@ -322,15 +322,22 @@ test('merges keep counts exact and bound the segment count', async (t) => {
   assert.equal(fs.readdirSync(path.join(dataDir, 'collections', 'docs', 'wal')).length, 1);
 });
 
-test('a collection opened with more segments than the policy allows merges them without a write', async (t) => {
-  // A collection directory of its own, opened without a registry, on pools of its own.
+/**
+ * A collection directory `docs` of its own, to open without a registry, and pools of its own
+ * (closed after the test).
+ */
+async function ownCollectionDir(t: TestContext) {
   const dataDir = tempDir(t);
   const registry = await openRegistry(t, dataDir);
   await registry.create('docs', 'english');
   await registry.close();
-  const dir = path.join(dataDir, 'collections', 'docs');
   const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
   t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
+  return { dir: path.join(dataDir, 'collections', 'docs'), workers };
+}
+
+test('a collection opened with more segments than the policy allows merges them without a write', async (t) => {
+  const { dir, workers } = await ownCollectionDir(t);
   // Twelve refreshes under a policy that never merges, as a server stopped mid-merge leaves them.
   const lax = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: Infinity } });
   for (let round = 0; round < 12; round++) {
@@ -348,15 +355,10 @@ test('a collection opened with more segments than the policy allows merges them 
 });
 
 test('once writes stop, a collection left in many segments is merged down; a write in between puts it off', async (t) => {
-  const dataDir = tempDir(t);
-  const registry = await openRegistry(t, dataDir);
-  await registry.create('docs', 'english');
-  await registry.close();
-  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
-  t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
+  const { dir, workers } = await ownCollectionDir(t);
   // A policy that never merges while writes come, and merges down 300 ms after they stop.
   const mergePolicy = { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100, quietAfterMs: 300 };
-  const collection = LocalCollection.open(path.join(dataDir, 'collections', 'docs'), workers, { ...MANUAL_REFRESH, mergePolicy });
+  const collection = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy });
   for (let round = 0; round < 4; round++) {
     await upsertJson(collection, [{ id: `doc-${round}`, text: `bulk load ${round}` }], NO_WAIT);
     await collection.refresh();
@@ -377,13 +379,7 @@ test('once writes stop, a collection left in many segments is merged down; a wri
 });
 
 test('a collection reopened after a load merges down once no write comes, as if the server had stayed up', async (t) => {
-  const dataDir = tempDir(t);
-  const registry = await openRegistry(t, dataDir);
-  await registry.create('docs', 'english');
-  await registry.close();
-  const dir = path.join(dataDir, 'collections', 'docs');
-  const workers = { search: new SearchPool({ threads: 1 }), index: new IndexPool({ threads: 2 }), embedding: new EmbeddingPool() };
-  t.after(() => Promise.all([workers.search.close(), workers.index.close(), workers.embedding.close()]));
+  const { dir, workers } = await ownCollectionDir(t);
   // A load stopped before its quiet merges ran (a server stopped right after it).
   const mergePolicy = { ...DEFAULT_MERGE_POLICY, segmentsPerTier: 100 };
   const loading = LocalCollection.open(dir, workers, { ...MANUAL_REFRESH, mergePolicy: { ...mergePolicy, quietAfterMs: Infinity } });
