@@ -38,7 +38,8 @@ export function sampleAnonymousRss(pid: number, intervalMs = 200): { stop: () =>
     if (bytes !== null && (peak === null || bytes > peak)) peak = bytes;
   };
   sample();
-  const timer = setInterval(sample, intervalMs);
+  // Never what keeps the process alive (an import that fails leaves it unstopped).
+  const timer = setInterval(sample, intervalMs).unref();
   return {
     stop: () => {
       clearInterval(timer);

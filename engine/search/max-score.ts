@@ -35,7 +35,7 @@ const matched = Array.from({ length: MAX_SCORE_SCORERS }, () => new Uint32Array(
 /** The window's docs any essential scorer matched, and their essential sums. */
 const candidates = new Uint32Array(WORDS);
 const sums = new Float64Array(WINDOW);
-/** Scorer indexes by bound, strongest first (collectRequired). */
+/** Scorer indexes other than the lead's, by bound (collectRequired). */
 const byBound = new Int32Array(MAX_SCORE_SCORERS);
 
 /** Whether collectMaxScore can rank these: at most MAX_SCORE_SCORERS (each keeps a window of scores). */
@@ -120,7 +120,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     // required one leads, the docs the others lack are skipped unscored.
     let lead = -1;
     for (let i = 0; i < n; i++) {
-      if (bounds[i] === 0 || total - bounds[i] >= threshold) continue;
+      if (!isRequired(bounds[i], total, threshold)) continue;
       if (lead < 0 || scorers[i].cost < scorers[lead].cost) lead = i;
     }
     if (lead >= 0) {
@@ -130,7 +130,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
 
     // Non-essential: the weakest scorers whose bounds together stay below the threshold.
     for (let i = 0; i < n; i++) order[i] = i;
-    sortByBound(order, bounds);
+    sortByBound(order, n, bounds);
     let running = 0;
     for (let p = 0; p < n; p++) {
       running += bounds[order[p]];
@@ -236,19 +236,11 @@ function collectRequired(
     scoreCandidates(scorers, bounds, total, windowMin, windowMax, accept, sink);
     return;
   }
-  // The others by bound, strongest first (so the other required ones first): a doc the lead
-  // alone cannot lift far enough is left without moving them.
+  // The others by bound, visited strongest first (so the other required ones first): a doc the
+  // lead alone cannot lift far enough is left without moving them.
   let others = 0;
   for (let i = 0; i < n; i++) if (i !== lead) byBound[others++] = i;
-  for (let p = 1; p < others; p++) {
-    const index = byBound[p];
-    let q = p - 1;
-    while (q >= 0 && bounds[byBound[q]] < bounds[index]) {
-      byBound[q + 1] = byBound[q];
-      q--;
-    }
-    byBound[q + 1] = index;
-  }
+  sortByBound(byBound, others, bounds);
   let visited = 0;
   let doc = leader.doc < windowMin ? leader.advance(windowMin) : leader.doc;
   while (doc <= windowMax) {
@@ -257,13 +249,13 @@ function collectRequired(
     let rest = othersBound;
     let next = -1;
     let reachable = partial + rest >= limit;
-    for (let p = 0; p < others && reachable; p++) {
+    for (let p = others - 1; p >= 0 && reachable; p--) {
       const i = byBound[p];
       const scorer = scorers[i];
       rest -= bounds[i];
       const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
       if (on === doc) partial += scorer.score();
-      else if (bounds[i] > 0 && total - bounds[i] < limit) {
+      else if (isRequired(bounds[i], total, limit)) {
         next = on; // a required scorer lacks it: the lead moves on to where that one is
         break;
       }
@@ -302,7 +294,7 @@ function intersectRequired(
   const n = scorers.length;
   let required = 0;
   for (let i = 0; i < n; i++) {
-    if (bounds[i] === 0 || total - bounds[i] >= limit) continue;
+    if (!isRequired(bounds[i], total, limit)) continue;
     const scorer = scorers[i];
     if (!(scorer instanceof TermScorer) || !scorer.matchesEveryPosting) return false;
     required++;
@@ -313,7 +305,7 @@ function intersectRequired(
   let first = true;
   let marked = 0;
   for (let i = 0; i < n; i++) {
-    if (bounds[i] === 0 || total - bounds[i] >= limit) continue;
+    if (!isRequired(bounds[i], total, limit)) continue;
     const scorer = scorers[i] as TermScorer;
     const doc = scorer.doc < windowMin ? scorer.advance(windowMin) : scorer.doc;
     if (doc > windowMax) {
@@ -390,9 +382,17 @@ function pruningLimit(threshold: number): number {
   return threshold - Math.abs(threshold) * SUM_ORDER_SLACK;
 }
 
-/** Insertion sort of scorer indexes by their bounds, ascending (a handful of scorers). */
-function sortByBound(order: Int32Array, bounds: Float64Array): void {
-  for (let i = 1; i < order.length; i++) {
+/**
+ * Whether a scorer with window bound `bound` is required: without it, the bounds of the others
+ * (`total` is all of theirs summed) cannot reach `limit`.
+ */
+function isRequired(bound: number, total: number, limit: number): boolean {
+  return bound > 0 && total - bound < limit;
+}
+
+/** Insertion sort of the first `count` scorer indexes by their bounds, ascending (a handful of scorers). */
+function sortByBound(order: Int32Array, count: number, bounds: Float64Array): void {
+  for (let i = 1; i < count; i++) {
     const index = order[i];
     let j = i - 1;
     while (j >= 0 && bounds[order[j]] > bounds[index]) {

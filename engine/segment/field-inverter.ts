@@ -9,7 +9,7 @@ import { TermInterner } from '../analysis/index.ts';
 import type { IndexDocument, MetadataValue } from '../document.ts';
 import { NO_TERM, groupByTerm } from './inverter.ts';
 import type { InvertedBatch } from './inverter.ts';
-import { FIELD_VALUE_GAP, fieldTerm, fieldTermPrefix } from './segment-format.ts';
+import { FIELD_VALUE_GAP, fieldTerm } from './segment-format.ts';
 import { U32List } from './u32-list.ts';
 
 /** The strings of a metadata value that are searched: a string, or the strings of an array. */
@@ -38,7 +38,6 @@ export function invertField(docs: readonly IndexDocument[], field: string, analy
   }
   docStarts[docs.length] = tokens.length;
   const { termStarts, occurrences } = groupByTerm(tokens.view(), interner.size);
-  const prefix = fieldTermPrefix(field);
   return {
     terms: interner.terms.map((word) => fieldTerm(field, word)),
     termStarts,
@@ -48,6 +47,5 @@ export function invertField(docs: readonly IndexDocument[], field: string, analy
     textLengths: lengths,
     pageStarts: new Array(docs.length).fill(null),
     rawTokens: new Map(),
-    idOf: (term) => (term.startsWith(prefix) ? interner.idOf(term.slice(prefix.length)) : -1),
   };
 }

@@ -30,8 +30,8 @@ export interface InvertedBatch {
   pageStarts: (number[] | null)[];
   /** Each raw token (as written) of the batch with its term's id. */
   rawTokens: ReadonlyMap<string, number>;
-  /** The id of a term of `terms` (its index there), or -1. */
-  idOf: (term: string) => number;
+  /** The id of a term of `terms` (its index there), or -1; where the batch keeps a hash of them (not a field's). */
+  idOf?: (term: string) => number;
 }
 
 /** A token number that belongs to no term: a gap between two values of a metadata field. */
