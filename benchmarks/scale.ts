@@ -22,9 +22,9 @@
 // (move Folio's data directory of the largest size there instead of deleting it, to profile the
 // engine on it later).
 
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { numberOption, peerSet } from './bench-options.ts';
@@ -128,8 +128,10 @@ async function measureSize(size: number, ceiling: CeilingResult | null): Promise
       engine = await runPeer('peer-folio-engine.ts', { ...peerInput, dir: folioDir, collection: SCALE_COLLECTION });
     }
     if (args['keep-folio'] !== undefined && size === SIZES[SIZES.length - 1]) {
-      rmSync(args['keep-folio'], { recursive: true, force: true });
-      renameSync(folioDir, resolve(args['keep-folio']));
+      const kept = resolve(args['keep-folio']);
+      rmSync(kept, { recursive: true, force: true });
+      mkdirSync(dirname(kept), { recursive: true });
+      renameSync(folioDir, kept);
       log(`Folio's data directory kept in ${args['keep-folio']}`);
     } else {
       rmSync(folioDir, { recursive: true, force: true });
