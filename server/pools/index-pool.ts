@@ -11,7 +11,7 @@ import { FolioError } from '../errors/index.ts';
 import type { BodyDocumentsSlice } from '../ingest/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
-import { INDEX_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
+import { INDEX_WORKER_HEAP, workerResourceLimits } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IndexTask, OwnVectorsFile, SegmentRef, SegmentWritten, WorkerReply } from './worker-protocol.ts';
 
@@ -52,7 +52,7 @@ export class IndexPool {
       idleTimeout: INDEX_THREAD_IDLE_MS,
       // Building a segment takes long enough that a blocking wait between tasks buys nothing.
       atomics: 'disabled',
-      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(INDEX_WORKER_HEAP) },
+      resourceLimits: workerResourceLimits(INDEX_WORKER_HEAP),
     });
   }
 

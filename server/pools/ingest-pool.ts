@@ -10,7 +10,7 @@ import { BatchBody, parseBatchBody } from '../ingest/index.ts';
 import type { BatchFormat, VectorRules } from '../ingest/index.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
-import { INGEST_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
+import { INGEST_WORKER_HEAP, workerResourceLimits } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { IngestTask, ParsedBody, WorkerReply } from './worker-protocol.ts';
 
@@ -24,7 +24,7 @@ export class IngestPool {
     maxThreads: 1,
     idleTimeout: Infinity,
     atomics: 'disabled',
-    resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(INGEST_WORKER_HEAP) },
+    resourceLimits: workerResourceLimits(INGEST_WORKER_HEAP),
   });
 
   /** Parses and checks a batch body; rejects with the FolioError its client gets. */

@@ -16,7 +16,7 @@ import { searchHere } from './inline-search.ts';
 import type { OpenedSnapshot } from './reader-cache.ts';
 import { LazyPiscina } from './lazy-piscina.ts';
 import { workerEntry } from './worker-file.ts';
-import { SEARCH_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
+import { SEARCH_WORKER_HEAP, workerResourceLimits } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { FacetValues, SearchTask, SnapshotRef, WorkerReply } from './worker-protocol.ts';
 
@@ -79,7 +79,7 @@ export class SearchPool {
       idleTimeout: Infinity,
       // Idle workers go back to their event loop, where the cache channel's messages arrive.
       atomics: 'disabled',
-      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(SEARCH_WORKER_HEAP) },
+      resourceLimits: workerResourceLimits(SEARCH_WORKER_HEAP),
     });
     this.channel.unref();
   }
