@@ -14,7 +14,7 @@ import { LazyPiscina } from './lazy-piscina.ts';
 import { LOCAL_MODEL_FILES, localRuntimeProblem } from '../embedders/index.ts';
 import type { EmbedderRuntime } from '../embedders/index.ts';
 import { workerEntry } from './worker-file.ts';
-import { EMBEDDING_WORKER_HEAP, heapLimitMb } from './worker-heap-limits.ts';
+import { EMBEDDING_WORKER_HEAP, workerResourceLimits } from './worker-heap-limits.ts';
 import { unwrapReply, workerCrashed } from './worker-protocol.ts';
 import type { EmbeddedRange, EmbeddingResult, EmbeddingTask, SegmentEmbedded, SegmentEmbedding, WorkerReply } from './worker-protocol.ts';
 
@@ -50,7 +50,7 @@ export class EmbeddingPool {
       idleTimeout: Infinity,
       atomics: 'disabled',
       concurrentTasksPerWorker: CONCURRENT_TASKS,
-      resourceLimits: { maxOldGenerationSizeMb: heapLimitMb(EMBEDDING_WORKER_HEAP) },
+      resourceLimits: workerResourceLimits(EMBEDDING_WORKER_HEAP),
     });
   }
 

@@ -1,4 +1,5 @@
-// The worker heap limits follow the machine's memory within their floors and ceilings, and a worker's young generation stays small.
+// The worker heap limits follow the machine's memory within their floors and ceilings, and a
+// worker's young generation stays small.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
