@@ -166,7 +166,18 @@ describe('cluster faults', { skip: missing ?? false, timeout: 600_000 }, () => {
 
   it('publishes nothing while the object store is down, and catches up when it is back', async () => {
     const versionOn = async (node: ClusterNodeProcess): Promise<number> => (await callNode(node.url, 'GET', '/v1/stats')).body.cluster.collections.bulk.manifest_version;
-    const before = await versionOn(replicaB);
+    // Settle first: the writer may still publish what it uploaded before the outage (the last
+    // write's segment, or a merge of it), and the replica may not have installed it yet.
+    let before = -1;
+    let settledSince = Date.now();
+    await eventually('the writer and the replica agree on a manifest that stays put', async () => {
+      const [onWriter, onReplica] = [await versionOn(standby), await versionOn(replicaB)];
+      if (onWriter !== onReplica || onReplica !== before) {
+        before = onReplica;
+        settledSince = Date.now();
+      }
+      return onWriter === onReplica && Date.now() - settledSince >= 2_000;
+    }, 30_000);
     await cluster.s3.stop();
     try {
       const written = await callNode(replicaB.url, 'POST', '/v1/collections/bulk/documents', { id: 'during-s3', text: 'the bucket was unreachable' });
