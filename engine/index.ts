@@ -9,7 +9,7 @@ export { EngineError } from './errors.ts';
 export type { EngineErrorCode } from './errors.ts';
 export { FIELD_NAME_RULE, MAX_FILTER_CLAUSES, MAX_FILTER_DEPTH, bothFilters, isAllowedFieldName, matchesFilter, parseFilter } from './filter/index.ts';
 export type { FilterNode } from './filter/index.ts';
-export { mergeSegments } from './merge.ts';
+export { mergeOrder, mergeSegments } from './merge.ts';
 export { MAX_SYNONYM_TERMS, SynonymTable } from './query/index.ts';
 export type { SynonymEntry, SynonymRule } from './query/index.ts';
 export { evaluateFilter } from './search/filter-evaluator.ts';

@@ -15,7 +15,7 @@ import { seededRandom } from '../test/helpers/seeded-random.ts';
 import { Analyzer } from './analysis/index.ts';
 import type { IndexDocument, Metadata, PageInfo } from './document.ts';
 import { parseFilter } from './filter/index.ts';
-import { mergeSegments } from './merge.ts';
+import { mergeOrder, mergeSegments } from './merge.ts';
 import { SECTION, metadataSection } from './segment/segment-format.ts';
 import { canMergeEncoded, mergeEncodedSegments } from './segment/segment-merger.ts';
 import { searchSegments } from './search/searcher.ts';
@@ -278,6 +278,32 @@ test('a merge that spills its postings to files writes the same bytes as one tha
       assert.deepEqual(readFileSync(spilled), readFileSync(inMemory), `seed ${seed}`);
       assert.deepEqual(readdirSync(dir).filter((name) => name.includes('.spill-')), [], `seed ${seed}: spill files removed`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('mergeOrder puts sources by their smallest id: segments of growing ids, merged, still follow id order', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'folio-merge-order-'));
+  try {
+    const doc = (n: number): IndexDocument => ({ id: `o${String(n).padStart(4, '0')}`, title: null, text: `word ${n}`, pages: null, metadata: {}, format: 'text', bytes: 1, indexedAt: 'now' });
+    // Batches that came out of order (two clients importing at once): 200-299, then 0-99, then 100-199.
+    const views: SegmentView[] = [200, 0, 100].map((first, i) => {
+      const path = join(dir, `${i}.fseg`);
+      writeSegment(path, Array.from({ length: 100 }, (_, k) => doc(first + k)), analyzer);
+      return { reader: SegmentReader.open(path), deleted: null };
+    });
+    assert.deepEqual(mergeOrder(views), [1, 2, 0]);
+    const inOrder = join(dir, 'ordered.fseg');
+    mergeSegments(inOrder, mergeOrder(views).map((i) => views[i]), analyzer);
+    const asGiven = join(dir, 'given.fseg');
+    mergeSegments(asGiven, views, analyzer);
+    const ordered = SegmentReader.open(inOrder);
+    const given = SegmentReader.open(asGiven);
+    assert.equal(ordered.idsAscending(), true);
+    assert.equal(given.idsAscending(), false);
+    assert.equal(ordered.docId(0), 'o0000');
+    for (const reader of [ordered, given, ...views.map((view) => view.reader)]) reader.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -19,6 +19,22 @@ import type { SegmentWriteResult } from './segment/segment-writer.ts';
 export const REINDEX_PART_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The order in which to merge `views` (indexes into it): by each one's smallest id, so that
+ * segments of ids that grow as documents come (counters, time-ordered ids) merge into one whose
+ * doc numbers still follow id order — where they do, a search skips docs merely tied with its
+ * worst hit (search/relevance-sink.ts). Empty segments first.
+ */
+export function mergeOrder(views: readonly SegmentView[]): number[] {
+  const smallest = views.map(({ reader }) => (reader.docCount === 0 ? -1 : reader.docsByIdOrder()[0]));
+  return views
+    .map((_, i) => i)
+    .sort((a, b) => {
+      if (smallest[a] < 0 || smallest[b] < 0) return smallest[a] - smallest[b];
+      return views[a].reader.compareDocIds(smallest[a], views[b].reader, smallest[b]) || a - b;
+    });
+}
+
+/**
  * Merges `views` into one segment at `outPath` that indexes the words of the metadata fields
  * `searchFields`; durable when it returns.
  */

@@ -45,6 +45,13 @@ export interface HitSink {
   counted?(matches: number): void;
   /** Present when the sink raises scores by different factors per doc (see ScoreFactorBounds). */
   readonly factorBounds?: ScoreFactorBounds | null;
+  /**
+   * The first doc of the segment from which a doc scoring exactly the threshold cannot enter
+   * either: from there on every doc's id is above the worst kept hit's, and ties go to the lower
+   * id. Pruning may then skip ties as well (Lucene's "next up" minimum competitive score, which
+   * its doc order gives it everywhere). Infinity, or absent, where no such doc is known.
+   */
+  tiesLoseFrom?(): number;
   collect(doc: number, score: number): void;
   /** Offers every doc of `admissible` with score 0, in whatever order lets the sink stop early. */
   offerAll?(admissible: DocBitSet): void;

@@ -84,7 +84,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     for (let i = 0; i < n; i++) if (scorers[i].doc < windowMin) windowMin = scorers[i].doc;
     if (windowMin === NO_MORE_DOCS) return;
     if (windowMin < from) windowMin = from;
-    const threshold = pruningLimit(sink.threshold);
+    const threshold = pruningLimit(sink, windowMin);
     if (threshold !== -Infinity) {
       // First by groups of blocks: one bound each skips them all.
       let coarse = 0;
@@ -170,7 +170,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     const optionalBound = firstEssential === 0 ? 0 : prefix[firstEssential - 1];
 
     // The threshold only moves when a doc is collected.
-    let limit = pruningLimit(sink.threshold);
+    let limit = pruningLimit(sink, windowMin);
     const words = (last >>> 5) + 1;
     for (let word = 0; word < words; word++) {
       let bits = candidates[word];
@@ -205,7 +205,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
           }
         }
         sink.collect(doc, score);
-        limit = pruningLimit(sink.threshold);
+        limit = pruningLimit(sink, windowMin);
       }
     }
     for (let i = 0; i < n; i++) if (essential[i] === 1) matched[i].fill(0, 0, words);
@@ -231,7 +231,7 @@ function collectRequired(
   const n = scorers.length;
   const leader = scorers[lead];
   const othersBound = total - bounds[lead];
-  let limit = pruningLimit(sink.threshold);
+  let limit = pruningLimit(sink, windowMin);
   if (intersectRequired(scorers, bounds, total, limit, windowMin, windowMax, budget)) {
     scoreCandidates(scorers, bounds, total, windowMin, windowMax, accept, sink);
     return;
@@ -266,7 +266,7 @@ function collectRequired(
       let score = 0;
       for (let i = 0; i < n; i++) if (scorers[i].doc === doc) score += scorers[i].score();
       sink.collect(doc, score);
-      limit = pruningLimit(sink.threshold);
+      limit = pruningLimit(sink, windowMin);
     }
     // Past the window, another window's bounds decide what is required: the lead stays here.
     if (next > windowMax) break;
@@ -343,7 +343,7 @@ function scoreCandidates(
   sink: HitSink,
 ): void {
   const n = scorers.length;
-  let limit = pruningLimit(sink.threshold);
+  let limit = pruningLimit(sink, windowMin);
   const words = ((windowMax - windowMin) >>> 5) + 1;
   for (let word = 0; word < words; word++) {
     let bits = candidates[word];
@@ -364,22 +364,29 @@ function scoreCandidates(
       }
       if (score + rest >= limit && accept(doc)) {
         sink.collect(doc, score);
-        limit = pruningLimit(sink.threshold);
+        limit = pruningLimit(sink, windowMin);
       }
     }
   }
 }
 
 /**
- * Relative slack under the sink's threshold below which a sum is given up. Sums taken in another
- * order than the query's (the lead or the essential scorers first) may differ from the doc's
- * score by a few ulps, and a doc tied with the threshold may still enter the top k (ties go to
- * the lower id): pruning a little below it keeps every such doc; the sink decides on the score.
+ * Relative slack around the sink's threshold. Sums taken in another order than the query's (the
+ * lead or the essential scorers first) may differ from the doc's score by a few ulps, and a doc
+ * tied with the threshold may still enter the top k (ties go to the lower id): pruning a little
+ * below it keeps every such doc; the sink decides on the score. Where ties can no longer enter
+ * (every doc from the window on has an id above the worst kept hit's: sink.tiesLoseFrom), pruning
+ * gives up a little above it instead, so that docs and blocks merely tied with the worst hit are
+ * skipped — in a corpus of short, similar documents most blocks of a word hold such ties.
  */
 const SUM_ORDER_SLACK = 1e-12;
 
-function pruningLimit(threshold: number): number {
-  return threshold - Math.abs(threshold) * SUM_ORDER_SLACK;
+/** What a doc of the window starting at `windowMin` must reach to be worth scoring further. */
+function pruningLimit(sink: HitSink, windowMin: number): number {
+  const threshold = sink.threshold;
+  if (threshold === -Infinity) return threshold;
+  const slack = Math.abs(threshold) * SUM_ORDER_SLACK;
+  return sink.tiesLoseFrom !== undefined && windowMin >= sink.tiesLoseFrom() ? threshold + slack : threshold - slack;
 }
 
 /**

@@ -16,6 +16,12 @@ import type { HitSink, ScoreFactorBounds } from './hit-sink.ts';
 import { TOTAL_EXACT_UP_TO } from './search-types.ts';
 import type { TopKCollector } from './top-k-collector.ts';
 
+/**
+ * For a segment whose doc numbers follow id order: given the worst kept hit, the first doc of
+ * the segment whose id (and every later doc's) is above that hit's.
+ */
+export type TieBoundary = (worstSegment: number, worstDoc: number) => number;
+
 export class RelevanceSink implements HitSink {
   readonly rankedById: boolean;
   readonly factorBounds: ScoreFactorBounds | null;
@@ -39,6 +45,10 @@ export class RelevanceSink implements HitSink {
   private readonly largest: number;
   /** 1 / the largest multiplier. */
   private readonly thresholdScale: number;
+  /** Where ties lose (tiesLoseFrom), for the worst hit of `boundaryAt` (the collector's worstChanges). */
+  private readonly tieBoundary: TieBoundary | null;
+  private boundary = Infinity;
+  private boundaryAt = -1;
 
   constructor(
     private readonly collector: TopKCollector,
@@ -52,6 +62,8 @@ export class RelevanceSink implements HitSink {
     boosts: SegmentBoosts | null,
     /** A query without words: every doc scores 0, and the boosts alone rank them. */
     private readonly listing: boolean,
+    /** Where the segment's doc numbers follow id order, where ties start to lose in it. */
+    tieBoundary: TieBoundary | null = null,
   ) {
     this.boosts = boosts === null || boosts.empty ? null : boosts;
     const table = this.boosts === null ? null : this.boosts.table;
@@ -63,6 +75,19 @@ export class RelevanceSink implements HitSink {
     // A boosted listing offers every doc: the first k by id are not the best boosted.
     this.rankedById = this.boosts === null || !listing;
     this.countAhead = needsMatchSet || groups !== undefined ? -1 : Math.max(0, TOTAL_EXACT_UP_TO - countedBefore);
+    // Boosted scores tie differently from the scores pruning sees, and groups count what is offered.
+    this.tieBoundary = this.boosts === null && groups === undefined && !listing ? tieBoundary : null;
+  }
+
+  tiesLoseFrom(): number {
+    if (this.tieBoundary === null) return Infinity;
+    const changes = this.collector.worstChanges;
+    if (changes !== this.boundaryAt) {
+      const worst = this.collector.worst;
+      this.boundary = worst === null ? Infinity : this.tieBoundary(worst.segment, worst.doc);
+      this.boundaryAt = changes;
+    }
+    return this.boundary;
   }
 
   /**

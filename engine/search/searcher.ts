@@ -31,6 +31,7 @@ import type { SegmentView } from './segment-view.ts';
 import { SegmentSortCollector, compareSortedHits, completeSortKeys, isRelevanceSort } from './sort-collector.ts';
 import { TopKCollector } from './top-k-collector.ts';
 import { RelevanceSink } from './relevance-sink.ts';
+import type { TieBoundary } from './relevance-sink.ts';
 import { SegmentBoosts } from './field-boosts.ts';
 import { GroupCounter, GroupKeys, groupWindow } from './grouping.ts';
 import { suggestQueries } from './suggestions.ts';
@@ -294,7 +295,7 @@ function rankByKeywords(
     for (let segment = 0; segment < views.length && !budget.timedOut; segment++) {
       const view = views[segment];
       // With field boosts, the scores it collects are boosted (a listing ranks by the boosts alone).
-      const sink = new RelevanceSink(collector, segment, window, needsMatchSet, total, groups, boosts == null ? null : boosts[segment], listing);
+      const sink = new RelevanceSink(collector, segment, window, needsMatchSet, total, groups, boosts == null ? null : boosts[segment], listing, tieBoundary(views, segment));
       const matches = withinBudget<DocBitSet | null>(
         () => searchSegment(view, prepared, filter, sink, budget),
         () => null,
@@ -337,6 +338,16 @@ function rankByKeywords(
 }
 
 /** Best score first, ties in the order given (sort is stable). */
+/**
+ * Where ties start to lose in segment `segment` (relevance-sink.ts): in a segment whose doc
+ * numbers follow id order, the first doc with an id above the worst kept hit's. Null elsewhere.
+ */
+function tieBoundary(views: readonly SegmentView[], segment: number): TieBoundary | null {
+  const reader = views[segment].reader;
+  if (!reader.idsAscending()) return null;
+  return (worstSegment, worstDoc) => (worstSegment === segment ? worstDoc + 1 : reader.countIdsUpTo(views[worstSegment].reader, worstDoc));
+}
+
 function byScore(a: { score: number }, b: { score: number }): number {
   return b.score - a.score;
 }

@@ -14,6 +14,8 @@ export type IdComparator = (segmentA: number, docA: number, segmentB: number, do
 
 export class TopKCollector {
   private readonly heap: ScoredDoc[] = [];
+  /** Bumped whenever the worst kept hit (`worst`) changes. */
+  worstChanges = 0;
 
   constructor(
     readonly k: number,
@@ -25,11 +27,17 @@ export class TopKCollector {
     return this.heap.length < this.k ? -Infinity : this.heap[0].score;
   }
 
+  /** The worst kept hit once k are kept (the one a new hit must beat), else null. */
+  get worst(): ScoredDoc | null {
+    return this.heap.length < this.k || this.k === 0 ? null : this.heap[0];
+  }
+
   collect(segment: number, doc: number, score: number): void {
     if (this.k === 0) return;
     if (this.heap.length < this.k) {
       this.heap.push({ score, segment, doc });
       this.siftUp(this.heap.length - 1);
+      this.worstChanges++;
       return;
     }
     const worst = this.heap[0];
@@ -39,6 +47,7 @@ export class TopKCollector {
     if (!this.worse(worst, candidate)) return;
     this.heap[0] = candidate;
     this.siftDown(0);
+    this.worstChanges++;
   }
 
   /** The kept hits, best first. */

@@ -147,6 +147,47 @@ test('top k with pruning and typo variants: the same hits, scores and total as s
   }
 });
 
+test('ties: the lowest ids win, in segments whose ids ascend, interleave across segments, or do not ascend', () => {
+  // Docs drawn from a few texts, so most scores are tied exactly; where a segment's doc numbers
+  // follow id order, pruning skips docs tied with the worst kept hit once every later doc's id is
+  // above its id (relevance-sink.ts tiesLoseFrom) — which must never drop a tied doc of lower id,
+  // whether it sits later in the same segment or in another segment searched after.
+  const texts = ['w1 w2 w3 x x', 'w1 w1 w2 x x x', 'w2 w3 x', 'w1 w3 w3 x x x x', 'w1 w2 w3 w4', 'w4 x x'];
+  const dir = mkdtempSync(join(tmpdir(), 'folio-ties-'));
+  try {
+    for (const seed of [11, 12, 13, 14]) {
+      const random = seededRandom(seed);
+      const doc = (n: number): IndexDocument => ({ id: `t${String(n).padStart(5, '0')}`, title: null, text: texts[Math.floor(random() * texts.length)], pages: null, metadata: {}, format: 'text', bytes: 1, indexedAt: 'now' });
+      // Segment 0: the upper half of the ids; 1: the even ids of the lower half; 2: the odd ones, in no order.
+      const ranges = [
+        Array.from({ length: 1500 }, (_, i) => 3000 + i),
+        Array.from({ length: 1500 }, (_, i) => 2 * i),
+        Array.from({ length: 1500 }, (_, i) => 2 * i + 1).sort(() => random() - 0.5),
+      ];
+      const views: SegmentView[] = ranges.map((ids, segment) => {
+        const path = join(dir, `${seed}-${segment}.fseg`);
+        writeSegment(path, ids.map(doc), analyzer);
+        return { reader: SegmentReader.open(path), deleted: null };
+      });
+      assert.deepEqual(views.map((view) => view.reader.idsAscending()), [true, true, false]);
+      for (const query of ['w1', 'w2 w3', 'w1 w4', 'w3 x', 'w1 w2 w3', 'x']) {
+        for (const limit of [1, 10, 25]) {
+          const pruned = search(views, query, { limit });
+          const exhaustive = search(views, query, { limit: 4500 });
+          assert.deepEqual(
+            pruned.hits.map((hit) => [hit.id, hit.score]),
+            exhaustive.hits.slice(0, limit).map((hit) => [hit.id, hit.score]),
+            `seed ${seed}, '${query}', limit ${limit}`,
+          );
+        }
+      }
+      for (const view of views) view.reader.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a block keeps, as its impacts, the docs no other beats on every tf and length', () => {
   const random = seededRandom(99);
   for (let block = 0; block < 300; block++) {

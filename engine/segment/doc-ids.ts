@@ -35,6 +35,7 @@ export class DocIds {
   private readonly offsets: Uint32Array;
   private readonly order: Uint32Array;
   private rankByDoc: Uint32Array | null = null;
+  private ascending: boolean | null = null;
 
   constructor(
     private readonly bytes: Uint8Array,
@@ -53,6 +54,34 @@ export class DocIds {
   /** Compares the id of `doc` here with the id of `otherDoc` in `other`, byte-wise (= id order). */
   compare(doc: number, other: DocIds, otherDoc: number): number {
     return compareBytes(this.bytes, this.offsets[doc], this.offsets[doc + 1], other.bytes.subarray(other.offsets[otherDoc], other.offsets[otherDoc + 1]));
+  }
+
+  /**
+   * Whether doc numbers follow id order (as when ids grow as documents come: counters,
+   * time-ordered ids): a later doc then always has the greater id. Found on first use.
+   */
+  idsAscending(): boolean {
+    if (this.ascending === null) {
+      const order = this.order;
+      let ascending = true;
+      for (let rank = 0; rank < order.length && ascending; rank++) ascending = order[rank] === rank;
+      this.ascending = ascending;
+    }
+    return this.ascending;
+  }
+
+  /** How many docs have an id at or below the id of `otherDoc` in `other`. */
+  countIdsUpTo(other: DocIds, otherDoc: number): number {
+    const key = other.bytes.subarray(other.offsets[otherDoc], other.offsets[otherDoc + 1]);
+    let low = 0;
+    let high = this.order.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const doc = this.order[mid];
+      if (compareBytes(this.bytes, this.offsets[doc], this.offsets[doc + 1], key) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /** Per doc, its position in id order (built on first use). */

@@ -225,6 +225,16 @@ export class SegmentReader {
     return this.ids.ranks();
   }
 
+  /** Whether doc numbers follow caller-id order (a later doc has the greater id). */
+  idsAscending(): boolean {
+    return this.ids.idsAscending();
+  }
+
+  /** How many docs here have a caller id at or below that of `otherDoc` in `other`. */
+  countIdsUpTo(other: SegmentReader, otherDoc: number): number {
+    return this.ids.countIdsUpTo(other.ids, otherDoc);
+  }
+
   /** Compares the caller ids of `doc` here and `otherDoc` in `other` without decoding them. */
   compareDocIds(doc: number, other: SegmentReader, otherDoc: number): number {
     return this.ids.compare(doc, other.ids, otherDoc);

@@ -35,6 +35,25 @@ test('too many segments: the small similar ones are merged, not the big one', ()
   assert.ok(selection.segments.length >= 2);
 });
 
+test('only neighbours merge: the run chosen is consecutive in the collection\'s order', () => {
+  // Small segments between larger ones (as refreshes of different sizes leave them): the
+  // similar small ones are not gathered from across the list, a run of neighbours is merged.
+  const sizes = [3, 0.1, 3, 0.1, 0.1, 3, 0.1, 0.1, 0.1, 3, 0.1, 3, 0.1].map((mb) => mb * FLOOR_SEGMENT_BYTES);
+  const segments = sizes.map((bytes, i) => segment(`s${i}`, bytes));
+  const names = segments.map((s) => s.name);
+  for (let merges = 0; merges < 20; merges++) {
+    const selection = selectMerge(segments);
+    if (selection === null) break;
+    const at = names.indexOf(selection.segments[0]);
+    assert.deepEqual(selection.segments, names.slice(at, at + selection.segments.length), JSON.stringify(selection));
+    const bytes = segments.filter((s) => selection.segments.includes(s.name)).reduce((sum, s) => sum + s.byteLength, 0);
+    const merged = segment(`m${merges}`, bytes);
+    segments.splice(at, selection.segments.length, merged);
+    names.splice(at, selection.segments.length, merged.name);
+  }
+  assert.ok(segments.length <= segmentLimit(segments));
+});
+
 test('the budget grows with the index size, never below one tier', () => {
   assert.equal(segmentBudget(0), SEGMENTS_PER_TIER);
   assert.equal(segmentBudget(3 * FLOOR_SEGMENT_BYTES), SEGMENTS_PER_TIER);
@@ -60,8 +79,10 @@ function simulate(refreshes: number, bytesPerRefresh: number): { maxSegments: nu
       const docs = chosen.reduce((sum, s) => sum + s.docCount - s.deletedCount, 0);
       rewritten += bytes;
       largestMerge = Math.max(largestMerge, bytes);
-      segments = segments.filter((s) => !selection.segments.includes(s.name));
-      segments.push(segment(`seg-${next++}`, bytes, docs));
+      // The merged segment takes the place of its first source, as a commit puts it.
+      const at = segments.findIndex((s) => selection.segments.includes(s.name));
+      const merged = segment(`seg-${next++}`, bytes, docs);
+      segments = segments.flatMap((s, i) => (i === at ? [merged] : selection.segments.includes(s.name) ? [] : [s]));
     }
     maxSegments = Math.max(maxSegments, segments.length);
     maxBudget = Math.max(maxBudget, segmentLimit(segments));

@@ -2,8 +2,9 @@
 // sizes and delete counts. Tiered, in the manner of Lucene's TieredMergePolicy:
 //  - a segment with more than DELETES_MERGE_RATIO of its documents deleted is rewritten to
 //    reclaim the space (the most delete-heavy first);
-//  - when there are more segments than the budget allows, the group of up to
-//    MAX_MERGE_AT_ONCE similarly sized segments that is cheapest to merge is merged.
+//  - when there are more segments than the budget allows, the run of up to MAX_MERGE_AT_ONCE
+//    neighbouring segments (in the collection's order, as Lucene's LogMergePolicy merges) that
+//    is cheapest to merge is merged: the least skewed, so similarly sized ones.
 // Sizes below FLOOR_SEGMENT_BYTES count as the floor, so a stream of tiny refreshes is merged
 // in groups instead of one ever-growing segment being rewritten each time. The budget grows
 // with the logarithm of the index size, so each document is rewritten O(log n) times.
@@ -127,28 +128,32 @@ export function selectMerge(
   const eligible = segments.filter((segment) => isMergeableForSize(segment, options));
   if (segments.length <= segmentLimit(segments, options)) return null;
 
-  // Equal effective sizes (all below the floor) fall back to real sizes, smallest first.
-  const sorted = [...eligible].sort((a, b) => effectiveSize(a) - effectiveSize(b) || liveBytes(a) - liveBytes(b));
+  // Only neighbours merge (a run of segments in the collection's order, none over half the
+  // cap), as in Lucene's LogMergePolicy: the merged segment takes their place, so each segment
+  // holds documents that came one after the other, and where ids grow as documents come, its doc
+  // numbers follow id order (which lets a search skip ties: engine/search/relevance-sink.ts).
   // The widest merge that fits under the size cap, the least skewed of that width.
-  for (let width = Math.min(options.maxMergeAtOnce, sorted.length); width >= 2; width--) {
+  for (let width = Math.min(options.maxMergeAtOnce, eligible.length); width >= 2; width--) {
     let best: { start: number; score: number } | null = null;
-    for (let start = 0; start + width <= sorted.length; start++) {
+    for (let start = 0; start + width <= segments.length; start++) {
       let sum = 0;
       let bytes = 0;
       let largest = 0;
-      for (let i = start; i < start + width; i++) {
-        const size = effectiveSize(sorted[i]);
+      let mergeable = true;
+      for (let i = start; i < start + width && mergeable; i++) {
+        mergeable = isMergeableForSize(segments[i], options);
+        const size = effectiveSize(segments[i]);
         sum += size;
-        bytes += liveBytes(sorted[i]);
+        bytes += liveBytes(segments[i]);
         largest = Math.max(largest, size);
       }
-      if (bytes > options.maxMergedSegmentBytes) continue;
+      if (!mergeable || bytes > options.maxMergedSegmentBytes) continue;
       // Skew: how much of the merge is its largest input (1/width is ideal: equal sizes).
       const score = (largest / sum) * Math.pow(sum, SIZE_PREFERENCE_EXPONENT);
       if (best === null || score < best.score) best = { start, score };
     }
     if (best !== null) {
-      return { segments: sorted.slice(best.start, best.start + width).map((segment) => segment.name), reason: 'segment_count' };
+      return { segments: segments.slice(best.start, best.start + width).map((segment) => segment.name), reason: 'segment_count' };
     }
   }
   return null;

@@ -6,7 +6,7 @@
 // file is written atomically (temporary name, fsync, rename); the main thread commits it.
 
 import path from 'node:path';
-import { Analyzer, SegmentReader, VectorReader, mergeSegments, mergeVectorFiles, readDeletesFile, writeSegment } from '../../engine/index.ts';
+import { Analyzer, SegmentReader, VectorReader, mergeOrder, mergeSegments, mergeVectorFiles, readDeletesFile, writeSegment } from '../../engine/index.ts';
 import { sliceIndexDocuments } from '../ingest/index.ts';
 import { writeOwnVectorFile } from './own-vectors.ts';
 import { replyOf } from './worker-protocol.ts';
@@ -27,22 +27,26 @@ function build(task: WriteSegmentTask): SegmentWritten {
 }
 
 function merge(task: MergeSegmentsTask): SegmentWritten {
-  const views = task.sources.map(({ name, deletes }) => ({
+  const opened = task.sources.map(({ name, deletes }) => ({
     // A merge reads every byte anyway: verify the checksums so damage is never copied forward.
     reader: SegmentReader.open(path.join(task.dir, name)),
     deleted: deletes === null ? null : readDeletesFile(path.join(task.dir, deletes)),
   }));
+  // Sources in id order, their documents and their vectors alike (mergeOrder).
+  const order = mergeOrder(opened);
+  const views = order.map((i) => opened[i]);
+  const sources = order.map((i) => task.sources[i]);
   try {
     const written: SegmentWritten = mergeSegments(task.filePath, views, Analyzer.forIndexing(task.language), task.searchFields);
     // The sources' vectors follow their documents: nothing is embedded again.
     const vectors: Record<string, string> = {};
     for (const { embedder, fileName } of task.vectors) {
-      const sources = task.sources.map((source, i) => ({
+      const vectorSources = sources.map((source, i) => ({
         vectors: source.vectors?.[embedder] === undefined ? null : VectorReader.open(path.join(task.dir, source.vectors[embedder])),
         docCount: views[i].reader.docCount,
         isDeleted: (doc: number) => views[i].deleted?.has(doc) ?? false,
       }));
-      if (mergeVectorFiles(path.join(task.dir, fileName), embedder, sources)) vectors[embedder] = fileName;
+      if (mergeVectorFiles(path.join(task.dir, fileName), embedder, vectorSources)) vectors[embedder] = fileName;
     }
     return Object.keys(vectors).length === 0 ? written : { ...written, vectors };
   } finally {
