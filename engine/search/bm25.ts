@@ -125,6 +125,18 @@ export class Bm25fWeight {
     return this.pseudoFrequency(bounds.maxTitleTf, bounds.minTitleLength, bounds.maxTextTf, bounds.minTextLength) * BOUND_SLACK;
   }
 
+  /**
+   * A pseudo-frequency below which `saturated` stays below `score` (the inverse of the
+   * saturation, a little low so rounding never leaves out a doc that reaches it): 0 for a score
+   * of 0 or less, Infinity for one no frequency reaches.
+   */
+  frequencyBelow(score: number): number {
+    if (!(score > 0)) return 0;
+    const ceiling = this.boost * this.idf * (BM25_K1 + 1);
+    if (score >= ceiling) return Infinity;
+    return ((BM25_K1 * score) / (ceiling - score)) * (1 - 1e-9);
+  }
+
   /** An upper bound of `saturated` for pseudo-frequencies up to `tf`. */
   saturatedBound(tf: number): number {
     return this.saturated(tf) * BOUND_SLACK;

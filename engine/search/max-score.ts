@@ -232,6 +232,10 @@ function collectRequired(
   const leader = scorers[lead];
   const othersBound = total - bounds[lead];
   let limit = pruningLimit(sink, windowMin);
+  if (n === 1 && leader instanceof TermScorer && leader.matchesEveryPosting) {
+    collectOneTerm(leader, limit, windowMin, windowMax, accept, sink, budget);
+    return;
+  }
   if (intersectRequired(scorers, bounds, total, limit, windowMin, windowMax, budget)) {
     scoreCandidates(scorers, bounds, total, windowMin, windowMax, accept, sink);
     return;
@@ -273,6 +277,38 @@ function collectRequired(
     doc = next > doc ? leader.advance(next) : leader.next();
   }
   budget.spend(visited);
+}
+
+/**
+ * A window of a search for one plain term: its docs whose weighted frequency cannot lift the
+ * score to the limit are passed over in the block's arrays (TermScorer.skipToFrequency), and
+ * only the rest are scored — the same docs the general loop would offer, without a call or two
+ * per doc it would give up on.
+ */
+function collectOneTerm(
+  term: TermScorer,
+  limit: number,
+  windowMin: number,
+  windowMax: number,
+  accept: (doc: number) => boolean,
+  sink: HitSink,
+  budget: SearchBudget,
+): void {
+  const walkedBefore = term.walked;
+  let minFrequency = term.frequencyBelow(limit);
+  let doc = term.doc < windowMin ? term.advance(windowMin) : term.doc;
+  while (doc <= windowMax) {
+    doc = term.skipToFrequency(windowMax, minFrequency);
+    if (doc > windowMax) break;
+    const score = term.score();
+    if (score >= limit && accept(doc)) {
+      sink.collect(doc, score);
+      limit = pruningLimit(sink, windowMin);
+      minFrequency = term.frequencyBelow(limit);
+    }
+    doc = term.next();
+  }
+  budget.spend(term.walked - walkedBefore);
 }
 
 /**

@@ -228,6 +228,36 @@ export class PostingsCursor {
     return i - this.index;
   }
 
+  /** The current block's docs (its first `blockEnd` slots), and the slot of the current doc. */
+  get blockDocs(): Uint32Array {
+    return this.docs;
+  }
+
+  get blockEnd(): number {
+    return this.blockSize;
+  }
+
+  get slot(): number {
+    return this.index;
+  }
+
+  /** The current block's title and text tfs, by slot (decoded on first use). */
+  blockTitleTfs(): Uint32Array {
+    if (!this.tfsDecoded) this.decodeTfs();
+    return this.titleTfs;
+  }
+
+  blockTextTfs(): Uint32Array {
+    if (!this.tfsDecoded) this.decodeTfs();
+    return this.textTfs;
+  }
+
+  /** Moves to slot `slot` of the current block (at or after the current one, below blockEnd). */
+  moveToSlot(slot: number): number {
+    this.index = slot;
+    return (this.doc = this.docs[slot]);
+  }
+
   titleTf(): number {
     if (!this.tfsDecoded) this.decodeTfs();
     return this.titleTfs[this.index];

@@ -132,6 +132,50 @@ export class TermScorer implements FrequencyScorer {
     return this.cursor.markBlockDocs(bits, base, last);
   }
 
+  /** A weighted frequency below which this term's score stays below `score` (Bm25fWeight.frequencyBelow). */
+  frequencyBelow(score: number): number {
+    return this.weight.frequencyBelow(score);
+  }
+
+  /** Docs looked at by `skipToFrequency` (for the search budget). */
+  walked = 0;
+
+  /**
+   * Moves to the first doc, from the current one up to `last`, whose weighted frequency reaches
+   * `minFrequency`, reading tfs and lengths straight from the block without scoring the docs it
+   * passes; answers it, or the first doc past `last` (NO_MORE_DOCS at the end). Only where
+   * `matchesEveryPosting`.
+   */
+  skipToFrequency(last: number, minFrequency: number): number {
+    const cursor = this.cursor;
+    const weight = this.weight;
+    const titleLengths = this.titleLengths;
+    const textLengths = this.textLengths;
+    let doc = cursor.doc;
+    while (doc <= last) {
+      const docs = cursor.blockDocs;
+      const end = cursor.blockEnd;
+      const titleTfs = cursor.blockTitleTfs();
+      const textTfs = cursor.blockTextTfs();
+      const from = cursor.slot;
+      for (let slot = from; slot < end; slot++) {
+        doc = docs[slot];
+        if (doc > last) {
+          this.walked += slot - from;
+          return cursor.moveToSlot(slot);
+        }
+        if (weight.pseudoFrequency(titleTfs[slot], titleLengths[doc], textTfs[slot], textLengths[doc]) >= minFrequency) {
+          this.walked += slot - from + 1;
+          return cursor.moveToSlot(slot);
+        }
+      }
+      this.walked += end - from;
+      cursor.moveToSlot(end - 1);
+      doc = cursor.next();
+    }
+    return doc;
+  }
+
   /** The current doc's positions of the term (title and text), ascending, into `out`. */
   positions(out: number[]): number[] {
     return this.cursor.positions(out);
