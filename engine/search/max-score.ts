@@ -232,10 +232,6 @@ function collectRequired(
   const leader = scorers[lead];
   const othersBound = total - bounds[lead];
   let limit = pruningLimit(sink, windowMin);
-  if (n === 1 && leader instanceof TermScorer && leader.matchesEveryPosting) {
-    collectOneTerm(leader, limit, windowMin, windowMax, accept, sink, budget);
-    return;
-  }
   if (intersectRequired(scorers, bounds, total, limit, windowMin, windowMax, budget)) {
     scoreCandidates(scorers, bounds, total, windowMin, windowMax, accept, sink);
     return;
@@ -245,10 +241,20 @@ function collectRequired(
   let others = 0;
   for (let i = 0; i < n; i++) if (i !== lead) byBound[others++] = i;
   sortByBound(byBound, others, bounds);
+  // A plain-term lead passes over its docs that cannot reach the limit even with every other
+  // scorer's bound, in its block's arrays and unscored (TermScorer.skipToFrequency).
+  const skipping = leader instanceof TermScorer && leader.matchesEveryPosting ? leader : null;
+  const walkedBefore = skipping === null ? 0 : skipping.walked;
+  let leadFrequency = skipping === null ? 0 : skipping.frequencyBelow(limit - othersBound);
   let visited = 0;
   let doc = leader.doc < windowMin ? leader.advance(windowMin) : leader.doc;
   while (doc <= windowMax) {
-    visited++;
+    if (skipping !== null) {
+      doc = skipping.skipToFrequency(windowMax, leadFrequency);
+      if (doc > windowMax) break;
+    } else {
+      visited++;
+    }
     let partial = leader.score();
     let rest = othersBound;
     let next = -1;
@@ -271,44 +277,13 @@ function collectRequired(
       for (let i = 0; i < n; i++) if (scorers[i].doc === doc) score += scorers[i].score();
       sink.collect(doc, score);
       limit = pruningLimit(sink, windowMin);
+      if (skipping !== null) leadFrequency = skipping.frequencyBelow(limit - othersBound);
     }
     // Past the window, another window's bounds decide what is required: the lead stays here.
     if (next > windowMax) break;
     doc = next > doc ? leader.advance(next) : leader.next();
   }
-  budget.spend(visited);
-}
-
-/**
- * A window of a search for one plain term: its docs whose weighted frequency cannot lift the
- * score to the limit are passed over in the block's arrays (TermScorer.skipToFrequency), and
- * only the rest are scored — the same docs the general loop would offer, without a call or two
- * per doc it would give up on.
- */
-function collectOneTerm(
-  term: TermScorer,
-  limit: number,
-  windowMin: number,
-  windowMax: number,
-  accept: (doc: number) => boolean,
-  sink: HitSink,
-  budget: SearchBudget,
-): void {
-  const walkedBefore = term.walked;
-  let minFrequency = term.frequencyBelow(limit);
-  let doc = term.doc < windowMin ? term.advance(windowMin) : term.doc;
-  while (doc <= windowMax) {
-    doc = term.skipToFrequency(windowMax, minFrequency);
-    if (doc > windowMax) break;
-    const score = term.score();
-    if (score >= limit && accept(doc)) {
-      sink.collect(doc, score);
-      limit = pruningLimit(sink, windowMin);
-      minFrequency = term.frequencyBelow(limit);
-    }
-    doc = term.next();
-  }
-  budget.spend(term.walked - walkedBefore);
+  budget.spend(visited + (skipping === null ? 0 : skipping.walked - walkedBefore));
 }
 
 /**
