@@ -99,6 +99,26 @@ describe('Analyzer: tokens', () => {
     assert.equal(next.size, 1);
   });
 
+  it('an interner keeps one id per term when the cache renumbers its terms while it is in use', () => {
+    const small = new Analyzer('english', { cacheEntries: 4 });
+    const first = new TermInterner();
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa';
+    const ids = (interner: TermInterner, text: string): number[] => {
+      const out: number[] = [];
+      small.forEachTermId(text, interner, (id) => out.push(id));
+      return out;
+    };
+    const before = ids(first, words);
+    // A second interner starts while the cache holds more numbers than its bound: it renumbers.
+    const second = new TermInterner();
+    assert.deepEqual(ids(second, 'Alpha ALPHA alpha').map((id) => second.terms[id]), ['alpha', 'alpha', 'alpha']);
+    // The first goes on with the same terms (their new numbers) and new ones: no term twice.
+    assert.deepEqual(ids(first, words), before);
+    ids(first, 'lambda Alpha mu');
+    assert.equal(new Set(first.terms).size, first.size);
+    assert.deepEqual(first.terms, ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu']);
+  });
+
   it('handles empty and separator-only text', () => {
     assert.deepEqual(english.tokenize(''), []);
     assert.equal(english.forEachToken(' ,.;-- \n\t', () => assert.fail('no token expected')), 0);

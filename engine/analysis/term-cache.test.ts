@@ -45,4 +45,20 @@ describe('TermCache', () => {
     assert.equal(cache.size, 1);
     assert.equal(cache.lookup('x', 0, 1, tokenHash('x')), '2');
   });
+
+  it('finds keys packed in their slot and keys too long or too wide to be, and tells apart packed keys of one hash and length', () => {
+    const cache = new TermCache(64);
+    const keys = ['short', 'exactlytwelv', 'thirteenchars', 'muchlongerthananyslotcouldhold', 'naïve', '東京', 'x'];
+    for (const key of keys) cache.insert(key, tokenHash(key), key.toUpperCase());
+    for (const key of keys) {
+      const text = `  ${key}  `;
+      assert.equal(cache.lookup(text, 2, 2 + key.length, tokenHash(key)), key.toUpperCase(), key);
+    }
+    // Same hash and length, different characters: only the packed characters tell them apart.
+    cache.insert('abcd', 99, 'first');
+    cache.insert('abce', 99, 'second');
+    assert.equal(cache.lookup('abce', 0, 4, 99), 'second');
+    assert.equal(cache.lookup('abcd', 0, 4, 99), 'first');
+    assert.equal(cache.lookup('abcf', 0, 4, 99), undefined);
+  });
 });

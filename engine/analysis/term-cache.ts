@@ -4,7 +4,13 @@
 // token text (case and accents as written), values the folded, stemmed term.
 //
 // For the indexing path each slot also remembers the term's id in the current batch's
-// TermInterner (tagged with the interner's epoch), so a hit yields the id with no string hashing.
+// TermInterner (tagged with the interner's epoch), so a hit yields the id with no string hashing,
+// and the term's number: the same for every key with that term ("Run", "run", "running"),
+// given on the indexing path's first ask, so a batch interns a term by an integer, not a string.
+// A key of up to INLINE_KEY_CHARS Latin-1 characters (nearly every word) is also packed into its
+// slot, a byte a character, so a hit compares it there: the probe touches the slot's cache line
+// and nothing else — no key string elsewhere on the heap, which at a batch's 100,000 distinct
+// words was a cache miss a token.
 //
 // Bounded: when `maxEntries` is reached the table is emptied. Word frequencies are Zipfian,
 // so the common words are back within a few thousand tokens, and no per-entry bookkeeping
@@ -30,11 +36,24 @@ export function tokenHash(s: string, start = 0, end = s.length): number {
 
 /** Table slots per entry at most: keeps linear probes short. */
 const LOAD_FACTOR_INVERSE = 2;
-/** i32s per slot in `slots`: hash, interner epoch, term id, key length · 4 + surface bit · 2 + empty-value bit. */
-const SLOT_WORDS = 4;
+/**
+ * i32s per slot in `slots`: hash, interner epoch, term id, shape (key length · 8 + inline bit · 4
+ * + surface bit · 2 + empty-value bit), the term's number (NO_NUMBER before the indexing path
+ * asks), then the key's characters packed four to a word when inline. Eight words: a slot is 32
+ * bytes, half a cache line.
+ */
+const SLOT_WORDS = 8;
 const EPOCH = 1;
 const ID = 2;
 const SHAPE = 3;
+const NUMBER = 4;
+const KEY = 5;
+const NO_NUMBER = -1;
+/** Keys of at most this many characters, all below 256, are packed into their slot. */
+export const INLINE_KEY_CHARS = (SLOT_WORDS - KEY) * 4;
+const LENGTH_SHIFT = 3;
+const INLINE_BIT = 4;
+const LATIN1_LIMIT = 0x100;
 /** Marks an empty slot (its hash word); a real hash of 0 is stored as ZERO_HASH_STAND_IN. */
 const EMPTY = 0;
 const ZERO_HASH_STAND_IN = 1;
@@ -52,6 +71,18 @@ export class TermCache {
   /** Per slot: key at 2·slot, value at 2·slot + 1 (one cache line for both). */
   private readonly entries: (string | undefined)[];
   private count = 0;
+  /**
+   * Term → number, for the terms the indexing path asked about. It outlives a clear of the
+   * table, so a term keeps its number through a batch however often the table fills; past
+   * maxEntries it is emptied when a new interner (the next batch) first asks, with every slot's
+   * number, and `numbering` counts those renumberings so that an interner still in use then
+   * can tell (term-interner.ts).
+   */
+  private readonly numbers = new Map<string, number>();
+  private nextNumber = 0;
+  /** Renumberings so far, and the epoch of the last interner that asked. */
+  numbering = 0;
+  private numberingEpoch = 0;
 
   constructor(maxEntries: number) {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
@@ -83,11 +114,12 @@ export class TermCache {
     const length = end - start;
     let slot = wanted & this.mask;
     for (;;) {
-      const stored = slots[slot * SLOT_WORDS];
+      const at = slot * SLOT_WORDS;
+      const stored = slots[at];
       if (stored === EMPTY) return -1;
-      if (stored === wanted && slots[slot * SLOT_WORDS + SHAPE] >>> 2 === length) {
-        const key = this.entries[2 * slot] as string;
-        if (regionEquals(key, text, start)) return slot;
+      const shape = slots[at + SHAPE];
+      if (stored === wanted && shape >>> LENGTH_SHIFT === length) {
+        if ((shape & INLINE_BIT) !== 0 ? inlineEquals(slots, at + KEY, text, start, length) : regionEquals(this.entries[2 * slot] as string, text, start)) return slot;
       }
       slot = (slot + 1) & this.mask;
     }
@@ -107,7 +139,19 @@ export class TermCache {
   termIdAt(slot: number, interner: TermInterner): number {
     const at = slot * SLOT_WORDS;
     if (this.slots[at + EPOCH] === interner.epoch) return this.slots[at + ID];
-    const id = interner.intern(this.entries[2 * slot + 1] as string);
+    if (interner.epoch !== this.numberingEpoch) this.startNumbering(interner.epoch);
+    const term = this.entries[2 * slot + 1] as string;
+    let number = this.slots[at + NUMBER];
+    if (number === NO_NUMBER) {
+      number = this.numbers.get(term) ?? NO_NUMBER;
+      if (number === NO_NUMBER) {
+        number = this.nextNumber;
+        this.nextNumber = (this.nextNumber + 1) & 0x7fffffff;
+        this.numbers.set(term, number);
+      }
+      this.slots[at + NUMBER] = number;
+    }
+    const id = interner.internNumbered(number, term, this.numbering);
     // Only a token whose folded word differs from its term can be a surface form.
     if ((this.slots[at + SHAPE] & SURFACE_BIT) !== 0) interner.noteRawToken(this.entries[2 * slot] as string, id);
     this.slots[at + EPOCH] = interner.epoch;
@@ -131,7 +175,8 @@ export class TermCache {
       if (stored === wanted && this.entries[2 * slot] === key) {
         this.entries[2 * slot + 1] = value;
         this.slots[slot * SLOT_WORDS + EPOCH] = 0;
-        this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value, surface);
+        this.slots[slot * SLOT_WORDS + NUMBER] = NO_NUMBER;
+        this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value, surface) | (this.slots[slot * SLOT_WORDS + SHAPE] & INLINE_BIT);
         return slot;
       }
       slot = (slot + 1) & this.mask;
@@ -140,7 +185,8 @@ export class TermCache {
     this.entries[2 * slot] = key;
     this.entries[2 * slot + 1] = value;
     this.slots[slot * SLOT_WORDS + EPOCH] = 0;
-    this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value, surface);
+    this.slots[slot * SLOT_WORDS + NUMBER] = NO_NUMBER;
+    this.slots[slot * SLOT_WORDS + SHAPE] = shape(key, value, surface) | packKey(key, this.slots, slot * SLOT_WORDS + KEY);
     this.count++;
     return slot;
   }
@@ -150,12 +196,36 @@ export class TermCache {
     this.entries.fill(undefined);
     this.count = 0;
   }
+
+  /** A new interner asks: renumbers from scratch when the numbers have grown past the bound. */
+  private startNumbering(epoch: number): void {
+    this.numberingEpoch = epoch;
+    if (this.numbers.size <= this.maxEntries) return;
+    this.numbers.clear();
+    for (let at = NUMBER; at < this.slots.length; at += SLOT_WORDS) this.slots[at] = NO_NUMBER;
+    this.numbering++;
+  }
 }
 
 const SURFACE_BIT = 2;
 
 function shape(key: string, value: string, surface: boolean): number {
-  return (key.length << 2) | (surface ? SURFACE_BIT : 0) | (value.length === 0 ? 1 : 0);
+  return (key.length << LENGTH_SHIFT) | (surface ? SURFACE_BIT : 0) | (value.length === 0 ? 1 : 0);
+}
+
+/** Packs `key` into slots[at …] when it fits (INLINE_KEY_CHARS Latin-1 characters); returns INLINE_BIT then, else 0. */
+function packKey(key: string, slots: Int32Array, at: number): number {
+  if (key.length > INLINE_KEY_CHARS) return 0;
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) >= LATIN1_LIMIT) return 0;
+  for (let w = 0; w < SLOT_WORDS - KEY; w++) slots[at + w] = 0;
+  for (let i = 0; i < key.length; i++) slots[at + (i >>> 2)] |= key.charCodeAt(i) << ((i & 3) << 3);
+  return INLINE_BIT;
+}
+
+/** Whether the key packed at slots[at …] is text[start, start + length). */
+function inlineEquals(slots: Int32Array, at: number, text: string, start: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (((slots[at + (i >>> 2)] >>> ((i & 3) << 3)) & 0xff) !== text.charCodeAt(start + i)) return false;
+  return true;
 }
 
 function regionEquals(key: string, text: string, start: number): boolean {

@@ -30,8 +30,6 @@ export interface InvertedBatch {
   pageStarts: (number[] | null)[];
   /** Each raw token (as written) of the batch with its term's id. */
   rawTokens: ReadonlyMap<string, number>;
-  /** The id of a term of `terms` (its index there), or -1; where the batch keeps a hash of them (not a field's). */
-  idOf?: (term: string) => number;
 }
 
 /** A token number that belongs to no term: a gap between two values of a metadata field. */
@@ -93,7 +91,7 @@ export function invertDocuments(docs: readonly IndexDocument[], analyzer: Analyz
   docStarts[docs.length] = tokens.length;
 
   const { termStarts, occurrences } = groupByTerm(tokens.view(), interner.size);
-  return { terms: interner.terms, termStarts, occurrences, docStarts, titleLengths, textLengths, pageStarts, rawTokens: interner.rawTokens!, idOf: (term) => interner.idOf(term) };
+  return { terms: interner.terms, termStarts, occurrences, docStarts, titleLengths, textLengths, pageStarts, rawTokens: interner.rawTokens! };
 }
 
 /** Counting sort of token numbers by term id; tokens of id NO_TERM (a gap) go nowhere. */

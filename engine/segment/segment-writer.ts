@@ -42,8 +42,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   const firstIds = new Uint32Array(batches.length + 1);
   batches.forEach((inverted, b) => (firstIds[b + 1] = firstIds[b] + inverted.terms.length));
   const allTerms = fieldBatches.length === 0 ? batch.terms : batches.flatMap((inverted) => inverted.terms);
-  // One batch: its interner finds each term's id without another hash of them.
-  const order = termOrder(allTerms, fieldBatches.length === 0 ? batch.idOf : undefined);
+  const order = termOrder(allTerms);
   const { bytes: termBytes, offsets: termOffsets } = encodeTerms(allTerms, order);
 
   const termIndex = new Uint32Array(order.length);

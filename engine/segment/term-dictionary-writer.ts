@@ -7,22 +7,72 @@ import { encodeUtf8Strings } from './utf8-strings.ts';
 
 const FIRST_SURROGATE = 0xd800;
 
+/** Leading characters of a term packed into its numeric sort key, 7 bits each (ASCII). */
+const KEY_CHARS = 5;
+const KEY_RADIX = 128;
+/** The key's low bits carry the term's index: up to 2^18 terms, within a double's 53 exact bits. */
+const INDEX_BITS = 18;
+const INDEX_RANGE = 2 ** INDEX_BITS;
+
+/** The indexes of `terms` in code-point order. */
+export function termOrder(terms: readonly string[]): Uint32Array {
+  const surrogates = hasSurrogates(terms);
+  return prefixKeyOrder(terms, surrogates) ?? stringOrder(terms, surrogates);
+}
+
 /**
- * The indexes of `terms` in code-point order. `indexOf` finds a term's index where the caller
- * has a hash of them already (an interner's); else one is built.
+ * The order by one numeric sort of keys — each term's first KEY_CHARS characters, then its
+ * index — and a string sort of each run of terms that share those characters (short runs): twice
+ * as fast as sorting the strings, and no hash of them to find their indexes. Null where a term's
+ * first characters are not ASCII or there are too many terms for the key.
  */
-export function termOrder(terms: readonly string[], indexOf?: (term: string) => number): Uint32Array {
+function prefixKeyOrder(terms: readonly string[], surrogates: boolean): Uint32Array | null {
+  const count = terms.length;
+  if (count > INDEX_RANGE) return null;
+  const keys = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const term = terms[i];
+    let key = 0;
+    for (let c = 0; c < KEY_CHARS; c++) {
+      const code = c < term.length ? term.charCodeAt(c) : 0;
+      if (code >= KEY_RADIX) return null;
+      key = key * KEY_RADIX + code;
+    }
+    keys[i] = key * INDEX_RANGE + i;
+  }
+  keys.sort();
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = keys[i] % INDEX_RANGE;
+  // A term shorter than KEY_CHARS pads with 0, below every character a term holds, so it
+  // sorts before the terms it is a prefix of; runs of a shared prefix are sorted in full.
+  const compare = surrogates ? compareCodePoints : compareCodeUnits;
+  let start = 0;
+  for (let i = 1; i <= count; i++) {
+    if (i < count && Math.floor(keys[i] / INDEX_RANGE) === Math.floor(keys[start] / INDEX_RANGE)) continue;
+    if (i - start > 1) {
+      const run = Array.from(order.subarray(start, i));
+      run.sort((a, b) => compare(terms[a], terms[b]));
+      order.set(run, start);
+    }
+    start = i;
+  }
+  return order;
+}
+
+/** The order by sorting the strings, then a hash of them to find each one's index. */
+function stringOrder(terms: readonly string[], surrogates: boolean): Uint32Array {
   // Without surrogates, UTF-16 code-unit order (the default sort) is code-point order, and
   // the default sort compares strings natively, far faster than a comparator.
-  const sorted = hasSurrogates(terms) ? terms.slice().sort(compareCodePoints) : terms.slice().sort();
-  if (indexOf === undefined) {
-    const indexes = new Map<string, number>();
-    for (let i = 0; i < terms.length; i++) indexes.set(terms[i], i);
-    indexOf = (term) => indexes.get(term)!;
-  }
+  const sorted = surrogates ? terms.slice().sort(compareCodePoints) : terms.slice().sort();
+  const indexes = new Map<string, number>();
+  for (let i = 0; i < terms.length; i++) indexes.set(terms[i], i);
   const order = new Uint32Array(terms.length);
-  for (let i = 0; i < sorted.length; i++) order[i] = indexOf(sorted[i]);
+  for (let i = 0; i < sorted.length; i++) order[i] = indexes.get(sorted[i])!;
   return order;
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function hasSurrogates(terms: readonly string[]): boolean {
