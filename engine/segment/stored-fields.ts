@@ -1,17 +1,18 @@
 // Stored documents: each document is encoded (stored-record.ts) straight into the block being
 // built, documents are grouped into blocks of about STORED_BLOCK_BYTES, and each block is
-// deflate-compressed. Reading a doc inflates its block (a small cache keeps recently used
-// blocks). Raw block: u32 count | u32 × (count + 1) record offsets | records.
+// compressed (stored-codec.ts: LZ4, or deflate in segments of layouts before 7). Reading a doc
+// decompresses its block (a small cache keeps recently used blocks). Raw block: u32 count |
+// u32 × (count + 1) record offsets | records.
 
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ByteWriter, ByteReader } from '../../storage/index.ts';
 import { STORED_BLOCK_BYTES, u32View } from './segment-format.ts';
+import { compressStoredBlock, decompressStoredBlock } from './stored-codec.ts';
+import type { StoredBlockCodec } from './stored-codec.ts';
 import { readStoredRecord, writeStoredRecord } from './stored-record.ts';
 import type { StoredRecord } from './stored-record.ts';
 
 export type { StoredRecord } from './stored-record.ts';
 
-const COMPRESSION_LEVEL = 4;
 const BLOCK_CACHE_SIZE = 8;
 
 export class StoredFieldsWriter {
@@ -25,6 +26,9 @@ export class StoredFieldsWriter {
   private readonly raw = new ByteWriter(4 * STORED_BLOCK_BYTES);
   private nextDoc = 0;
   private blockFirstDoc = 0;
+
+  /** `codec`: how blocks are compressed (LZ4; deflate writes blocks as layouts before 7 did). */
+  constructor(private readonly codec: StoredBlockCodec = 'lz4') {}
 
   add(record: StoredRecord): void {
     this.starts.push(this.body.length);
@@ -49,7 +53,7 @@ export class StoredFieldsWriter {
     raw.writeU32(this.body.length);
     raw.writeBytes(this.body.finish());
     this.index.push(this.blockFirstDoc, this.blocks.length);
-    this.blocks.writeBytes(deflateRawSync(raw.finish(), { level: COMPRESSION_LEVEL }));
+    this.blocks.writeBytes(compressStoredBlock(raw.finish(), this.codec));
     this.blockFirstDoc = this.nextDoc;
     this.body.reset();
     this.starts.length = 0;
@@ -59,7 +63,7 @@ export class StoredFieldsWriter {
 /**
  * The stored sections of segments merged one after the other (none with deleted documents): their
  * compressed blocks as they are — views of the sources, written without being copied or
- * inflated — and one block index over them.
+ * decompressed, whichever codec wrote each — and one block index over them.
  */
 export function concatStoredFields(sources: readonly StoredFieldsReader[]): { blocks: Uint8Array[]; index: Uint8Array } {
   const blocks: Uint8Array[] = [];
@@ -133,7 +137,7 @@ export class StoredFieldsReader {
     }
     const start = this.index[block * 2 + 1];
     const end = this.index[block * 2 + 3];
-    const raw = inflateRawSync(this.blocks.subarray(start, end));
+    const raw = decompressStoredBlock(this.blocks.subarray(start, end));
     if (this.cache.size >= BLOCK_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as number);
     this.cache.set(block, raw);
     return raw;
