@@ -17,7 +17,7 @@ import { DEFAULT_TYPO_TOLERANCE } from '../typo/typo-rules.ts';
 import { TOTAL_EXACT_UP_TO } from './search-types.ts';
 import type { IndexDocument } from '../document.ts';
 import { mergeSegments } from '../merge.ts';
-import { SECTION } from '../segment/segment-format.ts';
+import { SECTION, SEGMENT_LAYOUT_VERSION } from '../segment/segment-format.ts';
 import { IMPACT_WORDS, ImpactsWriter, MAX_BLOCK_IMPACTS, readImpacts } from '../segment/impacts.ts';
 import { SegmentReader } from '../segment/segment-reader.ts';
 import { writeSegment } from '../segment/segment-writer.ts';
@@ -235,7 +235,7 @@ function asLayoutFive(path: string, out: string): void {
   writeSegmentFile(out, sections);
 }
 
-test('a layout 5 segment (no impacts) answers the same, bounded by its skip entries; a merge writes it as layout 6', () => {
+test('a layout 5 segment (no impacts) answers the same, bounded by its skip entries; a merge writes it in the current layout', () => {
   withCorpus(5, (views, random) => {
     const dir = mkdtempSync(join(tmpdir(), 'folio-layout5-'));
     try {
@@ -251,7 +251,7 @@ test('a layout 5 segment (no impacts) answers the same, bounded by its skip entr
       const merged = join(dir, 'merged.fseg');
       mergeSegments(merged, old.map((view) => ({ reader: view.reader, deleted: null })), analyzer);
       const reader = SegmentReader.open(merged);
-      assert.equal(reader.layoutVersion, 6);
+      assert.equal(reader.layoutVersion, SEGMENT_LAYOUT_VERSION);
       const fresh = join(dir, 'fresh.fseg');
       mergeSegments(fresh, views.map((view) => ({ reader: view.reader, deleted: null })), analyzer);
       assert.deepEqual(readSegmentFile(merged).section(SECTION.impacts), readSegmentFile(fresh).section(SECTION.impacts));
