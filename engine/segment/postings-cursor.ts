@@ -49,7 +49,7 @@ export class PostingsCursor {
   private positionsOffset = 0;
   /** The block a shallow advance last found (see `shallowBlock`). */
   private shallow = 0;
-  /** The current doc's encoded positions, once `locatePositions` found them. */
+  /** The encoded positions of the block `loadWholeBlock` loaded. */
   positionsFrom = 0;
   positionsTo = 0;
 
@@ -301,20 +301,31 @@ export class PostingsCursor {
   }
 
   /**
-   * Finds the current doc's encoded positions in the positions section without decoding them
-   * (a merge copies them): they lie at [positionsFrom, positionsTo) afterwards.
+   * Loads block `block` whole, as a merge copies it: its docs (`blockDocs`, `blockEnd` of them)
+   * and tfs decoded, and the range its docs' encoded positions fill back to back,
+   * [positionsFrom, positionsTo). The cursor stands before the block's first doc; answers the
+   * block's doc count.
    */
-  locatePositions(): void {
+  loadWholeBlock(block: number): number {
+    this.loadBlock(block);
+    if (!this.tfsDecoded) this.decodeTfs();
+    this.index = -1;
+    const from = this.skipWord(block, SkipField.positionsOffset);
+    this.positionsFrom = from;
+    if (block + 1 < this.blockCount) {
+      // A term's positions are written block after block: the next block's start ends this one.
+      this.positionsTo = this.skipWord(block + 1, SkipField.positionsOffset);
+      return this.blockSize;
+    }
+    let count = 0;
+    for (let i = 0; i < this.blockSize; i++) count += this.titleTfs[i] + this.textTfs[i];
     const bytes = this.data.positions;
-    let offset = this.startOfCurrentPositions();
-    this.positionsFrom = offset;
-    let count = this.titleTfs[this.index] + this.textTfs[this.index];
+    let offset = from;
     while (count > 0) {
       if (bytes[offset++] < 0x80) count--;
     }
     this.positionsTo = offset;
-    this.positionsDoc = this.index + 1;
-    this.positionsOffset = offset;
+    return this.blockSize;
   }
 
   /** Where the current doc's positions start, skipping those of the block's docs before it. */

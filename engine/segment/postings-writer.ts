@@ -3,7 +3,7 @@
 // last doc, offsets and the tf/length extremes that bound its best score, and positions as
 // varint deltas, and each block's competitive impacts (impacts.ts). From an inverted batch (`add`: docs, tfs and positions derived from the
 // batch's token numbers as they are written, nothing per term held), or doc by doc with
-// positions already encoded (`startTerm`/`appendDoc`/`finishTerm`: a merge copying postings).
+// positions already encoded (`startTerm`/`appendBlock`/`finishTerm`: a merge copying postings).
 // A merge's writer spills its sections to files between terms once they pass SPILL_BYTES
 // (`spillTo`, `spillIfLarge`), so its memory stays bounded however large the segment.
 
@@ -50,7 +50,7 @@ export class PostingsWriter {
   private readonly gaps = new Uint32Array(BLOCK_SIZE);
   private readonly titleTfs = new Uint32Array(BLOCK_SIZE);
   private readonly textTfs = new Uint32Array(BLOCK_SIZE);
-  // The batch `add` reads (empty for a writer fed with `appendDoc` only).
+  // The batch `add` reads (empty for a writer fed with `appendBlock` only).
   private occurrences: Uint32Array = EMPTY;
   private termStarts: Uint32Array = EMPTY;
   private docStarts: Uint32Array = EMPTY;
@@ -68,7 +68,7 @@ export class PostingsWriter {
   /** The term being appended doc by doc (see `startTerm`). */
   private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
 
-  /** `batch` for `add`; null for a writer fed with `appendDoc` only. */
+  /** `batch` for `add`; null for a writer fed with `appendBlock` only. */
   constructor(batch: InvertedBatch | null, capacity: PostingsCapacity = { docsBytes: 1 << 20, positionBytes: 1 << 20, skipEntries: 1024 }) {
     this.docs = new ByteWriter(Math.max(1, capacity.docsBytes));
     this.positions = new Uint8Array(Math.max(1, capacity.positionBytes));
@@ -243,7 +243,7 @@ export class PostingsWriter {
     return docFreq;
   }
 
-  /** Starts a term whose docs come one by one through `appendDoc` (ascending doc numbers). */
+  /** Starts a term whose docs come block by block through `appendBlock` (ascending doc numbers). */
   startTerm(): void {
     const term = this.appending;
     term.docFreq = 0;
@@ -252,33 +252,67 @@ export class PostingsWriter {
   }
 
   /**
-   * Appends doc `doc` of the current term: its tfs, its field lengths (for the block's score
-   * bound) and its positions, encoded as `add` writes them, in positions[from, to).
+   * Appends a block of a source's postings to the current term (a merge): doc numbers
+   * `docs[0, count)` shifted by `base`, their tfs, their field lengths (for the blocks' score
+   * bounds, by shifted doc number), and their positions, encoded as `add` writes them and lying
+   * back to back in positions[from, to) — copied at once. Where one doc's positions start is
+   * found (by counting the varints before it) only where a written block starts there.
    */
-  appendDoc(doc: number, titleTf: number, textTf: number, titleLength: number, textLength: number, positions: Uint8Array, from: number, to: number): void {
+  appendBlock(
+    base: number,
+    docs: Uint32Array,
+    titleTfs: Uint32Array,
+    textTfs: Uint32Array,
+    count: number,
+    titleLengths: Uint32Array,
+    textLengths: Uint32Array,
+    positions: Uint8Array,
+    from: number,
+    to: number,
+  ): void {
     const term = this.appending;
-    if (term.count === 0) {
-      term.entry = this.addSkipEntry();
-      this.skips[term.entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
-      this.skips[term.entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsBase + this.positionsLength);
-      term.maxTitleTf = 0;
-      term.maxTextTf = 0;
-      term.minTitleLength = U32_MAX;
-      term.minTextLength = U32_MAX;
+    const outStart = this.positionsBase + this.positionsLength;
+    const out = this.reservePositions(to - from);
+    if (to - from < 64) {
+      let at = this.positionsLength;
+      for (let k = from; k < to; k++) out[at++] = positions[k];
+    } else {
+      out.set(positions.subarray(from, to), this.positionsLength);
     }
-    this.reservePositions(to - from).set(positions.subarray(from, to), this.positionsLength);
     this.positionsLength += to - from;
-    this.impacts.addDoc(titleTf, titleLength, textTf, textLength);
-    this.gaps[term.count] = doc - term.previousDoc - 1;
-    this.titleTfs[term.count] = titleTf;
-    this.textTfs[term.count] = textTf;
-    term.previousDoc = doc;
-    term.docFreq++;
-    if (titleTf > term.maxTitleTf) term.maxTitleTf = titleTf;
-    if (textTf > term.maxTextTf) term.maxTextTf = textTf;
-    if (titleTf > 0 && titleLength < term.minTitleLength) term.minTitleLength = titleLength;
-    if (textTf > 0 && textLength < term.minTextLength) term.minTextLength = textLength;
-    if (++term.count === BLOCK_SIZE) this.closeAppendedBlock();
+    let scannedDocs = 0;
+    let scanned = from;
+    for (let i = 0; i < count; i++) {
+      if (term.count === 0) {
+        for (; scannedDocs < i; scannedDocs++) {
+          let left = titleTfs[scannedDocs] + textTfs[scannedDocs];
+          while (left > 0) if (positions[scanned++] < 0x80) left--;
+        }
+        term.entry = this.addSkipEntry();
+        this.skips[term.entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
+        this.skips[term.entry + SkipField.positionsOffset] = this.checkedOffset(outStart + scanned - from);
+        term.maxTitleTf = 0;
+        term.maxTextTf = 0;
+        term.minTitleLength = U32_MAX;
+        term.minTextLength = U32_MAX;
+      }
+      const doc = base + docs[i];
+      const titleTf = titleTfs[i];
+      const textTf = textTfs[i];
+      const titleLength = titleLengths[doc];
+      const textLength = textLengths[doc];
+      this.impacts.addDoc(titleTf, titleLength, textTf, textLength);
+      this.gaps[term.count] = doc - term.previousDoc - 1;
+      this.titleTfs[term.count] = titleTf;
+      this.textTfs[term.count] = textTf;
+      term.previousDoc = doc;
+      if (titleTf > term.maxTitleTf) term.maxTitleTf = titleTf;
+      if (textTf > term.maxTextTf) term.maxTextTf = textTf;
+      if (titleTf > 0 && titleLength < term.minTitleLength) term.minTitleLength = titleLength;
+      if (textTf > 0 && textLength < term.minTextLength) term.minTextLength = textLength;
+      if (++term.count === BLOCK_SIZE) this.closeAppendedBlock();
+    }
+    term.docFreq += count;
   }
 
   /** Ends the current term (its last block); returns its document frequency. */

@@ -13,7 +13,6 @@
 import { ByteWriter } from '../../storage/index.ts';
 import type { SegmentReader } from './segment-reader.ts';
 import { MetadataEncoder } from './metadata-writer.ts';
-import { NO_MORE_DOCS } from './postings-cursor.ts';
 import { PostingsWriter, SPILL_BYTES } from './postings-writer.ts';
 import { SECTION, SEGMENT_LAYOUT_VERSION, SKIP_ENTRY_WORDS, TERM_INFO_WORDS, TermInfoField, u32Bytes, u32View } from './segment-format.ts';
 import { concatLengths, writeSegmentParts } from './segment-writer.ts';
@@ -86,20 +85,43 @@ function compareStrings(a: SortedStrings, i: number, b: SortedStrings, j: number
 function mergeSorted(sources: readonly SortedStrings[], visit: (first: number, holders: Int32Array) => void): void {
   const at = new Uint32Array(sources.length);
   const holders = new Int32Array(sources.length);
+  // Each list's current string's first four bytes as a number (-1: the list is done): most
+  // comparisons end there, without reading the strings.
+  const heads = new Float64Array(sources.length);
+  for (let s = 0; s < sources.length; s++) heads[s] = headKey(sources[s], 0);
   for (;;) {
     let smallest = -1;
     for (let s = 0; s < sources.length; s++) {
-      if (at[s] >= sources[s].size) continue;
-      if (smallest < 0 || compareStrings(sources[s], at[s], sources[smallest], at[smallest]) < 0) smallest = s;
+      const head = heads[s];
+      if (head < 0) continue;
+      if (smallest < 0 || head < heads[smallest] || (head === heads[smallest] && compareStrings(sources[s], at[s], sources[smallest], at[smallest]) < 0)) smallest = s;
     }
     if (smallest < 0) return;
+    const head = heads[smallest];
     for (let s = 0; s < sources.length; s++) {
-      const here = at[s] < sources[s].size && (s === smallest || compareStrings(sources[s], at[s], sources[smallest], at[smallest]) === 0);
+      const here = s === smallest || (heads[s] === head && compareStrings(sources[s], at[s], sources[smallest], at[smallest]) === 0);
       holders[s] = here ? at[s] : -1;
     }
     visit(smallest, holders);
-    for (let s = 0; s < sources.length; s++) if (holders[s] >= 0) at[s]++;
+    for (let s = 0; s < sources.length; s++) {
+      if (holders[s] >= 0) heads[s] = headKey(sources[s], ++at[s]);
+    }
   }
+}
+
+/**
+ * String `index` of `source`'s first four bytes, big-endian and zero-padded, as a number: two
+ * strings whose keys differ order as their keys do (equal keys say nothing); -1 past the last
+ * string.
+ */
+function headKey(source: SortedStrings, index: number): number {
+  if (index >= source.size) return -1;
+  const start = source.offsets[index];
+  const length = source.offsets[index + 1] - start;
+  const bytes = source.bytes;
+  let key = 0;
+  for (let k = 0; k < 4; k++) key = key * 256 + (k < length ? bytes[start + k] : 0);
+  return key;
 }
 
 /** Copies string `index` of `source` to the end of `out` and records where it ends. */
@@ -187,10 +209,9 @@ function writeMerged(
       const reader = readers[s];
       const base = bases[s];
       const cursor = reader.postings(local);
-      for (let doc = cursor.next(); doc !== NO_MORE_DOCS; doc = cursor.next()) {
-        cursor.locatePositions();
-        const merged = base + doc;
-        postings.appendDoc(merged, cursor.titleTf(), cursor.textTf(), lengths[merged], textLengths[merged], positionData[s], cursor.positionsFrom, cursor.positionsTo);
+      for (let block = 0; block < cursor.blockCount; block++) {
+        const count = cursor.loadWholeBlock(block);
+        postings.appendBlock(base, cursor.blockDocs, cursor.blockTitleTfs(), cursor.blockTextTfs(), count, lengths, textLengths, positionData[s], cursor.positionsFrom, cursor.positionsTo);
       }
       reader.recycleCursors();
     }
