@@ -1,9 +1,10 @@
-// The LZ4 block format (lz4.org's lz4_Block_format.md) in plain JavaScript: what the stored
-// blocks use where the native codec (lz4-napi) cannot load, and what checks it in tests. A
-// block is sequences of a token (literal length, match length − 4), literals and a 16-bit
-// offset back into the output; the last 5 bytes are literals, and no match starts in the last
-// 12. The compressor is LZ4's fast greedy one: a hash of each 4-byte sequence finds an earlier
-// one, the match is stretched both ways.
+// The LZ4 block format (lz4.org's lz4_Block_format.md) in plain JavaScript: the stored blocks'
+// compressor, and their decoder where the native one (lz4-napi) cannot load (tests check each
+// against the other). A block is sequences of a token (literal length, match length − 4),
+// literals and a 16-bit offset back into the output; the last 5 bytes are literals, and no match
+// starts in the last 12. The compressor is LZ4's fast greedy one: a hash of each 4-byte sequence
+// finds an earlier one, the match is stretched both ways, and a search that keeps missing steps
+// further (LZ4's acceleration), so text that does not compress costs little.
 
 const MIN_MATCH = 4;
 const LAST_LITERALS = 5;
@@ -12,6 +13,8 @@ const MAX_OFFSET = 65_535;
 const HASH_LOG = 12;
 const RUN_MASK = 15;
 const RUN_EXTENSION = 255;
+/** LZ4's acceleration: after 2^SKIP_TRIGGER positions without a match, the search steps 2, then 3… */
+const SKIP_TRIGGER = 6;
 
 /**
  * Positions of 4-byte sequences by hash, shared by every call: each block's positions are
@@ -54,15 +57,17 @@ export function lz4CompressBlock(input: Uint8Array, out: Uint8Array): number {
   let ip = 0;
   const limit = length - MATCH_FIND_LIMIT;
   const matchLimit = length - LAST_LITERALS;
+  let misses = 1 << SKIP_TRIGGER;
   while (ip < limit) {
     const sequence = read32(input, ip);
     const hash = Math.imul(sequence, -1640531535) >>> (32 - HASH_LOG);
     let ref = table[hash] - base;
     table[hash] = ip + base;
     if (ref < 0 || ip - ref > MAX_OFFSET || read32(input, ref) !== sequence) {
-      ip++;
+      ip += misses++ >>> SKIP_TRIGGER;
       continue;
     }
+    misses = 1 << SKIP_TRIGGER;
     let start = ip;
     while (start > anchor && ref > 0 && input[start - 1] === input[ref - 1]) {
       start--;
@@ -84,7 +89,8 @@ export function lz4CompressBlock(input: Uint8Array, out: Uint8Array): number {
     } else {
       token = literals << 4;
     }
-    out.set(input.subarray(anchor, start), op);
+    if (literals > 32) out.set(input.subarray(anchor, start), op);
+    else for (let i = 0; i < literals; i++) out[op + i] = input[anchor + i];
     op += literals;
     const offset = start - ref;
     out[op++] = offset & 0xff;
