@@ -206,6 +206,8 @@ export class ImpactsWriter {
    * beating it), so each is only compared with those kept already.
    */
   private keepUnbeaten(count: number): number {
+    // A block of one candidate (most terms' postings are a doc or two) keeps it, where it is.
+    if (count <= 1) return count;
     const front = this.front;
     const keys = this.keys;
     const order = this.order;
@@ -227,8 +229,12 @@ export class ImpactsWriter {
     }
     // Packed in the order of the reference score, at the start of `out`.
     const out = this.packed;
-    for (let k = 0; k < keptCount; k++) out.set(front.subarray(kept[k] * IMPACT_WORDS, (kept[k] + 1) * IMPACT_WORDS), k * IMPACT_WORDS);
-    front.set(out.subarray(0, keptCount * IMPACT_WORDS));
+    for (let k = 0; k < keptCount; k++) {
+      const from = kept[k] * IMPACT_WORDS;
+      const to = k * IMPACT_WORDS;
+      for (let w = 0; w < IMPACT_WORDS; w++) out[to + w] = front[from + w];
+    }
+    for (let i = 0; i < keptCount * IMPACT_WORDS; i++) front[i] = out[i];
     // Too many (rare): the weakest are folded, by pairs, into impacts that beat both.
     while (keptCount > MAX_BLOCK_IMPACTS) {
       const a = (keptCount - 2) * IMPACT_WORDS;
