@@ -500,6 +500,23 @@ describe('the checker itself', () => {
         [{ at: 'engine/search/searcher.ts:1', rule: 'engine-cycle', message: /engine's subfolders import each other in a cycle: search → vectors → search/ }],
       );
     });
+
+    test("engine's files import each other without a cycle, type-only imports included", () => {
+      expectViolations(
+        {
+          'engine/search/search-types.ts': "import type { FieldWeights } from './bm25.ts';\nexport interface SearchRequest { weights: FieldWeights }",
+          'engine/search/bm25.ts': "import type { SearchRequest } from './search-types.ts';\nexport interface FieldWeights { title: number }",
+          'engine/search/bm25.test.ts': "import type { SearchRequest } from './search-types.ts';",
+        },
+        [
+          {
+            at: 'engine/search/bm25.ts:1',
+            rule: 'engine-file-cycle',
+            message: /engine's files import each other in a cycle: engine\/search\/bm25 → engine\/search\/search-types → engine\/search\/bm25;.*\[types only\]/,
+          },
+        ],
+      );
+    });
   });
 
   describe("storage's write path", () => {

@@ -5,7 +5,7 @@
 
 import type { FieldScope } from '../query/index.ts';
 import type { TfBounds } from '../segment/postings-cursor.ts';
-import type { ScoreExplanation } from './search-types.ts';
+import type { ScoreExplanation } from './score-explanation.ts';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;

@@ -1,16 +1,9 @@
 // Statistics of a search's corpus that add up across collections, so that a search over several
 // collections scores each document as one collection holding them all would (federated search,
-// docs/api.md "Search across collections"; Elasticsearch's dfs_query_then_fetch). A first pass
-// asks each collection for its counts and the document frequencies of every term the query's
-// clauses look up there (its words, their typo variants, prefix terms, synonyms and field terms);
-// their sum is then given to each collection's search as `SearchRequest.corpus`, and BM25 weighs
-// with it instead of the collection's own.
-
-import type { Analyzer } from '../analysis/index.ts';
-import type { SearchRequest } from './search-types.ts';
-import type { SegmentView } from './segment-view.ts';
-import { corpusOf } from './clause-weights.ts';
-import { prepareQuery } from './searcher.ts';
+// docs/api.md "Search across collections"; Elasticsearch's dfs_query_then_fetch): what they
+// hold, and their sum. Each collection's part is gathered by corpus-statistics-pass.ts; the sum
+// is given to each collection's search as `SearchRequest.corpus`, and BM25 weighs with it
+// instead of the collection's own.
 
 /** Sums, never averages, so that collections' statistics can be added. */
 export interface CorpusStatistics {
@@ -26,13 +19,6 @@ export interface CorpusStatistics {
   fieldLengths: Record<string, number>;
   /** Documents holding each term the query looked up. */
   docFreqs: Record<string, number>;
-}
-
-/** This collection's part of a query's corpus statistics: its counts and the terms the query looks up in it. */
-export function corpusStatistics(views: readonly SegmentView[], analyzer: Analyzer, request: SearchRequest): CorpusStatistics {
-  const corpus = corpusOf(views, request.fieldWeights);
-  prepareQuery(views, analyzer, { ...request, corpus: undefined }, corpus.docFreqs);
-  return corpus;
 }
 
 /** The statistics of several collections searched as one. */

@@ -20,7 +20,7 @@ import type { FieldIndex } from '../segment/field-index.ts';
 import type { SegmentReader } from '../segment/segment-reader.ts';
 import { FACTOR_BLOCK_SHIFT } from './hit-sink.ts';
 import type { ScoreFactorBounds } from './hit-sink.ts';
-import type { ScoreExplanation } from './search-types.ts';
+import type { ScoreExplanation } from './score-explanation.ts';
 
 export type BoostModifier = 'none' | 'log1p' | 'sqrt';
 

@@ -20,7 +20,7 @@
 //   query's terms occur more often is judged on its first part only.
 // - Engine-pure: positions come through DocPositions, so the naive test can feed token streams.
 
-import type { PreparedClause } from './clause-weights.ts';
+import type { PreparedClause } from './clauses/clause-forms.ts';
 import { findPhraseStarts } from './phrase-starts.ts';
 
 /** Most text positions of the query's terms looked at per hit (the earliest ones). */

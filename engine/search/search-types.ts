@@ -11,6 +11,9 @@ import type { FieldWeights } from './bm25.ts';
 import type { SortKey } from '../sort/index.ts';
 import type { TypoMode, TypoTolerance } from '../typo/typo-rules.ts';
 import type { CorpusStatistics } from './corpus-statistics.ts';
+import type { ScoreExplanation } from './score-explanation.ts';
+
+export type { ScoreExplanation } from './score-explanation.ts';
 
 export type MatchMode = 'any' | 'all';
 
@@ -129,13 +132,6 @@ export type TotalRelation = 'eq' | 'gte';
 /** A query that would find something, offered when a search finds nothing ("did you mean"). */
 export interface Suggestion {
   text: string;
-}
-
-/** How a hit's score was computed (for debugging relevance). */
-export interface ScoreExplanation {
-  value: number;
-  description: string;
-  details: ScoreExplanation[];
 }
 
 /** A hit: `id` and `score` always; the other members unless the request's `hitFields` leaves them out. */

@@ -20,7 +20,7 @@ export interface ImportViolation {
   message: string;
 }
 
-export type ImportRule = 'direction' | 'door' | 'room' | 'write-path' | 'room-cycle' | 'engine-cycle';
+export type ImportRule = 'direction' | 'door' | 'room' | 'write-path' | 'room-cycle' | 'engine-cycle' | 'engine-file-cycle';
 
 export interface SourceText {
   /** Path relative to the repository root, e.g. `server/http/app.ts`. */
@@ -399,7 +399,10 @@ interface Edge {
  * 5. room-cycle: the graph of imports between server rooms has no cycle;
  *    Likewise an engine subfolder that has an index.ts is entered only through it;
  * 6. engine-cycle: nor has the graph of imports between engine's subfolders (`search/` may use
- *    `vectors/`, so `vectors/` may not use `search/`). Test files are exempt, as everywhere.
+ *    `vectors/`, so `vectors/` may not use `search/`);
+ * 7. engine-file-cycle: nor the graph of imports between engine's files, type-only imports
+ *    included (a search is layered: the query is prepared, then clauses, scorers, collectors and
+ *    hits, and no stage reaches back up). Test files are exempt, as everywhere.
  */
 export function checkImportRules(files: readonly SourceText[]): ImportViolation[] {
   const sources = files.filter((source) => isSourceFile(source.file));
@@ -425,6 +428,7 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
 
   const roomEdges: Edge[] = [];
   const engineEdges: Edge[] = [];
+  const engineFileEdges: Edge[] = [];
   for (const edge of edges) {
     const from = topFolder(edge.file) as SourceFolder;
     const to = topFolder(edge.target);
@@ -453,6 +457,7 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
       const fromFolder = engineFolderOf(edge.file);
       const toFolder = engineFolderOf(edge.target);
       if (fromFolder !== null && toFolder !== null && fromFolder !== toFolder) engineEdges.push(edge);
+      if (to === 'engine') engineFileEdges.push(edge);
       // An engine subfolder with an index.ts is entered through it, from its siblings and engine/'s own files.
       const toDoor = toFolder === null ? null : `engine/${toFolder}/index.ts`;
       if (toDoor !== null && fromFolder !== toFolder && texts.has(toDoor) && !isDoor(edge.target, toDoor)) {
@@ -532,14 +537,15 @@ export function checkImportRules(files: readonly SourceText[]): ImportViolation[
 
   violations.push(...findCycles(roomEdges, roomOf, 'room-cycle', 'rooms'));
   violations.push(...findCycles(engineEdges, engineFolderOf, 'engine-cycle', "engine's subfolders"));
+  violations.push(...findCycles(engineFileEdges, canonical, 'engine-file-cycle', "engine's files"));
   return violations.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
 }
 
 /**
  * One violation per tangle (strongly connected group) of units — server rooms, engine
- * subfolders; `unitOf` names a file's — naming one cycle and the imports making it.
+ * subfolders, engine files; `unitOf` names a file's — naming one cycle and the imports making it.
  */
-function findCycles(unitEdges: readonly Edge[], unitOf: (file: string) => string | null, rule: 'room-cycle' | 'engine-cycle', units: string): ImportViolation[] {
+function findCycles(unitEdges: readonly Edge[], unitOf: (file: string) => string | null, rule: 'room-cycle' | 'engine-cycle' | 'engine-file-cycle', units: string): ImportViolation[] {
   const graph = new Map<string, Map<string, Edge[]>>();
   for (const edge of unitEdges) {
     const from = unitOf(edge.file)!;

@@ -2,7 +2,7 @@
 // prefix queries and typo variants, whose expansions are alternatives of one query word rather
 // than separate words.
 
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import { DisjunctionScorer } from './disjunction-scorer.ts';
 import type { Scorer } from './scorer.ts';
 

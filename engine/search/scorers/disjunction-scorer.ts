@@ -4,7 +4,7 @@
 // in several fields). Matching alone can walk the subs one by one (segment-search.ts).
 
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import type { Scorer } from './scorer.ts';
 import { EVERY_DOC } from './scorer.ts';
 

@@ -5,7 +5,7 @@
 // the form's idf — so a word in two fields counts more than in one, but not twice as much.
 
 import type { Bm25fWeight } from '../bm25.ts';
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import { DisjunctionScorer } from './disjunction-scorer.ts';
 import type { FrequencyScorer } from './scorer.ts';
 

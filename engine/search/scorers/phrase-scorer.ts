@@ -11,7 +11,7 @@ import type { Bm25fWeight } from '../bm25.ts';
 import { forEachPhraseStart } from '../phrase-starts.ts';
 import type { PhraseShape } from '../phrase-starts.ts';
 import type { SearchBudget } from '../search-budget.ts';
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import type { FrequencyScorer } from './scorer.ts';
 import { EVERY_DOC } from './scorer.ts';
 

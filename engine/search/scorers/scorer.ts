@@ -2,7 +2,7 @@
 // ascending, that can score the current doc and bounds its best possible score (for WAND).
 
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 
 export { NO_MORE_DOCS };
 

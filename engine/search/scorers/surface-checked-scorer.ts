@@ -8,7 +8,7 @@
 import type { Analyzer } from '../../analysis/index.ts';
 import { TITLE_TEXT_GAP } from '../../segment/segment-format.ts';
 import type { SegmentReader } from '../../segment/segment-reader.ts';
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import { NO_MORE_DOCS } from './scorer.ts';
 import type { Scorer } from './scorer.ts';
 import type { TermScorer } from './term-scorer.ts';

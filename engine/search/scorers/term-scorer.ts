@@ -6,7 +6,7 @@ import type { FieldScope } from '../../query/index.ts';
 import type { PostingsCursor, TfBounds } from '../../segment/postings-cursor.ts';
 import { NO_MORE_DOCS } from '../../segment/postings-cursor.ts';
 import type { Bm25fWeight } from '../bm25.ts';
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import { float32Above } from '../../segment/impact-bound-cache.ts';
 import type { ImpactBounds } from '../../segment/impact-bound-cache.ts';
 import { IMPACT_WORDS, MAX_BLOCK_IMPACTS, readImpactsAt } from '../../segment/impacts.ts';

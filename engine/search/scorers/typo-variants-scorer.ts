@@ -7,7 +7,7 @@
 // its score does not depend on where the ranking moved the exact form's scorer (MaxScore scores
 // a window's docs scorer by scorer).
 
-import type { ScoreExplanation } from '../search-types.ts';
+import type { ScoreExplanation } from '../score-explanation.ts';
 import type { Scorer } from './scorer.ts';
 import { EVERY_DOC } from './scorer.ts';
 
