@@ -4,7 +4,7 @@
 // without running it. Their sum (corpus-statistics.ts) weighs every collection's search.
 
 import type { Analyzer } from '../analysis/index.ts';
-import { corpusOf } from './clause-weights.ts';
+import { corpusOf } from './collection-statistics.ts';
 import type { CorpusStatistics } from './corpus-statistics.ts';
 import type { SearchRequest } from './search-types.ts';
 import { prepareQuery } from './searcher.ts';

@@ -18,7 +18,7 @@ import type { QueryClause } from '../query/query-types.ts';
 import { SegmentReader } from '../segment/segment-reader.ts';
 import { writeSegment } from '../segment/segment-writer.ts';
 import { Bm25fWeight, bm25Idf } from './bm25.ts';
-import { MAX_PREFIX_EXPANSIONS } from './clause-weights.ts';
+import { MAX_PREFIX_EXPANSIONS } from './clauses/index.ts';
 import { findHitEvidence } from './hit-evidence.ts';
 import type { EvidenceClause } from './hit-evidence.ts';
 import { PROXIMITY_WEIGHT } from './page-ranking.ts';

@@ -26,7 +26,7 @@ import type { SegmentReader } from '../segment/segment-reader.ts';
 import { PAGE_FLAG, TITLE_TEXT_GAP } from '../segment/segment-format.ts';
 import { Bm25fWeight } from './bm25.ts';
 import type { CollectionStatistics } from './bm25.ts';
-import type { PreparedClause } from './clause-weights.ts';
+import type { PreparedClause } from './clauses/index.ts';
 import { MAX_HIT_POSITIONS } from './hit-evidence.ts';
 import { findPhraseStarts } from './phrase-starts.ts';
 import type { SegmentView } from './segment-view.ts';

@@ -15,7 +15,7 @@ import type { QueryClause } from '../query/query-types.ts';
 import { SegmentReader } from '../segment/segment-reader.ts';
 import { writeSegment } from '../segment/segment-writer.ts';
 import { BM25_B, BM25_K1, TEXT_WEIGHT, TITLE_WEIGHT } from './bm25.ts';
-import { MAX_PREFIX_EXPANSIONS } from './clause-weights.ts';
+import { MAX_PREFIX_EXPANSIONS } from './clauses/index.ts';
 import { searchSegments } from './searcher.ts';
 import { MAX_TYPO_EXPANSIONS, TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR } from './typo-expansions.ts';
 import { DEFAULT_TYPO_TOLERANCE, typoBudgetRule } from '../typo/typo-rules.ts';

@@ -12,8 +12,9 @@
 
 import type { Analyzer } from '../analysis/index.ts';
 import { parseQuery } from '../query/index.ts';
-import { clauseScorer, collectionStatistics, metadataFieldTerms, prepareClauses } from './clause-weights.ts';
-import type { PreparedClause } from './clause-weights.ts';
+import { clauseScorer, metadataFieldTerms, prepareClauses } from './clauses/index.ts';
+import type { PreparedClause } from './clauses/index.ts';
+import { collectionStatistics } from './collection-statistics.ts';
 import { DocBitSet } from './doc-bitset.ts';
 import { DEFAULT_FACET_LIMIT, FacetAccumulator, MatchedDocs } from './facet-counter.ts';
 import { buildHit, evidenceClauses } from './hit-builder.ts';

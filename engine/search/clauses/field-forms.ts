@@ -13,9 +13,8 @@ import type { FieldScope } from '../../query/index.ts';
 import { fieldTerm, fieldTermPrefix } from '../../segment/segment-format.ts';
 import { Bm25fWeight, bm25Idf, fieldStatistics } from '../bm25.ts';
 import type { CollectionStatistics, SearchedField } from '../bm25.ts';
-import { EXISTING_WORD_MAX_TYPOS, TYPO_SCORE_FACTOR, UNKNOWN_WORD_TYPO_SCORE_FACTOR, typoVariants } from '../typo-expansions.ts';
 import type { ClauseForm, PrepareContext, PreparedClause } from './clause-forms.ts';
-import { MAX_PREFIX_EXPANSIONS } from './prefix-clause.ts';
+import { MAX_PREFIX_EXPANSIONS, termsWithPrefix, typoForms } from './expansion-forms.ts';
 
 /** The fields a clause of scope `scope` looks in: the searched ones, or the one it is scoped to. */
 function fieldsOf(scope: FieldScope, context: PrepareContext): SearchedField[] {
@@ -124,11 +123,7 @@ function fieldOnlyForms(prepared: PreparedClause, fields: readonly WeighedField[
   for (const weighed of fields) {
     const prefix = fieldTermPrefix(weighed.field.name);
     if (clause.kind === 'prefix' && clause.occur !== 'must_not') {
-      const found = new Set<string>();
-      for (const { reader } of context.views) {
-        for (const index of reader.terms.withPrefix(prefix + clause.prefix, MAX_PREFIX_EXPANSIONS)) found.add(reader.terms.term(index));
-      }
-      for (const term of [...found].sort()) {
+      for (const term of [...termsWithPrefix(context.views, prefix + clause.prefix)].sort()) {
         if (forms.length >= MAX_PREFIX_EXPANSIONS || !remember(seen, [term])) continue;
         forms.push({ terms: [term], weight: new Bm25fWeight(context.idf(term), weighed.stats, 'text'), role: 'expansion', field: weighed.field.name });
       }
@@ -136,15 +131,20 @@ function fieldOnlyForms(prepared: PreparedClause, fields: readonly WeighedField[
     if (clause.kind === 'term' && clause.maxTypos !== undefined && own !== null && !context.options.typoDisabledFields?.includes('text')) {
       // Typo variants only the field has ("knuht" → "knuth" in `author`).
       const exact = fieldTerm(weighed.field.name, clause.term);
-      const exactDocFreq = context.docFreq(exact);
-      const factor = exactDocFreq === 0 && context.docFreq(clause.term) === 0 ? UNKNOWN_WORD_TYPO_SCORE_FACTOR : TYPO_SCORE_FACTOR;
-      const budget = exactDocFreq > 0 ? Math.min(clause.maxTypos, EXISTING_WORD_MAX_TYPOS) : clause.maxTypos;
-      for (const variant of typoVariants(exact, budget, context.views)) {
-        if (!variant.term.startsWith(prefix) || !remember(seen, [variant.term])) continue;
-        const reason = `${variant.typos} typo${variant.typos === 1 ? '' : 's'} from '${clause.term}', ${factor} per typo`;
-        const idf = Math.min(bm25Idf(context.stats.docCount, context.withCount(variant.term, variant.docFreq)), ownIdf);
-        forms.push({ terms: [variant.term], weight: new Bm25fWeight(idf, weighed.stats, 'text', factor ** variant.typos, reason), role: 'expansion', typos: variant.typos, field: weighed.field.name });
-      }
+      const termDocFreq = context.docFreq(exact);
+      const expansion = {
+        word: clause.term,
+        term: exact,
+        maxTypos: clause.maxTypos,
+        termDocFreq,
+        unknownWord: termDocFreq === 0 && context.docFreq(clause.term) === 0,
+        maxIdf: ownIdf,
+        stats: weighed.stats,
+        scope: 'text' as const,
+        field: weighed.field.name,
+        keep: (term: string): boolean => term.startsWith(prefix) && remember(seen, [term]),
+      };
+      forms.push(...typoForms(expansion, context));
     }
   }
   return forms;

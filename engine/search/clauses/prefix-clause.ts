@@ -11,17 +11,14 @@ import { compareCodePoints } from '../../segment/term-order.ts';
 import { Bm25fWeight } from '../bm25.ts';
 import { SurfaceCheck } from '../scorers/surface-checked-scorer.ts';
 import type { ClauseForm, PrepareContext, PreparedClause } from './clause-forms.ts';
-
-/** A prefix matches at most this many terms (the first ones in term order). */
-export const MAX_PREFIX_EXPANSIONS = 64;
+import { MAX_PREFIX_EXPANSIONS, termsWithPrefix } from './expansion-forms.ts';
 
 export function preparePrefixClause(clause: PrefixClause, context: PrepareContext): PreparedClause {
   const { views, stats } = context;
   const word = clause.word ?? clause.prefix;
-  const terms = new Set<string>();
+  const terms = termsWithPrefix(views, clause.prefix);
+  // The terms of the words that start with the prefix as typed ("runn" → "running" → "run").
   for (const { reader } of views) {
-    for (const index of reader.terms.withPrefix(clause.prefix, MAX_PREFIX_EXPANSIONS)) terms.add(reader.terms.term(index));
-    // The terms of the words that start with the prefix as typed ("runn" → "running" → "run").
     for (const index of reader.surfaces?.termsOfWordsWithPrefix(word, MAX_PREFIX_EXPANSIONS) ?? []) terms.add(reader.terms.term(index));
   }
   const analyzer = context.options.analyzer;
