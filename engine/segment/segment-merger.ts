@@ -1,7 +1,8 @@
 // Merges segments that have no deleted documents by combining what they already encode, not by
 // analyzing their documents again: the sorted term dictionaries are merged (k-way, over their
 // UTF-8 bytes), each merged term's postings are the sources' postings one after the other with
-// doc numbers shifted (positions copied as encoded bytes), stored blocks are copied compressed,
+// doc numbers shifted, a decoded source block at a time (its docs' positions copied as encoded
+// bytes, in one copy), stored blocks are copied compressed,
 // and lengths, ids, titles, page sections and surface words are concatenated or merged. The
 // result is the segment writeSegment would build from the same documents in the same order
 // (every section byte for byte but the stored blocks' boundaries), at a fraction of the cost:
