@@ -6,7 +6,7 @@
 
 import { BLOCK_SIZE, unpackBlock } from '../../storage/index.ts';
 import { readImpacts } from './impacts.ts';
-import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField } from './segment-format.ts';
+import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField, skipVarints } from './segment-format.ts';
 
 /** Doc number past every real doc: iteration is over. */
 export const NO_MORE_DOCS = 0x7fffffff;
@@ -319,12 +319,7 @@ export class PostingsCursor {
     }
     let count = 0;
     for (let i = 0; i < this.blockSize; i++) count += this.titleTfs[i] + this.textTfs[i];
-    const bytes = this.data.positions;
-    let offset = from;
-    while (count > 0) {
-      if (bytes[offset++] < 0x80) count--;
-    }
-    this.positionsTo = offset;
+    this.positionsTo = skipVarints(this.data.positions, from, count);
     return this.blockSize;
   }
 
@@ -335,14 +330,9 @@ export class PostingsCursor {
       this.positionsDoc = 0;
       this.positionsOffset = this.skipWord(this.block, SkipField.positionsOffset);
     }
-    const bytes = this.data.positions;
-    let offset = this.positionsOffset;
     let skip = 0;
     for (let i = this.positionsDoc; i < this.index; i++) skip += this.titleTfs[i] + this.textTfs[i];
-    while (skip > 0) {
-      if (bytes[offset++] < 0x80) skip--;
-    }
-    return offset;
+    return skipVarints(this.data.positions, this.positionsOffset, skip);
   }
 
   /** Bounds over the whole term. */

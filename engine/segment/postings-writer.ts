@@ -2,7 +2,7 @@
 // bit-packed; the last partial block as varints), one skip entry per block with the block's
 // last doc, offsets and the tf/length extremes that bound its best score, and positions as
 // varint deltas, and each block's competitive impacts (impacts.ts). From an inverted batch (`add`: docs, tfs and positions derived from the
-// batch's token numbers as they are written, nothing per term held), or doc by doc with
+// batch's token numbers as they are written, nothing per term held), or block by block with
 // positions already encoded (`startTerm`/`appendBlock`/`finishTerm`: a merge copying postings).
 // A merge's writer spills its sections to files between terms once they pass SPILL_BYTES
 // (`spillTo`, `spillIfLarge`), so its memory stays bounded however large the segment.
@@ -10,7 +10,7 @@
 import { BLOCK_SIZE, ByteWriter, SpillFile, bitsForValues, packBlock } from '../../storage/index.ts';
 import type { FilePiece } from '../../storage/index.ts';
 import { ImpactsWriter, MAX_BLOCK_IMPACTS } from './impacts.ts';
-import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP } from './segment-format.ts';
+import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP, skipVarints } from './segment-format.ts';
 import type { InvertedBatch } from './inverter.ts';
 
 const U32_MAX = 0xffffffff;
@@ -65,7 +65,7 @@ export class PostingsWriter {
   private positionsBase = 0;
   private skipBase = 0;
 
-  /** The term being appended doc by doc (see `startTerm`). */
+  /** The term being appended block by block (see `startTerm`). */
   private readonly appending = { docFreq: 0, count: 0, entry: 0, previousDoc: -1, maxTitleTf: 0, maxTextTf: 0, minTitleLength: U32_MAX, minTextLength: U32_MAX };
 
   /** `batch` for `add`; null for a writer fed with `appendBlock` only. */
@@ -189,9 +189,7 @@ export class PostingsWriter {
     while (i < end) {
       doc = this.docOf(occurrences[i], doc + 1);
       if (count === 0) {
-        entry = this.addSkipEntry();
-        this.skips[entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
-        this.skips[entry + SkipField.positionsOffset] = this.checkedOffset(this.positionsBase + this.positionsLength);
+        entry = this.openSkipEntry(this.positionsBase + this.positionsLength);
         maxTitleTf = 0;
         maxTextTf = 0;
         minTitleLength = U32_MAX;
@@ -284,13 +282,10 @@ export class PostingsWriter {
     let scanned = from;
     for (let i = 0; i < count; i++) {
       if (term.count === 0) {
-        for (; scannedDocs < i; scannedDocs++) {
-          let left = titleTfs[scannedDocs] + textTfs[scannedDocs];
-          while (left > 0) if (positions[scanned++] < 0x80) left--;
-        }
-        term.entry = this.addSkipEntry();
-        this.skips[term.entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
-        this.skips[term.entry + SkipField.positionsOffset] = this.checkedOffset(outStart + scanned - from);
+        let skip = 0;
+        for (; scannedDocs < i; scannedDocs++) skip += titleTfs[scannedDocs] + textTfs[scannedDocs];
+        scanned = skipVarints(positions, scanned, skip);
+        term.entry = this.openSkipEntry(outStart + scanned - from);
         term.maxTitleTf = 0;
         term.maxTextTf = 0;
         term.minTitleLength = U32_MAX;
@@ -415,6 +410,14 @@ export class PostingsWriter {
       this.docs.writeVarint(this.textTfs[i]);
     }
   }
+  /** Starts a block's skip entry: its docs start where the docs written so far end, its positions at `positionsOffset`. */
+  private openSkipEntry(positionsOffset: number): number {
+    const entry = this.addSkipEntry();
+    this.skips[entry + SkipField.docsOffset] = this.checkedOffset(this.docsBase + this.docs.length);
+    this.skips[entry + SkipField.positionsOffset] = this.checkedOffset(positionsOffset);
+    return entry;
+  }
+
   private addSkipEntry(): number {
     if ((this.skipCount + 1) * SKIP_ENTRY_WORDS > this.skips.length) {
       const grown = new Uint32Array(this.skips.length * 2);

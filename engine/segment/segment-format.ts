@@ -140,6 +140,12 @@ export interface SegmentMeta {
   sumFieldLengths?: number[];
 }
 
+/** The offset past `count` LEB128 varints of `bytes` from `offset` (positions are skipped, not decoded). */
+export function skipVarints(bytes: Uint8Array, offset: number, count: number): number {
+  while (count > 0) if (bytes[offset++] < 0x80) count--;
+  return offset;
+}
+
 /** Views a section as u32s without copying when it is 4-byte aligned (sections are 8-aligned). */
 export function u32View(bytes: Uint8Array): Uint32Array {
   if (bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);

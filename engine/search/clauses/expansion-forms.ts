@@ -56,9 +56,10 @@ export function typoForms(expansion: TypoExpansion, context: PrepareContext): Cl
 }
 
 /** The terms of the segments that start with `prefix`: the first MAX_PREFIX_EXPANSIONS of each segment. */
-export function termsWithPrefix(views: readonly SegmentView[], prefix: string, into = new Set<string>()): Set<string> {
+export function termsWithPrefix(views: readonly SegmentView[], prefix: string): Set<string> {
+  const terms = new Set<string>();
   for (const { reader } of views) {
-    for (const index of reader.terms.withPrefix(prefix, MAX_PREFIX_EXPANSIONS)) into.add(reader.terms.term(index));
+    for (const index of reader.terms.withPrefix(prefix, MAX_PREFIX_EXPANSIONS)) terms.add(reader.terms.term(index));
   }
-  return into;
+  return terms;
 }
