@@ -1,6 +1,8 @@
 // A growable little-endian byte buffer for building index files: fixed-width integers,
 // LEB128 varints, raw bytes and alignment padding. Writers append; `finish` returns the bytes.
 
+import { growArray, newArray } from './large-arrays.ts';
+
 const INITIAL_CAPACITY = 4096;
 const textEncoder = new TextEncoder();
 
@@ -10,7 +12,7 @@ export class ByteWriter {
   private used = 0;
 
   constructor(initialCapacity = INITIAL_CAPACITY) {
-    this.buffer = new Uint8Array(Math.max(16, initialCapacity));
+    this.buffer = newArray(Uint8Array, Math.max(16, initialCapacity));
     this.view = new DataView(this.buffer.buffer);
   }
 
@@ -24,10 +26,8 @@ export class ByteWriter {
     if (needed <= this.buffer.length) return;
     let capacity = this.buffer.length * 2;
     while (capacity < needed) capacity *= 2;
-    const grown = new Uint8Array(capacity);
-    grown.set(this.buffer.subarray(0, this.used));
-    this.buffer = grown;
-    this.view = new DataView(grown.buffer);
+    this.buffer = growArray(this.buffer, capacity, this.used);
+    this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
   }
 
   writeU8(value: number): void {

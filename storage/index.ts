@@ -17,6 +17,7 @@ export * from './wal-frame.ts';
 export * from './wal.ts';
 export * from './manifest.ts';
 export * from './mapped-file.ts';
+export * from './large-arrays.ts';
 export * from './private-json-file.ts';
 export * from './tar-format.ts';
 export * from './spill-file.ts';

@@ -5,20 +5,8 @@
 // Never write to a mapping: it is PROT_READ and a write kills the process.
 
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { CorruptFileError } from './errors.ts';
-
-interface MmapBinding {
-  map(size: number, protection: number, flags: number, fd: number, offset?: number, advise?: number): Buffer;
-  readonly PROT_READ: number;
-  readonly MAP_SHARED: number;
-  readonly MADV_RANDOM: number;
-  readonly MADV_DONTNEED: number;
-  advise(buffer: Uint8Array, advise: number): void;
-}
-
-// The binding is CommonJS with a native part; each thread that loads it gets its own instance.
-const mmap = createRequire(import.meta.url)('@riaskov/mmap-io') as MmapBinding;
+import { mmap } from './mmap-binding.ts';
 
 /** Maps the whole file at `path` read-only; throws CorruptFileError for an empty file. */
 export function mapFileReadOnly(path: string): Uint8Array {

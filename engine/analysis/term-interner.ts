@@ -5,6 +5,8 @@
 // cache numbers its terms (term-cache.ts), so a batch's first sight of a term looks its number
 // up in an open-addressing table of integers here, not the string in a Map.
 
+import { newArray, releaseArray } from '../../storage/index.ts';
+
 let nextEpoch = 1;
 
 export class TermInterner {
@@ -77,7 +79,7 @@ export class TermInterner {
   /** Doubles the table (kept at most half full). */
   private grow(): void {
     const old = this.table;
-    this.table = new Int32Array(old.length * 2);
+    this.table = newArray(Int32Array, old.length * 2);
     this.mask = old.length - 1;
     for (let i = 0; i < old.length; i += 2) {
       const key = old[i];
@@ -87,6 +89,7 @@ export class TermInterner {
       this.table[2 * slot] = key;
       this.table[2 * slot + 1] = old[i + 1];
     }
+    releaseArray(old);
   }
 
   /** Records that raw token `raw` gave the term `id` (when collecting raw tokens). */

@@ -9,7 +9,7 @@
 // a single impact, the skip entry's own extremes (maxTitleTf, minTitleLength, maxTextTf,
 // minTextLength). A field's length is written as 0 where its tf is 0 (it does not count there).
 
-import { BLOCK_SIZE, ByteWriter, SpillFile } from '../../storage/index.ts';
+import { BLOCK_SIZE, ByteWriter, SpillFile, growArray } from '../../storage/index.ts';
 import type { FilePiece } from '../../storage/index.ts';
 
 /** Words per impact read back: titleTf, titleLength, textTf, textLength. */
@@ -99,9 +99,7 @@ export class ImpactsWriter {
     if (entry !== this.entries) throw new RangeError(`impacts for skip entry ${entry} written after ${this.entries}`);
     const local = this.entries - this.entriesBase;
     if (local === this.offsets.length) {
-      const grown = new Uint32Array(this.offsets.length * 2);
-      grown.set(this.offsets);
-      this.offsets = grown;
+      this.offsets = growArray(this.offsets, this.offsets.length * 2);
     }
     this.offsets[local] = this.bytesBase + this.bytes.length;
     this.entries++;

@@ -9,6 +9,7 @@ import { TermInterner } from '../analysis/index.ts';
 import type { IndexDocument, PageInfo } from '../document.ts';
 import { TITLE_TEXT_GAP } from './segment-format.ts';
 import { U32List } from './u32-list.ts';
+import { newArray } from '../../storage/index.ts';
 
 /**
  * The inverted batch. Token numbers count every kept token of every doc in doc order, title
@@ -96,7 +97,7 @@ export function invertDocuments(docs: readonly IndexDocument[], analyzer: Analyz
 
 /** Counting sort of token numbers by term id; tokens of id NO_TERM (a gap) go nowhere. */
 export function groupByTerm(tokens: Uint32Array, termCount: number): { termStarts: Uint32Array; occurrences: Uint32Array } {
-  const termStarts = new Uint32Array(termCount + 1);
+  const termStarts = newArray(Uint32Array, termCount + 1);
   let gaps = 0;
   for (let k = 0; k < tokens.length; k++) {
     if (tokens[k] === NO_TERM) gaps++;
@@ -104,7 +105,7 @@ export function groupByTerm(tokens: Uint32Array, termCount: number): { termStart
   }
   for (let t = 0; t < termCount; t++) termStarts[t + 1] += termStarts[t];
   const fill = termStarts.slice(0, termCount);
-  const occurrences = new Uint32Array(tokens.length - gaps);
+  const occurrences = newArray(Uint32Array, tokens.length - gaps);
   for (let k = 0; k < tokens.length; k++) if (tokens[k] !== NO_TERM) occurrences[fill[tokens[k]]++] = k;
   return { termStarts, occurrences };
 }

@@ -4,7 +4,7 @@
 // range of values is one contiguous run of docs), and per doc the ordinals of its values (a
 // column for sorting and counting). Array values index each element.
 
-import { ByteWriter } from '../../storage/index.ts';
+import { ByteWriter, newArray } from '../../storage/index.ts';
 import type { Metadata } from '../document.ts';
 import { compareCodePoints } from './term-order.ts';
 
@@ -89,7 +89,7 @@ function encodeField(values: FieldValues, docCount: number): Uint8Array {
   const stringByteLength = stringBytes.reduce((sum, bytes) => sum + bytes.length, 0);
 
   const valueStarts = new Uint32Array(docLists.length + 1);
-  const docsByValue = new Uint32Array(postingCount);
+  const docsByValue = newArray(Uint32Array, postingCount);
   const ordsPerDoc = new Uint32Array(docCount);
   let at = 0;
   docLists.forEach((docs, ord) => {
@@ -102,7 +102,7 @@ function encodeField(values: FieldValues, docCount: number): Uint8Array {
   valueStarts[docLists.length] = at;
   const docStarts = new Uint32Array(docCount + 1);
   for (let doc = 0; doc < docCount; doc++) docStarts[doc + 1] = docStarts[doc] + ordsPerDoc[doc];
-  const docOrds = new Uint32Array(postingCount);
+  const docOrds = newArray(Uint32Array, postingCount);
   const fill = docStarts.slice(0, docCount);
   docLists.forEach((docs, ord) => {
     for (const doc of docs) docOrds[fill[doc]++] = ord; // ords ascend because values are visited in order

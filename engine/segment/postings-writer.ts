@@ -7,7 +7,7 @@
 // A merge's writer spills its sections to files between terms once they pass SPILL_BYTES
 // (`spillTo`, `spillIfLarge`), so its memory stays bounded however large the segment.
 
-import { BLOCK_SIZE, ByteWriter, SpillFile, bitsForValues, packBlock } from '../../storage/index.ts';
+import { BLOCK_SIZE, ByteWriter, SpillFile, growArray, newArray, bitsForValues, packBlock } from '../../storage/index.ts';
 import type { FilePiece } from '../../storage/index.ts';
 import { ImpactsWriter, MAX_BLOCK_IMPACTS } from './impacts.ts';
 import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField, TITLE_TEXT_GAP, skipVarints } from './segment-format.ts';
@@ -71,8 +71,8 @@ export class PostingsWriter {
   /** `batch` for `add`; null for a writer fed with `appendBlock` only. */
   constructor(batch: InvertedBatch | null, capacity: PostingsCapacity = { docsBytes: 1 << 20, positionBytes: 1 << 20, skipEntries: 1024 }) {
     this.docs = new ByteWriter(Math.max(1, capacity.docsBytes));
-    this.positions = new Uint8Array(Math.max(1, capacity.positionBytes));
-    this.skips = new Uint32Array(SKIP_ENTRY_WORDS * Math.max(1, capacity.skipEntries));
+    this.positions = newArray(Uint8Array, Math.max(1, capacity.positionBytes));
+    this.skips = newArray(Uint32Array, SKIP_ENTRY_WORDS * Math.max(1, capacity.skipEntries));
     if (batch !== null) this.useBatch(batch);
   }
 
@@ -384,9 +384,7 @@ export class PostingsWriter {
   private reservePositions(extra: number): Uint8Array {
     const needed = this.positionsLength + extra;
     if (needed > this.positions.length) {
-      const grown = new Uint8Array(Math.max(needed, this.positions.length * 2));
-      grown.set(this.positions.subarray(0, this.positionsLength));
-      this.positions = grown;
+      this.positions = growArray(this.positions, Math.max(needed, this.positions.length * 2), this.positionsLength);
     }
     return this.positions;
   }
@@ -420,9 +418,7 @@ export class PostingsWriter {
 
   private addSkipEntry(): number {
     if ((this.skipCount + 1) * SKIP_ENTRY_WORDS > this.skips.length) {
-      const grown = new Uint32Array(this.skips.length * 2);
-      grown.set(this.skips);
-      this.skips = grown;
+      this.skips = growArray(this.skips, this.skips.length * 2);
     }
     return this.skipCount++ * SKIP_ENTRY_WORDS;
   }

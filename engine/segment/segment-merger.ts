@@ -11,7 +11,7 @@
 // titles are written from the sources' bytes, so memory holds per-doc arrays (lengths, id order,
 // offsets) and metadata values, not the segment — however large it is.
 
-import { ByteWriter } from '../../storage/index.ts';
+import { ByteWriter, newArray } from '../../storage/index.ts';
 import type { SegmentReader } from './segment-reader.ts';
 import { MetadataEncoder } from './metadata-writer.ts';
 import { PostingsWriter, SPILL_BYTES } from './postings-writer.ts';
@@ -144,7 +144,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   });
 
   // Lengths: every title length, then every text length.
-  const lengths = new Uint32Array(docCount * 2);
+  const lengths = newArray(Uint32Array, docCount * 2);
   readers.forEach((reader, s) => {
     lengths.set(reader.titleLengths, bases[s]);
     lengths.set(reader.textLengths, docCount + bases[s]);
@@ -154,7 +154,7 @@ export function mergeEncodedSegments(path: string, readers: readonly SegmentRead
   const searchFields = readers[0]?.searchFields ?? [];
   const fieldLengths = new Map<string, Uint32Array>();
   for (const field of searchFields) {
-    const merged = new Uint32Array(docCount);
+    const merged = newArray(Uint32Array, docCount);
     readers.forEach((reader, s) => merged.set(reader.fieldLengths(field)!, bases[s]));
     fieldLengths.set(field, merged);
   }
@@ -187,7 +187,7 @@ function writeMerged(
   const searchFields = readers[0]?.searchFields ?? [];
   // Terms and their postings, in byte order; mergedIndex[s][t]: where term t of source s went.
   const termSources = readers.map((reader) => sortedStrings(reader, SECTION.termBytes, SECTION.termOffsets));
-  const mergedIndex = readers.map((reader) => new Uint32Array(reader.terms.size));
+  const mergedIndex = readers.map((reader) => newArray(Uint32Array, reader.terms.size));
   const termBytes = new ByteWriter(1 << 16);
   const termOffsets = new U32List(1 << 12);
   termOffsets.push(0);
@@ -239,8 +239,8 @@ function writeMerged(
   // Pages: per-doc offsets into the page starts, then the starts; flags one after the other.
   let pageCount = 0;
   for (const reader of readers) pageCount += u32View(reader.encodedSection(SECTION.pageStarts))[reader.docCount];
-  const pageStarts = new Uint32Array(docCount + 1 + pageCount);
-  const pageFlags = new Uint8Array(pageCount);
+  const pageStarts = newArray(Uint32Array, docCount + 1 + pageCount);
+  const pageFlags = newArray(Uint8Array, pageCount);
   let pagesBefore = 0;
   readers.forEach((reader, s) => {
     const words = u32View(reader.encodedSection(SECTION.pageStarts));
@@ -302,7 +302,7 @@ function writeMerged(
  */
 function concatStrings(readers: readonly SegmentReader[], docCount: number, bytesSection: string, offsetsSection: string): { bytes: Uint8Array[]; offsets: Uint32Array } {
   const bytes: Uint8Array[] = [];
-  const offsets = new Uint32Array(docCount + 1);
+  const offsets = newArray(Uint32Array, docCount + 1);
   let doc = 0;
   let byteBase = 0;
   for (const reader of readers) {
@@ -323,7 +323,7 @@ function mergeDocIds(readers: readonly SegmentReader[], docCount: number): { byt
   const bases = new Uint32Array(readers.length);
   for (let s = 1; s < readers.length; s++) bases[s] = bases[s - 1] + readers[s - 1].docCount;
   const at = new Uint32Array(readers.length);
-  const order = new Uint32Array(docCount);
+  const order = newArray(Uint32Array, docCount);
   for (let rank = 0; rank < docCount; rank++) {
     let best = -1;
     for (let s = 0; s < readers.length; s++) {
@@ -338,7 +338,7 @@ function mergeDocIds(readers: readonly SegmentReader[], docCount: number): { byt
 /** The merged titles: the sources' bytes and presence bytes one after the other. */
 function concatTitles(readers: readonly SegmentReader[], docCount: number): { bytes: Uint8Array[]; offsets: Uint8Array; present: Uint8Array } {
   const { bytes, offsets } = concatStrings(readers, docCount, SECTION.titleBytes, SECTION.titleOffsets);
-  const present = new Uint8Array(docCount);
+  const present = newArray(Uint8Array, docCount);
   let doc = 0;
   for (const reader of readers) {
     present.set(reader.encodedSection(SECTION.titlePresent).subarray(0, reader.docCount), doc);

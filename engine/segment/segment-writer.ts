@@ -2,7 +2,7 @@
 // dictionary, postings with skip data and positions, field lengths, ids and stored fields, and
 // writes everything durably through storage's segment-file container.
 
-import { writeSegmentFile } from '../../storage/index.ts';
+import { newArray, writeSegmentFile } from '../../storage/index.ts';
 import type { Analyzer } from '../analysis/index.ts';
 import type { IndexDocument } from '../document.ts';
 import { encodeDocIds } from './doc-ids.ts';
@@ -45,12 +45,12 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
   const order = termOrder(allTerms);
   const { bytes: termBytes, offsets: termOffsets } = encodeTerms(allTerms, order);
 
-  const termIndex = new Uint32Array(order.length);
+  const termIndex = newArray(Uint32Array, order.length);
   order.forEach((id, index) => (termIndex[id] = index));
   const surfaces = encodeSurfaceForms(batch.rawTokens, batch.terms, termIndex, (word) => analyzer.stemFolded(word));
 
   const postings = new PostingsWriter(batch);
-  const termInfo = new Uint32Array(order.length * TERM_INFO_WORDS);
+  const termInfo = newArray(Uint32Array, order.length * TERM_INFO_WORDS);
   let current = 0;
   for (let index = 0; index < order.length; index++) {
     const id = order[index];
@@ -62,7 +62,7 @@ export function writeSegment(path: string, docs: readonly IndexDocument[], analy
     termInfo[index * TERM_INFO_WORDS + TermInfoField.docFreq] = postings.add(id - firstIds[b]);
   }
 
-  const lengths = new Uint32Array(docs.length * 2);
+  const lengths = newArray(Uint32Array, docs.length * 2);
   lengths.set(batch.titleLengths, 0);
   lengths.set(batch.textLengths, docs.length);
 

@@ -4,6 +4,7 @@
 
 import { compareCodePoints } from './term-order.ts';
 import { encodeUtf8Strings } from './utf8-strings.ts';
+import { newArray } from '../../storage/index.ts';
 
 const FIRST_SURROGATE = 0xd800;
 
@@ -29,7 +30,7 @@ export function termOrder(terms: readonly string[]): Uint32Array {
 function prefixKeyOrder(terms: readonly string[], surrogates: boolean): Uint32Array | null {
   const count = terms.length;
   if (count > INDEX_RANGE) return null;
-  const keys = new Float64Array(count);
+  const keys = newArray(Float64Array, count);
   for (let i = 0; i < count; i++) {
     const term = terms[i];
     let key = 0;
@@ -41,7 +42,7 @@ function prefixKeyOrder(terms: readonly string[], surrogates: boolean): Uint32Ar
     keys[i] = key * INDEX_RANGE + i;
   }
   keys.sort();
-  const order = new Uint32Array(count);
+  const order = newArray(Uint32Array, count);
   for (let i = 0; i < count; i++) order[i] = keys[i] % INDEX_RANGE;
   // A term shorter than KEY_CHARS pads with 0, below every character a term holds, so it
   // sorts before the terms it is a prefix of; runs of a shared prefix are sorted in full.

@@ -1,12 +1,14 @@
 // A growable list of unsigned 32-bit integers backed by a typed array: the segment writer's
 // scratch storage for per-token and per-posting numbers, with no per-element JS objects.
 
+import { growArray, newArray } from '../../storage/index.ts';
+
 export class U32List {
   private buffer: Uint32Array;
   private used = 0;
 
   constructor(initialCapacity = 1024) {
-    this.buffer = new Uint32Array(Math.max(16, initialCapacity));
+    this.buffer = newArray(Uint32Array, Math.max(16, initialCapacity));
   }
 
   get length(): number {
@@ -24,8 +26,6 @@ export class U32List {
   }
 
   private grow(): void {
-    const grown = new Uint32Array(this.buffer.length * 2);
-    grown.set(this.buffer);
-    this.buffer = grown;
+    this.buffer = growArray(this.buffer, this.buffer.length * 2);
   }
 }

@@ -3,6 +3,8 @@
 // of them) are copied code unit by code unit; others go through TextEncoder.encodeInto.
 // Nothing is allocated per string.
 
+import { growArray } from '../../storage/index.ts';
+
 const encoder = new TextEncoder();
 /** Most UTF-8 bytes one UTF-16 code unit takes. */
 const MAX_BYTES_PER_UNIT = 3;
@@ -21,9 +23,7 @@ export function encodeUtf8Strings(count: number, get: (index: number) => string 
     if (value === null) continue;
     const length = value.length;
     if (at + length * MAX_BYTES_PER_UNIT > bytes.length) {
-      const grown = new Uint8Array(Math.max(bytes.length * 2, at + length * MAX_BYTES_PER_UNIT));
-      grown.set(bytes.subarray(0, at));
-      bytes = grown;
+      bytes = growArray(bytes, Math.max(bytes.length * 2, at + length * MAX_BYTES_PER_UNIT), at);
     }
     let i = 0;
     for (; i < length; i++) {

@@ -7,6 +7,7 @@
 
 import path from 'node:path';
 import { Analyzer, SegmentReader, VectorReader, mergeOrder, mergeSegments, mergeVectorFiles, readDeletesFile, writeSegment } from '../../engine/index.ts';
+import { releaseLargeArraysAfter } from '../../storage/index.ts';
 import { sliceIndexDocuments } from '../ingest/index.ts';
 import { writeOwnVectorFile } from './own-vectors.ts';
 import { replyOf } from './worker-protocol.ts';
@@ -56,8 +57,6 @@ function merge(task: MergeSegmentsTask): SegmentWritten {
 }
 
 export default function index(task: IndexTask): WorkerReply<SegmentWritten> {
-  return replyOf(() => {
-    if (task.kind === 'write-segment') return build(task);
-    return merge(task);
-  });
+  // Every large array of a build or merge is its scratch: its pages go back when it ends.
+  return replyOf(() => releaseLargeArraysAfter(() => (task.kind === 'write-segment' ? build(task) : merge(task))));
 }
