@@ -1,5 +1,5 @@
-// Typed arrays of a megabyte or more in their own anonymous memory maps, given back to the
-// operating system when they are collected. Through malloc, a freed large array stays in the
+// Typed arrays of a megabyte or more in their own anonymous memory maps, whose pages can be
+// given back to the operating system. Through malloc, a freed large array stays in the
 // thread's glibc arena: after the first large free, glibc raises its mmap threshold to that
 // size (up to 32 MiB), so every later array below it comes from the arena, and an arena keeps
 // what its peak held. An index thread's builds and merges allocate and drop hundreds of
@@ -66,7 +66,12 @@ export function growArray<T extends GrowableArray>(array: T, length: number, use
 
 /** Gives `array`'s pages back now if it has a map of its own; it must not be used again, nor any view of it. */
 export function releaseArray(array: ArrayBufferView): void {
-  if (mappedBuffers.has(array.buffer)) mmap.advise(new Uint8Array(array.buffer), mmap.MADV_DONTNEED);
+  if (mappedBuffers.has(array.buffer)) discardPages(array.buffer);
+}
+
+/** Drops a map's pages from the resident set; the map reads as zeros afterwards. */
+function discardPages(buffer: ArrayBufferLike): void {
+  mmap.advise(new Uint8Array(buffer), mmap.MADV_DONTNEED);
 }
 
 /**
@@ -81,7 +86,7 @@ export function releaseLargeArraysAfter<T>(work: () => T): T {
   try {
     return work();
   } finally {
-    for (const buffer of region) mmap.advise(new Uint8Array(buffer), mmap.MADV_DONTNEED);
+    for (const buffer of region) discardPages(buffer);
     region = null;
   }
 }
