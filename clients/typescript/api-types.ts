@@ -618,7 +618,7 @@ export interface ListDocumentsQuery {
 
 /** Query of POST /v1/collections/{name}/documents: Write one document or a batch */
 export interface WriteDocumentsQuery {
-  /** `wait_for` (or `true`): respond once the change is searchable. */
+  /** `wait_for`: respond once the change is searchable, after the next scheduled refresh; `true`: start that refresh now, then respond. */
   refresh?: "wait_for" | "true";
 }
 

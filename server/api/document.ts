@@ -147,12 +147,12 @@ export const IndexedResponseSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** `?refresh=wait_for` (or `true`): answer only once the write is searchable. */
+/** `?refresh=wait_for`: answer once the write is searchable; `true`: refresh now, then answer. */
 export const WriteQuerySchema = Type.Object(
   {
     refresh: Type.Optional(
       Type.Union([Type.Literal('wait_for'), Type.Literal('true')], {
-        description: '`wait_for` (or `true`): respond once the change is searchable.',
+        description: '`wait_for`: respond once the change is searchable, after the next scheduled refresh; `true`: start that refresh now, then respond.',
       }),
     ),
   },

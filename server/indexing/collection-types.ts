@@ -43,6 +43,8 @@ export interface ReindexCounts {
 export interface WriteOptions {
   /** `?refresh=wait_for`: resolve only once the change is searchable. */
   waitForRefresh: boolean;
+  /** `?refresh=true`: with `waitForRefresh`, start the refresh now instead of at its scheduled time. */
+  refreshNow?: boolean;
 }
 
 export interface Collection {

@@ -109,6 +109,7 @@ export class CollectionWriter {
       this.undo(applied);
       throw error;
     }
+    if (options.refreshNow) scheduler.ensureQueued();
     if (options.waitForRefresh) await scheduler.waitFor(applied.seq);
   }
 

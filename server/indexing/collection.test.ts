@@ -177,6 +177,15 @@ test('refresh=wait_for and the background refresh make writes searchable', async
   }
 });
 
+test('refresh=true starts the refresh at once instead of waiting for the scheduled one', { timeout: 30_000 }, async (t) => {
+  // An hour-long interval: a write that waited for the scheduled refresh would outlive the test's timeout.
+  const { collection } = await newCollection(t, { refreshIntervalMs: 3_600_000 });
+  await upsertJson(collection, [{ id: 'now', text: 'refreshed at once' }], { waitForRefresh: true, refreshNow: true });
+  assert.deepEqual(await searchIds(collection, 'refreshed'), ['now']);
+  await collection.deleteDocument('now', { waitForRefresh: true, refreshNow: true });
+  assert.deepEqual(await searchIds(collection, 'refreshed'), []);
+});
+
 test('replacing a document leaves one live version across segments', async (t) => {
   const { collection } = await newCollection(t);
   await upsertJson(

@@ -13,7 +13,7 @@ describe('writes: 503 overloaded under backpressure', () => {
 
   before(async () => {
     // A 1 KiB buffer, no waiting, and no timer refresh for 5 s (far longer than between two
-    // requests; a write with ?refresh=true waits for that timer).
+    // requests; a write with ?refresh=wait_for, as the client sends, waits for that timer).
     server = await startTestServer({ refreshIntervalMs: 5_000, backpressure: { maxPendingBytes: 1024, waitMs: 0 } });
     assert.equal((await server.request('POST', '/v1/collections', { name: 'busy' })).status, 201);
   });
