@@ -1,8 +1,11 @@
 // Runs every *.test.ts file in the project with Node's own test runner (node:test) under tsx.
 // Node 20's `--test` cannot glob TypeScript files itself, so this script finds them and passes
 // them on. Extra arguments narrow the run: `npm test -- engine` runs test files whose path
-// contains "engine".
+// contains "engine". Test files run two at a time (most of a test's time is waiting on a
+// server, a child process or a browser; Node's default on two cores is one at a time);
+// TEST_CONCURRENCY=<n> sets another number.
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,13 +28,15 @@ const filters = process.argv.slice(2);
 const files = findTests(root)
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
+/** Test files run at once: at least two, at most four. */
+const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.min(4, Math.max(2, availableParallelism() - 1));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

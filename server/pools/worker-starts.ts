@@ -8,8 +8,12 @@ import type { Piscina } from 'piscina';
 
 /** The key of the message a worker thread posts when its module has loaded. */
 export const WORKER_STARTED_KEY = 'folioWorkerStarted';
-/** Longest a closing pool waits for threads still starting (a thread stuck starting is terminated anyway). */
-const MAX_START_WAIT_MS = 10_000;
+/**
+ * Longest a closing pool waits for threads still starting (a thread stuck starting is
+ * terminated anyway). A thread loads in well under a second on an idle machine; on two busy
+ * cores, five threads starting at once took over 10 s, so the wait is generous.
+ */
+const MAX_START_WAIT_MS = 30_000;
 
 export class WorkerStarts {
   /** Threads that posted WORKER_STARTED_KEY and are still alive. */
