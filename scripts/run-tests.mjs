@@ -1,9 +1,10 @@
 // Runs every *.test.ts file in the project with Node's own test runner (node:test) under tsx.
 // Node 20's `--test` cannot glob TypeScript files itself, so this script finds them and passes
 // them on. Extra arguments narrow the run: `npm test -- engine` runs test files whose path
-// contains "engine". Test files run two at a time (most of a test's time is waiting on a
-// server, a child process or a browser; Node's default on two cores is one at a time);
-// TEST_CONCURRENCY=<n> sets another number.
+// contains "engine". Test files run one at a time on two cores (Node's default: one fewer than
+// the cores); TEST_CONCURRENCY=<n> runs n at a time. Two at a time took 1,300 s instead of 1,750
+// on two cores, but the descriptor-exhaustion test of many-collections.test.ts then saw a
+// connection reset (benchmarks/README.md, "eighth session"), so it is not the default yet.
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -28,8 +29,8 @@ const filters = process.argv.slice(2);
 const files = findTests(root)
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
-/** Test files run at once: at least two, at most four. */
-const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.min(4, Math.max(2, availableParallelism() - 1));
+/** Test files run at once. */
+const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(1, availableParallelism() - 1);
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
