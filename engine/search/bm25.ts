@@ -5,6 +5,7 @@
 
 import type { FieldScope } from '../query/index.ts';
 import type { TfBounds } from '../segment/postings-cursor.ts';
+import { LENGTH_FLOORS } from '../segment/length-floors.ts';
 import type { ScoreExplanation } from './score-explanation.ts';
 
 export const BM25_K1 = 1.2;
@@ -104,6 +105,27 @@ export class Bm25fWeight {
     if (titleTf > 0) tf += (this.titleWeight * titleTf) / (1 - BM25_B + this.titleLengthFactor * titleLength);
     if (textTf > 0) tf += (this.textWeight * textTf) / (1 - BM25_B + this.textLengthFactor * textLength);
     return tf;
+  }
+
+  /**
+   * A bound of `pseudoFrequency` from the tfs and the doc's length floors (length-floors.ts: its
+   * title code in the high byte of `floors`, its text code in the low one).
+   */
+  frequencyAtFloors(titleTf: number, textTf: number, floors: number): number {
+    const norms = (this.floorNorms ??= this.makeFloorNorms());
+    return titleTf * norms[floors >>> 8] + textTf * norms[256 + (floors & 255)];
+  }
+
+  private floorNorms: Float64Array | null = null;
+
+  /** Per code, each field's weight over its length normalisation at the code's floor (title codes, then text codes), a little high. */
+  private makeFloorNorms(): Float64Array {
+    const norms = new Float64Array(512);
+    for (let code = 0; code < 256; code++) {
+      norms[code] = (this.titleWeight * BOUND_SLACK) / (1 - BM25_B + this.titleLengthFactor * LENGTH_FLOORS[code]);
+      norms[256 + code] = (this.textWeight * BOUND_SLACK) / (1 - BM25_B + this.textLengthFactor * LENGTH_FLOORS[code]);
+    }
+    return norms;
   }
 
   score(titleTf: number, titleLength: number, textTf: number, textLength: number): number {

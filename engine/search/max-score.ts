@@ -364,15 +364,20 @@ function scoreCandidates(
       const low = bits & -bits;
       bits ^= low;
       const doc = windowMin + (word << 5) + 31 - Math.clz32(low);
-      let score = 0;
+      // First bounded from the plain terms' tfs and length floors (most docs end here, their exact
+      // lengths unread), then scored, summed in the query's order.
+      let bound = 0;
       let rest = total;
       for (let i = 0; i < n; i++) {
         const scorer = scorers[i];
         rest -= bounds[i];
         const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
-        if (on === doc) score += scorer.score();
-        if (score + rest < limit) break;
+        if (on === doc) bound += scorer instanceof TermScorer ? scorer.scoreAtFloors() : scorer.score();
+        if (bound + rest < limit) break;
       }
+      if (bound + rest < limit) continue;
+      let score = 0;
+      for (let i = 0; i < n; i++) if (scorers[i].doc === doc) score += scorers[i].score();
       if (score + rest >= limit && accept(doc)) {
         sink.collect(doc, score);
         limit = pruningLimit(sink, windowMin);

@@ -241,6 +241,18 @@ export class PostingsCursor {
     return this.index;
   }
 
+  /**
+   * The current block's shortest title and text lengths among its docs with the term in that
+   * field: with a doc's tfs, a bound of its weighted frequency that reads no length.
+   */
+  get blockMinTitleLength(): number {
+    return this.skipWord(this.block, SkipField.minTitleLength);
+  }
+
+  get blockMinTextLength(): number {
+    return this.skipWord(this.block, SkipField.minTextLength);
+  }
+
   /** The current block's title and text tfs, by slot (decoded on first use). */
   blockTitleTfs(): Uint32Array {
     if (!this.tfsDecoded) this.decodeTfs();

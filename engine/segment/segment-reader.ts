@@ -8,6 +8,7 @@ import type { MapSegmentFileOptions, SegmentFile } from '../../storage/index.ts'
 import type { IndexDocument } from '../document.ts';
 import { DocIds } from './doc-ids.ts';
 import { ImpactBoundCache } from './impact-bound-cache.ts';
+import { lengthFloorPairs } from './length-floors.ts';
 import type { ImpactBounds } from './impact-bound-cache.ts';
 import { PostingsCursor } from './postings-cursor.ts';
 import type { PostingsData } from './postings-cursor.ts';
@@ -40,6 +41,8 @@ export class SegmentReader {
   private readonly postingsData: PostingsData;
   /** Blocks' and impact groups' best weighted frequencies, per weighting (made on first use). */
   private impactBoundCache: ImpactBoundCache | null = null;
+  /** Per text lengths (the text's or a metadata field's), the docs' length floors (length-floors.ts), made on first use. */
+  private readonly lengthFloorCache = new Map<Uint32Array, Uint16Array>();
   private readonly ids: DocIds;
   private readonly stored: StoredFieldsReader;
   private readonly titles: StringColumn;
@@ -183,6 +186,16 @@ export class SegmentReader {
   impactBounds(key: string): ImpactBounds {
     this.impactBoundCache ??= new ImpactBoundCache(this.postingsData.skips.length / SKIP_ENTRY_WORDS, this.postingsData.groupImpactOffsets?.length ?? 0);
     return this.impactBoundCache.forWeighting(key);
+  }
+
+  /** The docs' title and `textLengths` floors (length-floors.ts), made on first use. */
+  lengthFloors(textLengths: Uint32Array): Uint16Array {
+    let pairs = this.lengthFloorCache.get(textLengths);
+    if (pairs === undefined) {
+      pairs = lengthFloorPairs(this.titleLengths, textLengths);
+      this.lengthFloorCache.set(textLengths, pairs);
+    }
+    return pairs;
   }
 
   /**

@@ -31,7 +31,7 @@ function termScorer(reader: SegmentReader, term: string, weight: Bm25fWeight, te
   const index = reader.terms.find(term);
   if (index < 0) return null;
   // The weight's field is the clause's, or (typo variants) where the variant may match.
-  return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, textLengths, reader.impactBounds(weight.frequencyKey));
+  return new TermScorer(term, reader.postings(index), weight, weight.field, reader.titleLengths, textLengths, reader.impactBounds(weight.frequencyKey), reader.lengthFloors(textLengths));
 }
 
 /** A scorer of the phrase `terms` over the segment, or null when the segment lacks a term. */

@@ -35,6 +35,8 @@ export class TermScorer implements FrequencyScorer {
     private readonly textLengths: Uint32Array,
     /** The segment's blocks' and groups' best weighted frequencies under this weight (filled as computed). */
     private readonly bounds: ImpactBounds,
+    /** The docs' title and text length floors (segment/length-floors.ts). */
+    private readonly floors: Uint16Array,
   ) {
     this.cost = cursor.docFreq;
   }
@@ -151,6 +153,7 @@ export class TermScorer implements FrequencyScorer {
     const weight = this.weight;
     const titleLengths = this.titleLengths;
     const textLengths = this.textLengths;
+    const floors = this.floors;
     let doc = cursor.doc;
     while (doc <= last) {
       const docs = cursor.blockDocs;
@@ -158,12 +161,21 @@ export class TermScorer implements FrequencyScorer {
       const titleTfs = cursor.blockTitleTfs();
       const textTfs = cursor.blockTextTfs();
       const from = cursor.slot;
+      // Most docs are passed over without reading their exact lengths, two loads from arrays
+      // that miss the CPU's caches at a million docs: first by the block's shortest lengths (no
+      // load), then by the doc's length floors (one load from a small array).
+      const minTitleLength = cursor.blockMinTitleLength;
+      const minTextLength = cursor.blockMinTextLength;
       for (let slot = from; slot < end; slot++) {
         doc = docs[slot];
         if (doc > last) {
           this.walked += slot - from;
           return cursor.moveToSlot(slot);
         }
+        const titleTf = titleTfs[slot];
+        const textTf = textTfs[slot];
+        if (weight.pseudoFrequency(titleTf, minTitleLength, textTf, minTextLength) < minFrequency) continue;
+        if (weight.frequencyAtFloors(titleTf, textTf, floors[doc]) < minFrequency) continue;
         if (weight.pseudoFrequency(titleTfs[slot], titleLengths[doc], textTfs[slot], textLengths[doc]) >= minFrequency) {
           this.walked += slot - from + 1;
           return cursor.moveToSlot(slot);
@@ -184,6 +196,16 @@ export class TermScorer implements FrequencyScorer {
   score(): number {
     const doc = this.cursor.doc;
     return this.weight.score(this.cursor.titleTf(), this.titleLengths[doc], this.cursor.textTf(), this.textLengths[doc]);
+  }
+
+  /**
+   * A bound of the current doc's score from its tfs and its length floors, that reads no exact
+   * length (see skipToFrequency): where it cannot reach what a doc needs, the doc's lengths need
+   * not leave memory.
+   */
+  scoreAtFloors(): number {
+    const cursor = this.cursor;
+    return this.weight.saturatedBound(this.weight.frequencyAtFloors(cursor.titleTf(), cursor.textTf(), this.floors[cursor.doc]));
   }
 
   frequency(): number {
