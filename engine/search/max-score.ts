@@ -95,9 +95,19 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
         coarse += scorer.groupBound(windowMin);
         if (scorer.groupEnd < coarseEnd) coarseEnd = scorer.groupEnd;
       }
-      if (coarse < threshold) {
-        from = coarseEnd + 1;
-        continue;
+      if (coarse < threshold * NEAR_THRESHOLD) {
+        // Just above it: weighed again exactly, as windows are (below).
+        if (coarse >= threshold) {
+          coarse = 0;
+          for (let i = 0; i < n; i++) {
+            const scorer = scorers[i];
+            if (scorer.doc !== NO_MORE_DOCS) coarse += scorer instanceof TermScorer ? scorer.exactGroupBound() : scorer.groupBound(windowMin);
+          }
+        }
+        if (coarse < threshold) {
+          from = coarseEnd + 1;
+          continue;
+        }
       }
     }
     // The window: up to the first block end among the scorers with docs in it.
@@ -116,6 +126,17 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     for (let i = 0; i < n; i++) if (scorers[i].doc <= windowMax) total += bounds[i];
     else bounds[i] = 0;
     if (total < threshold) continue; // nothing in the window can reach it: skipped undecoded
+    if (total < threshold * NEAR_THRESHOLD) {
+      // Just above it: the plain terms' bounds weighed exactly, so that blocks whose best doc
+      // only ties the worst hit (which a later doc cannot beat) are skipped too.
+      total = 0;
+      for (let i = 0; i < n; i++) {
+        const scorer = scorers[i];
+        if (bounds[i] > 0 && scorer instanceof TermScorer) bounds[i] = scorer.exactShallowBound();
+        total += bounds[i];
+      }
+      if (total < threshold) continue;
+    }
     // A scorer without which the others cannot reach the threshold is required: the rarest
     // required one leads, the docs the others lack are skipped unscored.
     let lead = -1;
@@ -385,6 +406,13 @@ function scoreCandidates(
     }
   }
 }
+
+/**
+ * Window bounds below threshold × this are weighed again exactly (TermScorer.exactShallowBound):
+ * the kept bounds are float32s rounded up (2⁻²³ relative at most) and a little more
+ * (BOUND_SLACK, 10⁻⁹).
+ */
+const NEAR_THRESHOLD = 1 + 1e-6;
 
 /**
  * Relative slack around the sink's threshold. Sums taken in another order than the query's (the

@@ -22,6 +22,7 @@ import { IMPACT_WORDS, ImpactsWriter, MAX_BLOCK_IMPACTS, readImpacts } from '../
 import { SegmentReader } from '../segment/segment-reader.ts';
 import { writeSegment } from '../segment/segment-writer.ts';
 import { searchSegments } from './searcher.ts';
+import { SearchBudget } from './search-budget.ts';
 import type { SearchRequest } from './search-types.ts';
 import type { SegmentView } from './segment-view.ts';
 import { seededRandom } from '../../test/helpers/seeded-random.ts';
@@ -183,6 +184,31 @@ test('ties: the lowest ids win, in segments whose ids ascend, interleave across 
       }
       for (const view of views) view.reader.close();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('blocks whose best doc only ties the worst kept hit are skipped unread, once a later doc cannot win a tie', () => {
+  // 100 blocks of the same doc: every score is tied, and with ids in doc order the first ten
+  // docs are the top 10. The kept bounds are rounded up (float32s), so they sit just above the
+  // threshold; weighed exactly, each block's bound equals it, and nothing past the first block is
+  // read. The budget's clock is read once per 4,096 docs visited.
+  const dir = mkdtempSync(join(tmpdir(), 'folio-tied-blocks-'));
+  try {
+    const docs: IndexDocument[] = Array.from({ length: 12_800 }, (_, n) => ({ id: `d${String(n).padStart(5, '0')}`, title: null, text: 'w1 x', pages: null, metadata: {}, format: 'text', bytes: 1, indexedAt: 'now' }));
+    writeSegment(join(dir, 'tied.fseg'), docs, analyzer);
+    const views: SegmentView[] = [{ reader: SegmentReader.open(join(dir, 'tied.fseg')), deleted: null }];
+    let clockReads = 0;
+    const budget = new SearchBudget(Number.MAX_VALUE, () => {
+      clockReads++;
+      return 0;
+    });
+    const result = searchSegments(views, analyzer, { q: 'w1', match: 'any', offset: 0, limit: 10, highlightTag: 'mark' }, budget);
+    assert.deepEqual(result.hits.map((hit) => hit.id), docs.slice(0, 10).map((doc) => doc.id));
+    assert.equal(result.total, TOTAL_EXACT_UP_TO);
+    assert.equal(clockReads, 0, 'docs past the first blocks were visited');
+    views[0].reader.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

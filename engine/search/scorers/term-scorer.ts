@@ -72,6 +72,7 @@ export class TermScorer implements FrequencyScorer {
 
   shallowBound(target: number): number {
     const block = this.cursor.shallowBlock(target);
+    this.shallowBlockIndex = block;
     if (block < 0) {
       this.shallowEnd = EVERY_DOC;
       return 0;
@@ -83,14 +84,30 @@ export class TermScorer implements FrequencyScorer {
     return this.weight.saturatedBound(frequency);
   }
 
+  /** The block the latest `shallowBound` found (-1: none). */
+  private shallowBlockIndex = -1;
+
+  /**
+   * The best score of the block the latest `shallowBound` found, its impacts weighed now and not
+   * rounded up: the score of its best doc to the bit, as `score()` gives it (`shallowBound`
+   * answers a little above, from a float32 kept per block). Where a block's best doc merely ties
+   * the threshold, this is what lets the block be skipped.
+   */
+  exactShallowBound(): number {
+    const block = this.shallowBlockIndex;
+    return block < 0 ? 0 : this.weight.saturated(this.blockFrequency(block));
+  }
+
   groupBound(target: number): number {
     const cursor = this.cursor;
     if (cursor.groupCount === 0) {
       const bound = this.shallowBound(target);
       this.groupEnd = this.shallowEnd;
+      this.groupIndex = -1;
       return bound;
     }
     const group = cursor.shallowGroup(target);
+    this.groupIndex = group;
     if (group < 0) {
       this.groupEnd = EVERY_DOC;
       return 0;
@@ -100,6 +117,17 @@ export class TermScorer implements FrequencyScorer {
     let frequency = this.bounds.groups[entry];
     if (frequency !== frequency) this.bounds.groups[entry] = frequency = float32Above(this.bestFrequency(cursor.groupImpactBytes!, cursor.groupImpactsAt(group)));
     return this.weight.saturatedBound(frequency);
+  }
+
+  /** The group the latest `groupBound` found (-1: none, or it answered for a block). */
+  private groupIndex = -1;
+
+  /** As `exactShallowBound`, for what the latest `groupBound` answered. */
+  exactGroupBound(): number {
+    const cursor = this.cursor;
+    if (cursor.groupCount === 0) return this.exactShallowBound();
+    const group = this.groupIndex;
+    return group < 0 ? 0 : this.weight.saturated(this.bestFrequency(cursor.groupImpactBytes!, cursor.groupImpactsAt(group)));
   }
 
   /** The block's best weighted frequency (the score rises with it): the best of its impacts'. */
