@@ -67,6 +67,10 @@ export function bm25Idf(docCount: number, docFreq: number): number {
 }
 
 /** The BM25F weight of one term (or phrase) against the collection. */
+/** Weightings whose floor norms are kept (each weight of a query, in each segment, shares its weighting's). */
+const FLOOR_NORMS_KEPT = 16;
+const floorNormsByWeighting = new Map<string, Float64Array>();
+
 export class Bm25fWeight {
   private readonly titleWeight: number;
   private readonly textWeight: number;
@@ -118,13 +122,21 @@ export class Bm25fWeight {
 
   private floorNorms: Float64Array | null = null;
 
-  /** Per code, each field's weight over its length normalisation at the code's floor (title codes, then text codes), a little high. */
+  /**
+   * Per code, each field's weight over its length normalisation at the code's floor (title codes,
+   * then text codes), a little high; shared by the weights of one weighting (FLOOR_NORMS_KEPT).
+   */
   private makeFloorNorms(): Float64Array {
+    const key = this.frequencyKey;
+    const kept = floorNormsByWeighting.get(key);
+    if (kept !== undefined) return kept;
     const norms = new Float64Array(512);
     for (let code = 0; code < 256; code++) {
       norms[code] = (this.titleWeight * BOUND_SLACK) / (1 - BM25_B + this.titleLengthFactor * LENGTH_FLOORS[code]);
       norms[256 + code] = (this.textWeight * BOUND_SLACK) / (1 - BM25_B + this.textLengthFactor * LENGTH_FLOORS[code]);
     }
+    if (floorNormsByWeighting.size >= FLOOR_NORMS_KEPT) floorNormsByWeighting.delete(floorNormsByWeighting.keys().next().value!);
+    floorNormsByWeighting.set(key, norms);
     return norms;
   }
 
