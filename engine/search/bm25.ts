@@ -66,11 +66,11 @@ export function bm25Idf(docCount: number, docFreq: number): number {
   return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
 }
 
-/** The BM25F weight of one term (or phrase) against the collection. */
 /** Weightings whose floor norms are kept (each weight of a query, in each segment, shares its weighting's). */
 const FLOOR_NORMS_KEPT = 16;
 const floorNormsByWeighting = new Map<string, Float64Array>();
 
+/** The BM25F weight of one term (or phrase) against the collection. */
 export class Bm25fWeight {
   private readonly titleWeight: number;
   private readonly textWeight: number;

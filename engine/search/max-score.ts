@@ -91,8 +91,10 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
       let coarseEnd = NO_MORE_DOCS;
       for (let i = 0; i < n; i++) {
         const scorer = scorers[i];
+        bounds[i] = 0;
         if (scorer.doc === NO_MORE_DOCS) continue;
-        coarse += scorer.groupBound(windowMin);
+        bounds[i] = scorer.groupBound(windowMin);
+        coarse += bounds[i];
         if (scorer.groupEnd < coarseEnd) coarseEnd = scorer.groupEnd;
       }
       if (coarse < threshold * NEAR_THRESHOLD) {
@@ -101,7 +103,8 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
           coarse = 0;
           for (let i = 0; i < n; i++) {
             const scorer = scorers[i];
-            if (scorer.doc !== NO_MORE_DOCS) coarse += scorer instanceof TermScorer ? scorer.exactGroupBound() : scorer.groupBound(windowMin);
+            if (bounds[i] > 0 && scorer instanceof TermScorer) bounds[i] = scorer.exactGroupBound();
+            coarse += bounds[i];
           }
         }
         if (coarse < threshold) {

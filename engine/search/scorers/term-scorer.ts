@@ -115,7 +115,7 @@ export class TermScorer implements FrequencyScorer {
     this.groupEnd = cursor.groupLastDoc(group);
     const entry = cursor.groupEntry(group);
     let frequency = this.bounds.groups[entry];
-    if (frequency !== frequency) this.bounds.groups[entry] = frequency = float32Above(this.bestFrequency(cursor.groupImpactBytes!, cursor.groupImpactsAt(group)));
+    if (frequency !== frequency) this.bounds.groups[entry] = frequency = float32Above(this.groupFrequency(group));
     return this.weight.saturatedBound(frequency);
   }
 
@@ -127,7 +127,12 @@ export class TermScorer implements FrequencyScorer {
     const cursor = this.cursor;
     if (cursor.groupCount === 0) return this.exactShallowBound();
     const group = this.groupIndex;
-    return group < 0 ? 0 : this.weight.saturated(this.bestFrequency(cursor.groupImpactBytes!, cursor.groupImpactsAt(group)));
+    return group < 0 ? 0 : this.weight.saturated(this.groupFrequency(group));
+  }
+
+  /** The group's best weighted frequency: the best of its impacts'. */
+  private groupFrequency(group: number): number {
+    return this.bestFrequency(this.cursor.groupImpactBytes!, this.cursor.groupImpactsAt(group));
   }
 
   /** The block's best weighted frequency (the score rises with it): the best of its impacts'. */
@@ -204,7 +209,7 @@ export class TermScorer implements FrequencyScorer {
         const textTf = textTfs[slot];
         if (weight.pseudoFrequency(titleTf, minTitleLength, textTf, minTextLength) < minFrequency) continue;
         if (weight.frequencyAtFloors(titleTf, textTf, floors[doc]) < minFrequency) continue;
-        if (weight.pseudoFrequency(titleTfs[slot], titleLengths[doc], textTfs[slot], textLengths[doc]) >= minFrequency) {
+        if (weight.pseudoFrequency(titleTf, titleLengths[doc], textTf, textLengths[doc]) >= minFrequency) {
           this.walked += slot - from + 1;
           return cursor.moveToSlot(slot);
         }
