@@ -8,6 +8,7 @@ export * from './atomic-file.ts';
 export * from './byte-writer.ts';
 export * from './byte-reader.ts';
 export * from './bit-packing.ts';
+export * from './unrolled-unpack.ts';
 export * from './segment-file.ts';
 export * from './roaring.ts';
 export * from './record-framing.ts';

@@ -4,7 +4,7 @@
 // A shallow advance (`shallowBlock`) finds the block holding a doc without decoding it, and a
 // block's impacts (impacts.ts) bound its best score.
 
-import { BLOCK_SIZE, unpackBlock } from '../../storage/index.ts';
+import { BLOCK_SIZE, unpackWholeBlock, unpackWholeBlockOfGaps } from '../../storage/index.ts';
 import { readImpacts } from './impacts.ts';
 import { IMPACT_GROUP_BLOCKS, SKIP_ENTRY_WORDS, SkipField, skipVarints } from './segment-format.ts';
 
@@ -14,6 +14,8 @@ export const NO_MORE_DOCS = 0x7fffffff;
 /** The byte sections a cursor reads. */
 export interface PostingsData {
   docs: Uint8Array;
+  /** `docs` again, for the whole-block decoders' word loads. */
+  docsView: DataView;
   positions: Uint8Array;
   skips: Uint32Array;
   /** postings.impacts and postings.impactOffsets; null in layouts before 6. */
@@ -378,13 +380,7 @@ export class PostingsCursor {
       const gapBits = bytes[offset];
       this.titleBits = bytes[offset + 1];
       this.textBits = bytes[offset + 2];
-      offset = unpackBlock(bytes, offset + 3, BLOCK_SIZE, gapBits, docs);
-      let doc = base;
-      for (let i = 0; i < BLOCK_SIZE; i++) {
-        doc += docs[i] + 1;
-        docs[i] = doc;
-      }
-      this.tfsOffset = offset;
+      this.tfsOffset = unpackWholeBlockOfGaps(this.data.docsView, offset + 3, gapBits, docs, base);
       this.tfsDecoded = false;
       return;
     }
@@ -411,8 +407,8 @@ export class PostingsCursor {
   }
 
   private decodeTfs(): void {
-    const offset = unpackBlock(this.data.docs, this.tfsOffset, BLOCK_SIZE, this.titleBits, this.titleTfs);
-    unpackBlock(this.data.docs, offset, BLOCK_SIZE, this.textBits, this.textTfs);
+    const offset = unpackWholeBlock(this.data.docsView, this.tfsOffset, this.titleBits, this.titleTfs);
+    unpackWholeBlock(this.data.docsView, offset, this.textBits, this.textTfs);
     this.tfsDecoded = true;
   }
 }

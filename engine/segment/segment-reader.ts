@@ -93,8 +93,10 @@ export class SegmentReader {
         this.searchFieldLengths.set(field, { lengths: fieldLengths.subarray(f * meta.docCount, (f + 1) * meta.docCount), sum: meta.sumFieldLengths![f] });
       });
     }
+    const docs = file.section(SECTION.docs);
     this.postingsData = {
-      docs: file.section(SECTION.docs),
+      docs,
+      docsView: new DataView(docs.buffer, docs.byteOffset, docs.byteLength),
       positions: file.section(SECTION.positions),
       skips: u32View(file.section(SECTION.skips)),
       impacts: file.has(SECTION.impacts) ? file.section(SECTION.impacts) : null,
