@@ -8,7 +8,7 @@
 // would (that hides any change about memory) — and each build's time is summed per pass.
 //
 //   npx tsx benchmarks/engine-ab.ts --old .tmp/dist-old --new .tmp/dist-new --data DIR
-//     [--collection synthetic] [--queries FILE] [--limit N] [--passes 6] [--mode ids|full]
+//     [--collection synthetic] [--queries FILE] [--limit N] [--passes 6] [--mode ids|ids-typos|full]
 
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,15 +28,21 @@ const { values } = parseArgs({
   },
 });
 if (values.old === undefined || values.new === undefined || values.data === undefined) {
-  throw new Error('usage: engine-ab.ts --old DIST --new DIST --data DATA_DIR [--collection NAME] [--queries FILE] [--limit N] [--passes N] [--mode ids|full]');
+  throw new Error('usage: engine-ab.ts --old DIST --new DIST --data DATA_DIR [--collection NAME] [--queries FILE] [--limit N] [--passes N] [--mode ids|ids-typos|full]');
 }
-if (values.mode !== 'ids' && values.mode !== 'full') throw new Error(`--mode expects ids or full, got '${values.mode}'`);
+/** Each mode's request for `q`: ids of exact words, ids with the default typo tolerance, or full hits. */
+const requests: Record<string, (q: string) => Record<string, unknown>> = {
+  ids: (q) => ({ q, limit: 10, fields: 'id', typos: '0' }),
+  'ids-typos': (q) => ({ q, limit: 10, fields: 'id' }),
+  full: (q) => ({ q, limit: 10 }),
+};
+const request = requests[values.mode!];
+if (request === undefined) throw new Error(`--mode expects ids, ids-typos or full, got '${values.mode}'`);
 const collectionDir = join(values.data, 'collections', values.collection);
-const full = values.mode === 'full';
 
 type Search = (q: string) => { total: number; hits: { id: string; score: number }[] };
 
-/** The route's own request for `q` (ids and exact words, or full hits), run by the build in `dist`. */
+/** The route's own request for `q` (as the mode asks), run by the build in `dist`. */
 async function load(dist: string): Promise<Search> {
   const root = resolve(dist);
   const { Analyzer, DEFAULT_TYPO_TOLERANCE, searchSegments } = await import(join(root, 'engine/index.js'));
@@ -45,7 +51,7 @@ async function load(dist: string): Promise<Search> {
   const { readManifest } = await import(join(root, 'storage/index.js'));
   const snapshot = SegmentSet.load(collectionDir, readManifest(collectionDir));
   const analyzer = Analyzer.for('english');
-  return (q) => searchSegments(snapshot.views, analyzer, { ...toSearchRequest(full ? { q, limit: 10 } : { q, limit: 10, fields: 'id', typos: '0' }, 'querystring'), typoTolerance: DEFAULT_TYPO_TOLERANCE });
+  return (q) => searchSegments(snapshot.views, analyzer, { ...toSearchRequest(request(q), 'querystring'), typoTolerance: DEFAULT_TYPO_TOLERANCE });
 }
 
 const builds = [await load(values.old), await load(values.new)];

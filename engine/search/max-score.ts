@@ -13,13 +13,15 @@
 // match is scored; else the lead's docs are visited, each scored alone first and the others moved
 // to it only while it can still reach the threshold. A window — or first, a group of
 // blocks (scorer.groupBound) — whose bounds all together cannot reach the threshold is skipped
-// without decoding a block. Scores are summed in the query's order, as WAND sums them, so a doc
-// gets the same score to the bit either way.
+// without decoding a block. A word's typo variants are left unread in a window where its exact
+// form is required (dropVariantsOfRequired). Scores are summed in the query's order, as WAND sums
+// them, so a doc gets the same score to the bit either way.
 
 import type { HitSink } from './hit-sink.ts';
 import { EVERY_DOC, NO_MORE_DOCS } from './scorers/scorer.ts';
 import type { Scorer } from './scorers/scorer.ts';
 import { TermScorer } from './scorers/term-scorer.ts';
+import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
 import type { SearchBudget } from './search-budget.ts';
 
 const WINDOW_BITS = 12;
@@ -69,6 +71,7 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
   const essential = new Uint8Array(n);
   /** Per position p of `order`, the sum of the bounds of order[0..p]. */
   const prefix = new Float64Array(n);
+  const exactOf = exactFormsOf(scorers);
   for (const scorer of scorers) scorer.next();
   let from = 0;
   for (;;) {
@@ -138,6 +141,10 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
         if (bounds[i] > 0 && scorer instanceof TermScorer) bounds[i] = scorer.exactShallowBound();
         total += bounds[i];
       }
+      if (total < threshold) continue;
+    }
+    if (exactOf !== null) {
+      total = dropVariantsOfRequired(exactOf, bounds, total, threshold);
       if (total < threshold) continue;
     }
     // A scorer without which the others cannot reach the threshold is required: the rarest
@@ -285,6 +292,7 @@ function collectRequired(
     let reachable = partial + rest >= limit;
     for (let p = others - 1; p >= 0 && reachable; p--) {
       const i = byBound[p];
+      if (bounds[i] === 0) break; // the rest add nothing in this window (ascending bounds)
       const scorer = scorers[i];
       rest -= bounds[i];
       const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
@@ -393,6 +401,7 @@ function scoreCandidates(
       let bound = 0;
       let rest = total;
       for (let i = 0; i < n; i++) {
+        if (bounds[i] === 0) continue; // nothing to add in this window
         const scorer = scorers[i];
         rest -= bounds[i];
         const on = scorer.doc < doc ? scorer.advance(doc) : scorer.doc;
@@ -434,6 +443,39 @@ function pruningLimit(sink: HitSink, windowMin: number): number {
   if (threshold === -Infinity) return threshold;
   const slack = Math.abs(threshold) * SUM_ORDER_SLACK;
   return sink.tiesLoseFrom !== undefined && windowMin >= sink.tiesLoseFrom() ? threshold + slack : threshold - slack;
+}
+
+/**
+ * For each scorer, the index of the exact form whose typo variants it scores
+ * (TypoVariantsScorer), else -1; null when none does.
+ */
+function exactFormsOf(scorers: readonly Scorer[]): Int32Array | null {
+  let exactOf: Int32Array | null = null;
+  for (let j = 0; j < scorers.length; j++) {
+    const scorer = scorers[j];
+    if (!(scorer instanceof TypoVariantsScorer) || scorer.exact === null) continue;
+    exactOf ??= new Int32Array(scorers.length).fill(-1);
+    exactOf[j] = scorers.indexOf(scorer.exact);
+  }
+  return exactOf;
+}
+
+/**
+ * Drops from the window (bound 0) the typo variants of every word whose exact form is required,
+ * and answers the total of the bounds left. A word scores max(exact, variant): its variants
+ * scorer adds max(0, variant − exact) to a doc of the exact form. With the exact form required,
+ * a doc whose exact score e is below the variants' bound v can reach at most v plus the other
+ * words' bounds — the total less the exact form's bound, below the limit — so it cannot win; a
+ * doc with e ≥ v gets nothing from its variants. Either way they need not be read.
+ */
+function dropVariantsOfRequired(exactOf: Int32Array, bounds: Float64Array, total: number, limit: number): number {
+  for (let j = 0; j < exactOf.length; j++) {
+    const exact = exactOf[j];
+    if (exact < 0 || bounds[j] === 0 || !isRequired(bounds[exact], total, limit)) continue;
+    total -= bounds[j];
+    bounds[j] = 0;
+  }
+  return total;
 }
 
 /**

@@ -21,7 +21,12 @@ import { SECTION, SEGMENT_LAYOUT_VERSION } from '../segment/segment-format.ts';
 import { IMPACT_WORDS, ImpactsWriter, MAX_BLOCK_IMPACTS, readImpacts } from '../segment/impacts.ts';
 import { SegmentReader } from '../segment/segment-reader.ts';
 import { writeSegment } from '../segment/segment-writer.ts';
-import { searchSegments } from './searcher.ts';
+import { prepareQuery, searchSegments } from './searcher.ts';
+import { rankingScorers } from './clauses/index.ts';
+import { collectMaxScore } from './max-score.ts';
+import { RelevanceSink } from './relevance-sink.ts';
+import { TopKCollector } from './top-k-collector.ts';
+import { TypoVariantsScorer } from './scorers/typo-variants-scorer.ts';
 import { SearchBudget } from './search-budget.ts';
 import type { SearchRequest } from './search-types.ts';
 import type { SegmentView } from './segment-view.ts';
@@ -287,4 +292,54 @@ test('a layout 5 segment (no impacts) answers the same, bounded by its skip entr
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test("a word's typo variants are not read where its exact form is required", () => {
+  // 'termai' in the even docs, a little more often in each later doc (so every block has docs
+  // that beat the threshold, and none is skipped whole); its one-typo variant 'termaj' once in
+  // each odd doc. Once ten docs are kept, the variants (a quarter of a weaker score) cannot lift
+  // a doc past the threshold without the exact word: the word is required, and a doc of it gains
+  // nothing from its variants. Past the first window (scored before any threshold), they are
+  // moved only to the end.
+  const dir = mkdtempSync(join(tmpdir(), 'folio-variants-'));
+  try {
+    const docs: IndexDocument[] = Array.from({ length: 12_000 }, (_, n) => {
+      const filler = Array.from({ length: 30 }, (_, i) => `f${i}`);
+      if (n % 2 === 0) filler.fill('termai', 0, 1 + Math.floor(n / 600));
+      else filler[0] = 'termaj';
+      return { id: `d${String(n).padStart(5, '0')}`, title: null, text: filler.join(' '), pages: null, metadata: {}, format: 'text', bytes: 1, indexedAt: 'now' };
+    });
+    const path = join(dir, 'variants.fseg');
+    writeSegment(path, docs, analyzer);
+    const reader = SegmentReader.open(path);
+    const views: SegmentView[] = [{ reader, deleted: null }];
+    const request: SearchRequest = { q: 'termai', match: 'any', offset: 0, limit: 10, highlightTag: 'mark', typoTolerance: DEFAULT_TYPO_TOLERANCE };
+    const { prepared } = prepareQuery(views, analyzer, request);
+    const scorers = rankingScorers(prepared[0], reader);
+    assert.equal(scorers.length, 2);
+    const variants = scorers[1];
+    assert.ok(variants instanceof TypoVariantsScorer);
+    // Counted as they happen (the scorer itself still moves): each advance reads the variants' postings.
+    let advances = 0;
+    const advance = variants.advance.bind(variants);
+    variants.advance = (target: number): number => {
+      advances++;
+      return advance(target);
+    };
+    const collector = new TopKCollector(10, (_a, docA, _b, docB) => docA - docB);
+    const sink = new RelevanceSink(collector, 0, 10, false, 0, undefined, null, false);
+    sink.counted(TOTAL_EXACT_UP_TO + 1);
+    collectMaxScore(scorers, () => true, sink, SearchBudget.UNLIMITED);
+    // The ten best: the first even docs with the most 'termai' (20 from doc 11,400 on; ties go to the lower doc).
+    assert.deepEqual(collector.results().map((hit) => hit.doc).sort((a, b) => a - b), Array.from({ length: 10 }, (_, i) => 11_400 + 2 * i));
+    // Before: moved to each of the 5,873 docs of the word that could still win, one by one.
+    assert.ok(advances <= 2, `the variants were moved ${advances} times`);
+    // And the search as a whole answers as scoring every match does.
+    const pruned = search(views, 'termai', { typoTolerance: DEFAULT_TYPO_TOLERANCE });
+    const exhaustive = search(views, 'termai', { typoTolerance: DEFAULT_TYPO_TOLERANCE, limit: docs.length });
+    assert.deepEqual(pruned.hits.map((hit) => [hit.id, hit.score]), exhaustive.hits.slice(0, 10).map((hit) => [hit.id, hit.score]));
+    reader.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,13 +1,29 @@
 // Matches docs that any of its sub-scorers match and scores them by the best sub-score: used for
 // prefix queries and typo variants, whose expansions are alternatives of one query word rather
-// than separate words.
+// than separate words. Its block bounds are its subs' (Lucene's DisjunctionMaxScorer): over
+// [target, shallowEnd] no doc scores more than the best of the subs' bounds there, and the range
+// ends where the first of the subs' blocks ends. Each sub's latest bound is kept until the
+// target passes its block, so a window costs a comparison per sub, not a lookup.
 
 import type { ScoreExplanation } from '../score-explanation.ts';
 import { DisjunctionScorer } from './disjunction-scorer.ts';
 import type { Scorer } from './scorer.ts';
+import { EVERY_DOC } from './scorer.ts';
+
+/** Per sub, its latest bound and the last doc it covers (-1: none asked yet). */
+class SubBounds {
+  readonly bounds: Float64Array;
+  readonly ends: Int32Array;
+  constructor(count: number) {
+    this.bounds = new Float64Array(count);
+    this.ends = new Int32Array(count).fill(-1);
+  }
+}
 
 export class DisjunctionMaxScorer extends DisjunctionScorer {
   readonly maxScore: number;
+  private readonly blocks: SubBounds;
+  private readonly groups: SubBounds;
 
   constructor(
     private readonly label: string,
@@ -15,6 +31,44 @@ export class DisjunctionMaxScorer extends DisjunctionScorer {
   ) {
     super(subs);
     this.maxScore = Math.max(...subs.map((s) => s.maxScore));
+    this.blocks = new SubBounds(subs.length);
+    this.groups = new SubBounds(subs.length);
+  }
+
+  override shallowBound(target: number): number {
+    const { bounds, ends } = this.blocks;
+    const subs = this.subs;
+    let best = 0;
+    let end = EVERY_DOC;
+    for (let i = 0; i < subs.length; i++) {
+      if (ends[i] < target) {
+        const sub = subs[i];
+        bounds[i] = sub.shallowBound(target);
+        ends[i] = sub.shallowEnd;
+      }
+      if (bounds[i] > best) best = bounds[i];
+      if (ends[i] < end) end = ends[i];
+    }
+    this.shallowEnd = end;
+    return best;
+  }
+
+  override groupBound(target: number): number {
+    const { bounds, ends } = this.groups;
+    const subs = this.subs;
+    let best = 0;
+    let end = EVERY_DOC;
+    for (let i = 0; i < subs.length; i++) {
+      if (ends[i] < target) {
+        const sub = subs[i];
+        bounds[i] = sub.groupBound(target);
+        ends[i] = sub.groupEnd;
+      }
+      if (bounds[i] > best) best = bounds[i];
+      if (ends[i] < end) end = ends[i];
+    }
+    this.groupEnd = end;
+    return best;
   }
 
   score(): number {

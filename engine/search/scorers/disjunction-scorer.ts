@@ -12,14 +12,14 @@ export abstract class DisjunctionScorer<Sub extends Scorer = Scorer> implements 
   doc = -1;
   abstract readonly maxScore: number;
 
-  /** No blocks: the bound over every doc. */
-  readonly shallowEnd = EVERY_DOC;
-  readonly groupEnd = EVERY_DOC;
-  shallowBound(): number {
+  /** No blocks unless a kind has its own: the bound over every doc. */
+  shallowEnd = EVERY_DOC;
+  groupEnd = EVERY_DOC;
+  shallowBound(_target: number): number {
     return this.maxScore;
   }
 
-  groupBound(): number {
+  groupBound(_target: number): number {
     return this.maxScore;
   }
   readonly cost: number;

@@ -1,6 +1,6 @@
 // What a query word's typo variants add over its exact form, as a scorer of its own, so WAND
 // can bound them apart: a word scores max(exact, best variant) = exact + max(0, variant − exact),
-// and the variants' bound is the exact form's scaled down per typo. Ranked as one dis-max
+// and its bounds, block by block, are the variants' (each scaled down per typo). Ranked as one dis-max
 // scorer, every document holding only a variant had to be scored, as variants share the exact
 // form's bound; split, WAND skips those once no variant-only document can reach the top k.
 // The exact form it takes off is read from a cursor of its own, moved to the doc it scores, so
@@ -9,20 +9,25 @@
 
 import type { ScoreExplanation } from '../score-explanation.ts';
 import type { Scorer } from './scorer.ts';
-import { EVERY_DOC } from './scorer.ts';
 
 export class TypoVariantsScorer implements Scorer {
   readonly maxScore: number;
 
-  /** No blocks: the bound over every doc. */
-  readonly shallowEnd = EVERY_DOC;
-  readonly groupEnd = EVERY_DOC;
-  shallowBound(): number {
-    return this.maxScore;
+  /** The variants' block bounds (the exact form taken off only lowers a score). */
+  shallowBound(target: number): number {
+    return this.variants.shallowBound(target);
   }
 
-  groupBound(): number {
-    return this.maxScore;
+  get shallowEnd(): number {
+    return this.variants.shallowEnd;
+  }
+
+  groupBound(target: number): number {
+    return this.variants.groupBound(target);
+  }
+
+  get groupEnd(): number {
+    return this.variants.groupEnd;
   }
   readonly cost: number;
 
