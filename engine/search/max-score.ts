@@ -72,6 +72,9 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
   /** Per position p of `order`, the sum of the bounds of order[0..p]. */
   const prefix = new Float64Array(n);
   const exactOf = exactFormsOf(scorers);
+  /** Each scorer's other half of a word (exact form and typo variants), else -1; and where it is in `order`. */
+  const mates = exactOf === null ? null : matesOf(exactOf);
+  const rank = new Int32Array(n);
   for (const scorer of scorers) scorer.next();
   let from = 0;
   for (;;) {
@@ -163,10 +166,14 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
     for (let i = 0; i < n; i++) order[i] = i;
     sortByBound(order, n, bounds);
     let running = 0;
+    if (mates !== null) for (let p = 0; p < n; p++) rank[order[p]] = p;
     for (let p = 0; p < n; p++) {
-      running += bounds[order[p]];
+      const i = order[p];
+      running += bounds[i];
+      // A word adds the larger of its exact form's and its variants' bounds, not both.
+      if (mates !== null && mates[i] >= 0 && rank[mates[i]] < p) running -= Math.min(bounds[i], bounds[mates[i]]);
       prefix[p] = running;
-      essential[order[p]] = running >= threshold ? 1 : 0;
+      essential[i] = running >= threshold ? 1 : 0;
     }
     let postings = 0;
     let last = 0;
@@ -458,6 +465,17 @@ function exactFormsOf(scorers: readonly Scorer[]): Int32Array | null {
     exactOf[j] = scorers.indexOf(scorer.exact);
   }
   return exactOf;
+}
+
+/** Each scorer's other half of a word: its typo variants' scorer, or its exact form's; else -1. */
+function matesOf(exactOf: Int32Array): Int32Array {
+  const mates = new Int32Array(exactOf.length).fill(-1);
+  for (let j = 0; j < exactOf.length; j++) {
+    if (exactOf[j] < 0) continue;
+    mates[j] = exactOf[j];
+    mates[exactOf[j]] = j;
+  }
+  return mates;
 }
 
 /**
