@@ -72,8 +72,9 @@ function collectWindows(scorers: readonly Scorer[], accept: (doc: number) => boo
   /** Per position p of `order`, the sum of the bounds of order[0..p]. */
   const prefix = new Float64Array(n);
   const exactOf = exactFormsOf(scorers);
-  /** Each scorer's other half of a word (exact form and typo variants), else -1; and where it is in `order`. */
+  /** Each scorer's other half of a word (exact form and typo variants), else -1. */
   const mates = exactOf === null ? null : matesOf(exactOf);
+  /** Where each scorer is in `order` (where there are mates). */
   const rank = new Int32Array(n);
   for (const scorer of scorers) scorer.next();
   let from = 0;
