@@ -68,34 +68,19 @@ function loopGapsDecoder(bits: number): GapsDecoder {
 
 let codeFromStrings = true;
 
-function valuesDecoder(bits: number): ValuesDecoder {
-  let decoder = valuesDecoders[bits];
+/** The decoder of `bits` kept in `decoders`: generated the first time, or the loop where code from strings is forbidden. */
+function decoderFor<Decoder>(decoders: (Decoder | undefined)[], bits: number, generate: (bits: number) => Decoder, loop: (bits: number) => Decoder): Decoder {
+  let decoder = decoders[bits];
   if (decoder === undefined) {
-    decoder = loopValuesDecoder(bits);
+    decoder = loop(bits);
     if (codeFromStrings) {
       try {
-        decoder = generateValuesDecoder(bits);
+        decoder = generate(bits);
       } catch {
         codeFromStrings = false;
       }
     }
-    valuesDecoders[bits] = decoder;
-  }
-  return decoder;
-}
-
-function gapsDecoder(bits: number): GapsDecoder {
-  let decoder = gapsDecoders[bits];
-  if (decoder === undefined) {
-    decoder = loopGapsDecoder(bits);
-    if (codeFromStrings) {
-      try {
-        decoder = generateGapsDecoder(bits);
-      } catch {
-        codeFromStrings = false;
-      }
-    }
-    gapsDecoders[bits] = decoder;
+    decoders[bits] = decoder;
   }
   return decoder;
 }
@@ -109,7 +94,7 @@ export function unpackWholeBlock(view: DataView, offset: number, bits: number, o
     out.fill(0, 0, BLOCK_SIZE);
     return offset;
   }
-  valuesDecoder(bits)(view, offset, out);
+  decoderFor(valuesDecoders, bits, generateValuesDecoder, loopValuesDecoder)(view, offset, out);
   return offset + packedByteLength(BLOCK_SIZE, bits);
 }
 
@@ -122,6 +107,6 @@ export function unpackWholeBlockOfGaps(view: DataView, offset: number, bits: num
     for (let i = 0; i < BLOCK_SIZE; i++) out[i] = base + i + 1;
     return offset;
   }
-  gapsDecoder(bits)(view, offset, out, base);
+  decoderFor(gapsDecoders, bits, generateGapsDecoder, loopGapsDecoder)(view, offset, out, base);
   return offset + packedByteLength(BLOCK_SIZE, bits);
 }

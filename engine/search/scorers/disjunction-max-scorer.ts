@@ -10,13 +10,36 @@ import { DisjunctionScorer } from './disjunction-scorer.ts';
 import type { Scorer } from './scorer.ts';
 import { EVERY_DOC } from './scorer.ts';
 
-/** Per sub, its latest bound and the last doc it covers (-1: none asked yet). */
+/** Per sub, its latest bound and the last doc it covers (-1: none asked yet); and the range's end over them all. */
 class SubBounds {
   readonly bounds: Float64Array;
   readonly ends: Int32Array;
-  constructor(count: number) {
+  end = EVERY_DOC;
+  constructor(
+    count: number,
+    /** Whether these are the subs' group bounds (else their block bounds). */
+    readonly groups: boolean,
+  ) {
     this.bounds = new Float64Array(count);
     this.ends = new Int32Array(count).fill(-1);
+  }
+
+  /** The best of the subs' bounds from `target` on, asking again only those whose range it passed. */
+  best(subs: readonly Scorer[], target: number): number {
+    const { bounds, ends } = this;
+    let best = 0;
+    let end = EVERY_DOC;
+    for (let i = 0; i < subs.length; i++) {
+      if (ends[i] < target) {
+        const sub = subs[i];
+        bounds[i] = this.groups ? sub.groupBound(target) : sub.shallowBound(target);
+        ends[i] = this.groups ? sub.groupEnd : sub.shallowEnd;
+      }
+      if (bounds[i] > best) best = bounds[i];
+      if (ends[i] < end) end = ends[i];
+    }
+    this.end = end;
+    return best;
   }
 }
 
@@ -31,44 +54,20 @@ export class DisjunctionMaxScorer extends DisjunctionScorer {
   ) {
     super(subs);
     this.maxScore = Math.max(...subs.map((s) => s.maxScore));
-    this.blocks = new SubBounds(subs.length);
-    this.groups = new SubBounds(subs.length);
+    this.blocks = new SubBounds(subs.length, false);
+    this.groups = new SubBounds(subs.length, true);
   }
 
   override shallowBound(target: number): number {
-    const { bounds, ends } = this.blocks;
-    const subs = this.subs;
-    let best = 0;
-    let end = EVERY_DOC;
-    for (let i = 0; i < subs.length; i++) {
-      if (ends[i] < target) {
-        const sub = subs[i];
-        bounds[i] = sub.shallowBound(target);
-        ends[i] = sub.shallowEnd;
-      }
-      if (bounds[i] > best) best = bounds[i];
-      if (ends[i] < end) end = ends[i];
-    }
-    this.shallowEnd = end;
-    return best;
+    const bound = this.blocks.best(this.subs, target);
+    this.shallowEnd = this.blocks.end;
+    return bound;
   }
 
   override groupBound(target: number): number {
-    const { bounds, ends } = this.groups;
-    const subs = this.subs;
-    let best = 0;
-    let end = EVERY_DOC;
-    for (let i = 0; i < subs.length; i++) {
-      if (ends[i] < target) {
-        const sub = subs[i];
-        bounds[i] = sub.groupBound(target);
-        ends[i] = sub.groupEnd;
-      }
-      if (bounds[i] > best) best = bounds[i];
-      if (ends[i] < end) end = ends[i];
-    }
-    this.groupEnd = end;
-    return best;
+    const bound = this.groups.best(this.subs, target);
+    this.groupEnd = this.groups.end;
+    return bound;
   }
 
   score(): number {
