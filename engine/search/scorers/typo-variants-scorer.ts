@@ -1,8 +1,8 @@
 // What a query word's typo variants add over its exact form, as a scorer of its own, so WAND
 // can bound them apart: a word scores max(exact, best variant) = exact + max(0, variant − exact),
-// and its bounds, block by block, are the variants' (each scaled down per typo). Ranked as one dis-max
-// scorer, every document holding only a variant had to be scored, as variants share the exact
-// form's bound; split, WAND skips those once no variant-only document can reach the top k.
+// and its bounds, block by block, are the variants' (each scaled down per typo). Ranked as one
+// dis-max scorer, every document holding only a variant had to be scored, as variants share the
+// exact form's bound; split, WAND skips those once no variant-only document can reach the top k.
 // The exact form it takes off is read from a cursor of its own, moved to the doc it scores, so
 // its score does not depend on where the ranking moved the exact form's scorer (MaxScore scores
 // a window's docs scorer by scorer).
@@ -12,6 +12,7 @@ import type { Scorer } from './scorer.ts';
 
 export class TypoVariantsScorer implements Scorer {
   readonly maxScore: number;
+  readonly cost: number;
 
   /** The variants' block bounds (the exact form taken off only lowers a score). */
   shallowBound(target: number): number {
@@ -29,7 +30,6 @@ export class TypoVariantsScorer implements Scorer {
   get groupEnd(): number {
     return this.variants.groupEnd;
   }
-  readonly cost: number;
 
   /**
    * `variants`: the best of the word's variants; `exact`: the word as typed, as the ranking sums
